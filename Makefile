@@ -1,0 +1,158 @@
+# pmu-testkernel: a bare-metal x86-64 kernel that reproduces the BJ122/BV98/HSD29 cross-hyperthread
+# counter corruption and shows XSU scheduling with Hopcroft-Karp counter assignment removing it.
+#
+#   make            kernel, host tools, host tests
+#   make image      build/pmu-testkernel.iso (BIOS + UEFI, CD or USB stick)
+#   make run        the default experiment suite in QEMU, then the report
+#   make test       every test (host unit tests and QEMU boots); last line "N passed, N failed"
+#   make bench      scheduler timings
+#   make V=1 ...    show the commands
+#
+# Every folder describes its own sources in a fragment (<folder>/*.mk); this file holds the rules.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+BUILD := build
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say := @true
+else
+Q := @
+say := @printf '  %-7s %s\n'
+endif
+
+CC := gcc
+NASM := nasm
+OBJCOPY := objcopy
+PYTHON := /usr/bin/python3
+
+WARN := -Wall -Wextra -Werror
+DEPFLAGS = -MMD -MP
+
+# The kernel: freestanding, no red zone (interrupts arrive on the current stack), no SSE/x87 in
+# kernel code (so the tick handler never has to save vector state), frame pointers for backtraces.
+# Our own <string.h> and <ctype.h> come from kernel/libc/include; gcc's freestanding headers give
+# <stdint.h>, <stddef.h>, <stdbool.h>, <stdarg.h>.
+KERNEL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -nostdinc \
+	-isystem $(shell $(CC) -print-file-name=include) -Ikernel/libc/include -I. \
+	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer -mno-red-zone \
+	-mgeneral-regs-only -fno-asynchronous-unwind-tables -fcf-protection=none \
+	-mcmodel=small -DPMU_KERNEL=1
+# Workloads (tests/bench) run at CPL 3 on the siblings and may use SSE/AVX once the kernel has
+# enabled them. Their sections are renamed to .user.* so the linker places them on user pages.
+WORKLOAD_CFLAGS := $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) -msse2
+KERNEL_LDFLAGS := -nostdlib -static -no-pie -Wl,-n -Wl,-z,max-page-size=0x1000 \
+	-Wl,--build-id=none -T linker.ld
+NASMFLAGS := -f elf64 -g -F dwarf -w+all -w-reloc-rel-dword -I.
+
+# Host builds of the pure code: unit tests with the sanitizers, tools and benchmarks optimised.
+HOST_CFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+HOST_LDFLAGS := -fsanitize=address,undefined
+TOOL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I.
+
+# Filled in by the fragments.
+PURE_SRCS :=        # pure C: compiled into the kernel and into host tests and tools
+KERNEL_SRCS :=      # kernel-only C and NASM
+WORKLOAD_SRCS :=    # ring-3 workloads, linked into the kernel on user pages
+HOST_TESTS :=       # names N of host unit tests: tests/host/N.c -> $(BUILD)/host/tests/N
+HOST_TEST_SRCS :=   # extra host-only sources linked into every host test (fakes, fixtures)
+TOOLS :=            # host programs, $(BUILD)/tools/<name>
+BENCH_PROGS :=      # programs `make bench` runs, in order
+IMAGE_FILES :=      # files `make image` produces
+
+include boot/boot.mk
+include kernel/kernel.mk
+include pmu/pmu.mk
+include tests/bench/bench.mk
+include tests/experiments/experiments.mk
+include tests/host/host.mk
+include tools/tools.mk
+
+KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
+
+kernel_obj = $(patsubst %.c,$(BUILD)/kernel/%.o,$(patsubst %.asm,$(BUILD)/kernel/%.o,$(1)))
+KERNEL_OBJS := $(call kernel_obj,$(KERNEL_SRCS) $(PURE_SRCS))
+WORKLOAD_OBJS := $(patsubst %.c,$(BUILD)/workload/%.o,$(WORKLOAD_SRCS))
+HOST_PURE_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(PURE_SRCS) $(HOST_TEST_SRCS))
+TOOL_PURE_OBJS := $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(PURE_SRCS))
+HOST_TEST_BINS := $(addprefix $(BUILD)/host/tests/,$(HOST_TESTS))
+
+.PHONY: all kernel image run test bench clean deps format check-format
+all: kernel $(HOST_TEST_BINS) $(addprefix $(BUILD)/tools/,$(TOOLS))
+kernel: $(KERNEL_ELF)
+
+deps:
+	$(Q)tools/deps.sh
+
+# ---- kernel -------------------------------------------------------------------------------------
+$(BUILD)/kernel/%.o: %.c
+	$(say) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KERNEL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/kernel/%.o: %.asm
+	$(say) NASM $<
+	@mkdir -p $(@D)
+	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
+
+$(BUILD)/workload/%.o: %.c
+	$(say) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -c $< -o $@.tmp
+	$(Q)$(OBJCOPY) --prefix-alloc-sections=.user $@.tmp $@ && rm -f $@.tmp
+
+$(KERNEL_ELF): $(KERNEL_OBJS) $(WORKLOAD_OBJS) linker.ld
+	$(say) LD $@
+	$(Q)$(CC) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(WORKLOAD_OBJS) -lgcc
+
+# ---- host: unit tests and tools -----------------------------------------------------------------
+$(BUILD)/host/%.o: %.c
+	$(say) HOSTCC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/host/tests/%: $(BUILD)/host/tests/host/%.o $(HOST_PURE_OBJS)
+	$(say) HOSTLD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^ -lcmocka -lm
+
+$(BUILD)/host/tests/host/%.o: tests/host/%.c
+	$(say) HOSTCC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/tools/obj/%.o: %.c
+	$(say) HOSTCC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(TOOL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# ---- front door ---------------------------------------------------------------------------------
+# `make run` boots the default suite in QEMU (one core's two threads, Haswell, model PMU), keeps
+# the serial log in $(BUILD)/run/serial.log and prints the report.
+RUN_ARGS ?=
+run: deps kernel $(addprefix $(BUILD)/tools/,$(TOOLS))
+	$(Q)$(PYTHON) tools/qemu-run --log $(BUILD)/run/serial.log $(RUN_ARGS)
+	$(Q)$(PYTHON) tools/pmu-report --out $(BUILD)/run/results $(BUILD)/run/serial.log
+
+# `make test` runs everything; `make test T=regex` runs the tests whose names match.
+T ?=
+test: deps all image
+	$(Q)$(PYTHON) tests/run.py --build $(BUILD) $(if $(T),--filter '$(T)')
+
+bench: deps $(BENCH_PROGS)
+	$(Q)set -e; for p in $(BENCH_PROGS); do ./$$p; done
+
+clean:
+	rm -rf $(BUILD)
+
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h')
+format:
+	clang-format -i $(FORMAT_SRCS)
+check-format:
+	$(Q)clang-format --dry-run --Werror $(FORMAT_SRCS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,1 @@
+# boot/: how control reaches the kernel.

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Check that every Debian package the project needs is installed; install the missing ones with
+# apt-get when running as root, otherwise print the one command that would do it and fail.
+#
+#   tools/deps.sh            check and install
+#   tools/deps.sh --list     print the package list
+#
+# `make run` and `make test` call this first, so a fresh Debian 12 machine needs no other step.
+
+set -u
+
+# What each package is for:
+#   gcc make binutils        the kernel, the host tools and the host tests
+#   nasm                     boot/ entry and AP trampoline
+#   grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
+#                            grub-mkrescue: the BIOS+UEFI ISO/USB image; mtools also builds the
+#                            FAT image of the native UEFI loader
+#   gnu-efi                  the native UEFI loader (boot/efi)
+#   qemu-system-x86          the QEMU boot tests and `make run` (SeaBIOS comes with it)
+#   ovmf                     UEFI firmware for the QEMU boot tests
+#   libcmocka-dev            host unit tests of the pure code
+#   python3 python3-matplotlib
+#                            the QEMU test driver, tools/pmu-report and its plots
+PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
+gnu-efi qemu-system-x86 ovmf libcmocka-dev python3 python3-matplotlib"
+
+if [ "${1:-}" = "--list" ]; then
+	echo $PACKAGES
+	exit 0
+fi
+
+missing=""
+for p in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing Debian packages:$missing" >&2
+	echo "deps: install them with:" >&2
+	echo "  sudo $cmd" >&2
+	exit 1
+fi
+
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have empty package lists: update once when the first attempt fails.
+if ! $cmd >/dev/null 2>&1; then
+	apt-get update -q >/dev/null 2>&1 || true
+	if ! $cmd; then
+		echo "deps: apt-get failed; run as root: $cmd" >&2
+		exit 1
+	fi
+fi
+echo "deps: done" >&2
+exit 0
