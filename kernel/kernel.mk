@@ -3,3 +3,6 @@
 KERNEL_PURE :=
 PURE_SRCS += $(KERNEL_PURE)
 KERNEL_SRCS += kernel/libc/string.c
+# GCC would otherwise recognise the loops in memcpy/memset and compile them into calls to
+# memcpy/memset themselves.
+$(BUILD)/kernel/kernel/libc/string.o: KERNEL_CFLAGS += -fno-tree-loop-distribute-patterns
