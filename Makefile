@@ -44,9 +44,9 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -nostdinc \
 # Workloads (tests/bench) run at CPL 3 on the siblings and may use SSE/AVX once the kernel has
 # enabled them. Their sections are renamed to .user.* so the linker places them on user pages.
 WORKLOAD_CFLAGS := $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) -msse2
-KERNEL_LDFLAGS := -nostdlib -static -no-pie -Wl,-n -Wl,-z,max-page-size=0x1000 \
+KERNEL_LDFLAGS := -nostdlib -static -no-pie -Wl,-n -Wl,-z,max-page-size=0x1000 -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
 	-Wl,--build-id=none -T linker.ld
-NASMFLAGS := -f elf64 -g -F dwarf -w+all -w-reloc-rel-dword -I.
+NASMFLAGS := -f elf64 -g -F dwarf -w+all -w-unknown-warning -I.
 
 # Host builds of the pure code: unit tests with the sanitizers, tools and benchmarks optimised.
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -fno-omit-frame-pointer \

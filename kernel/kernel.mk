@@ -1,8 +1,17 @@
-# kernel/: the machine. Pure parsers (command line, records, formatted output, ACPI, topology)
-# are listed in KERNEL_PURE and also compiled into the host tests.
-KERNEL_PURE :=
+# kernel/: the machine. Pure parsers and formatters (KERNEL_PURE) are also compiled into the host
+# tests; the rest runs only in the kernel.
+KERNEL_PURE := kernel/format.c kernel/crc32.c kernel/record.c kernel/cmdline.c \
+	kernel/multiboot.c kernel/acpi.c
 PURE_SRCS += $(KERNEL_PURE)
-KERNEL_SRCS += kernel/libc/string.c
+KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
+	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \
+	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/run.c kernel/exit.c \
+	kernel/cpuinfo.c kernel/selftest.c kernel/kmain.c
+
 # GCC would otherwise recognise the loops in memcpy/memset and compile them into calls to
 # memcpy/memset themselves.
 $(BUILD)/kernel/kernel/libc/string.o: KERNEL_CFLAGS += -fno-tree-loop-distribute-patterns
+
+# The version in the boot record ties a log to the build that wrote it.
+PMU_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(BUILD)/kernel/kernel/kmain.o: KERNEL_CFLAGS += -DPMU_VERSION='"$(PMU_VERSION)"'

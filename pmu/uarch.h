@@ -35,32 +35,32 @@ enum uarch_id {
 
 /* How a constraint-table entry matches an event (Linux: INTEL_EVENT_CONSTRAINT and friends). */
 enum constraint_match {
-	MATCH_EVENT,       /* event select only, any unit mask */
+	MATCH_EVENT,	   /* event select only, any unit mask */
 	MATCH_EVENT_UMASK, /* event select and unit mask */
-	MATCH_FIXED,       /* event select and unit mask, with edge, inv and cmask all zero */
+	MATCH_FIXED,	   /* event select and unit mask, with edge, inv and cmask all zero */
 };
 
 /* The counter-pair exclusion of the HT erratum applies (thesis ch. 4; Linux INTEL_EXCLEVT). */
 #define CONSTRAINT_CORRUPTING 0x1
 
 struct event_constraint {
-	uint16_t code;    /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
-	uint8_t match;    /* enum constraint_match */
-	uint8_t flags;    /* CONSTRAINT_* */
-	uint64_t mask;    /* counters allowed (idxmsk); for MATCH_FIXED, also any GP counter when
+	uint16_t code;	  /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
+	uint8_t match;	  /* enum constraint_match */
+	uint8_t flags;	  /* CONSTRAINT_* */
+	uint64_t mask;	  /* counters allowed (idxmsk); for MATCH_FIXED, also any GP counter when
 			   * the table says so (see uarch_constraint) */
 	const char *name; /* Intel's name, for listings */
 };
 
 struct uarch {
 	enum uarch_id id;
-	const char *name;         /* "haswell": schedsim's -u and the pmu record's "uarch" */
+	const char *name;	  /* "haswell": schedsim's -u and the pmu record's "uarch" */
 	const char *display_name; /* "Haswell", as schedsim prints "Processor Name" */
-	const uint8_t *models;    /* Intel family 6 model numbers, terminated by 0 */
-	uint8_t gp_ht_on;         /* GP counters per logical CPU with HT on ... */
-	uint8_t gp_ht_off;        /* ... and with HT off (SDM vol. 3B, 18.3.8: 8 on SNB-HSW) */
-	uint8_t fixed;            /* fixed-function counters */
-	const char *erratum;      /* "HSD29"; NULL when the part has no cross-HT corruption */
+	const uint8_t *models;	  /* Intel family 6 model numbers, terminated by 0 */
+	uint8_t gp_ht_on;	  /* GP counters per logical CPU with HT on ... */
+	uint8_t gp_ht_off;	  /* ... and with HT off (SDM vol. 3B, 18.3.8: 8 on SNB-HSW) */
+	uint8_t fixed;		  /* fixed-function counters */
+	const char *erratum;	  /* "HSD29"; NULL when the part has no cross-HT corruption */
 	const struct event_constraint *constraints; /* terminated by an entry with mask 0 */
 };
 
@@ -84,8 +84,8 @@ static inline bool uarch_has_erratum(const struct uarch *u)
 
 /* The static constraint of one event (no XSU, no sibling state). */
 struct constraint {
-	uint64_t mask;    /* counters the event may use (idxmsk) */
-	bool corrupting;  /* needs XSU exclusion when the erratum applies and HT is on */
+	uint64_t mask;	 /* counters the event may use (idxmsk) */
+	bool corrupting; /* needs XSU exclusion when the erratum applies and HT is on */
 	const struct event_constraint *entry; /* the table entry that matched, or NULL */
 };
 

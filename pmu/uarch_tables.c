@@ -16,6 +16,7 @@
 
 #include "pmu/uarch.h"
 
+/* clang-format off: one table entry per line reads better than the formatter's layout */
 #define FIXED(c, index, nm)                                                                     \
 	{ .code = (c), .match = MATCH_FIXED, .mask = PMU_FIXED_BIT(index), .name = (nm) }
 #define EVENT(c, m, nm) { .code = (c), .match = MATCH_EVENT, .mask = (m), .name = (nm) }
@@ -35,6 +36,8 @@
 	CORRUPTING(0xd0, "MEM_UOPS_RETIRED.*"), CORRUPTING(0xd1, "MEM_LOAD_UOPS_RETIRED.*"),       \
 		CORRUPTING(0xd2, "MEM_LOAD_UOPS_LLC_HIT_RETIRED.*"),                               \
 		CORRUPTING(0xd3, "MEM_LOAD_UOPS_LLC_MISS_RETIRED.*")
+
+/* clang-format on */
 
 static const struct event_constraint generic_constraints[] = {
 	FIXED_EVENTS,
@@ -197,7 +200,9 @@ static const struct uarch uarch_skylake = {
 	.constraints = skl_constraints,
 };
 
+/* clang-format off */
 const struct uarch *const uarch_all[] = {
 	&uarch_generic, &uarch_sandybridge, &uarch_ivybridge, &uarch_haswell,
 	&uarch_broadwell, &uarch_skylake, NULL,
 };
+/* clang-format on */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the firmware hand-off tells the kernel, whichever way it came: GRUB's multiboot2 or
+ * multiboot1 information (kernel/multiboot.c) or the native UEFI loader (boot/efi), which builds
+ * this structure itself and enters kernel_entry64 with its address. Fixed-size fields only: the
+ * loader and the kernel are separate programs that share this header.
+ */
+#ifndef KERNEL_BOOT_INFO_H
+#define KERNEL_BOOT_INFO_H
+
+#include <stdint.h>
+
+#define BOOT_INFO_MAGIC 0x4f464e49544f4f42ull /* "BOOTINFO" */
+#define BOOT_INFO_VERSION 1
+
+#define BOOT_MEMMAP_MAX 512
+#define BOOT_CMDLINE_MAX 1024
+#define BOOT_LOADER_NAME_MAX 64
+
+enum boot_path {
+	BOOT_PATH_UNKNOWN = 0,
+	BOOT_PATH_MULTIBOOT2 = 1, /* GRUB, BIOS or UEFI */
+	BOOT_PATH_MULTIBOOT1 = 2, /* qemu -kernel, or GRUB's multiboot command */
+	BOOT_PATH_UEFI = 3,	  /* the native GNU-EFI loader */
+};
+
+/* Memory types, as the multiboot memory map numbers them (multiboot2 spec 3.6.8). */
+enum boot_memory_type {
+	BOOT_MEMORY_USABLE = 1,
+	BOOT_MEMORY_RESERVED = 2,
+	BOOT_MEMORY_ACPI_RECLAIMABLE = 3,
+	BOOT_MEMORY_ACPI_NVS = 4,
+	BOOT_MEMORY_BAD = 5,
+};
+
+struct boot_memory_region {
+	uint64_t base;
+	uint64_t length;
+	uint32_t type; /* enum boot_memory_type */
+	uint32_t reserved;
+};
+
+/* Where the RSDP came from. */
+enum boot_acpi_source {
+	BOOT_ACPI_NONE = 0,
+	BOOT_ACPI_MULTIBOOT2_OLD = 1, /* multiboot2 tag 14: a copy of an ACPI 1.0 RSDP */
+	BOOT_ACPI_MULTIBOOT2_NEW = 2, /* multiboot2 tag 15: a copy of an ACPI 2.0+ RSDP */
+	BOOT_ACPI_UEFI = 3,	      /* the UEFI configuration table (native loader) */
+	BOOT_ACPI_BIOS_SCAN = 4,      /* found by the kernel in the EBDA or 0xE0000-0xFFFFF */
+};
+
+/* A linear framebuffer the loader set up, or type 0 for none. */
+enum boot_framebuffer_type {
+	BOOT_FRAMEBUFFER_NONE = 0,
+	BOOT_FRAMEBUFFER_RGB = 1,
+	BOOT_FRAMEBUFFER_EGA_TEXT = 2,
+};
+
+struct boot_framebuffer {
+	uint64_t address;
+	uint32_t pitch; /* bytes per line */
+	uint32_t width; /* pixels, or characters for EGA text */
+	uint32_t height;
+	uint8_t bpp;
+	uint8_t type; /* enum boot_framebuffer_type */
+	uint8_t red_position, red_size;
+	uint8_t green_position, green_size;
+	uint8_t blue_position, blue_size;
+};
+
+struct boot_info {
+	uint64_t magic;	  /* BOOT_INFO_MAGIC */
+	uint32_t version; /* BOOT_INFO_VERSION */
+	uint32_t path;	  /* enum boot_path */
+
+	uint64_t acpi_rsdp;	   /* physical address of an RSDP, 0 when the loader gave none */
+	uint32_t acpi_rsdp_source; /* enum boot_acpi_source */
+	uint32_t reserved0;
+	uint8_t acpi_rsdp_copy[40]; /* multiboot2 hands over a copy: kept here, acpi_rsdp points
+				      * at it */
+	uint64_t efi_system_table;  /* physical address, 0 unless firmware is UEFI */
+	uint64_t trampoline_page;   /* a free 4 KiB page below 1 MiB the loader reserved, or 0 */
+	uint64_t loader_info_start; /* memory the loader's own data occupies, kept out of use */
+	uint64_t loader_info_end;   /* (GRUB puts multiboot2 information at 0x4000 under UEFI) */
+
+	struct boot_framebuffer framebuffer;
+
+	uint32_t memory_region_count;
+	uint32_t memory_map_truncated; /* 1 when the firmware map had more than BOOT_MEMMAP_MAX */
+	struct boot_memory_region memory_map[BOOT_MEMMAP_MAX];
+
+	char cmdline[BOOT_CMDLINE_MAX];
+	char loader_name[BOOT_LOADER_NAME_MAX];
+};
+
+/* Usable memory in MiB, counting only BOOT_MEMORY_USABLE regions. */
+uint64_t boot_usable_mib(const struct boot_info *info);
+
+/* Human-readable names for the boot record. */
+const char *boot_path_name(uint32_t path);
+const char *boot_acpi_source_name(uint32_t source);
+
+#endif

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line: a table of keys (data) and one parser. Every problem becomes a warning that
+ * says what would have been accepted; the value in force stays the default.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "kernel/cmdline.h"
+#include "kernel/format.h"
+
+struct choice {
+	const char *name;
+	uint8_t value;
+};
+
+static const struct choice xsu_choices[] = {
+	{ "both", XSU_MODE_BOTH },
+	{ "on", XSU_MODE_ON },
+	{ "off", XSU_MODE_OFF },
+	{ NULL, 0 },
+};
+static const struct choice sched_choices[] = {
+	{ "greedy", SCHED_MODE_GREEDY },
+	{ "hk", SCHED_MODE_HK },
+	{ NULL, 0 },
+};
+static const struct choice pmu_choices[] = {
+	{ "auto", PMU_CHOICE_AUTO },
+	{ "hw", PMU_CHOICE_HW },
+	{ "model", PMU_CHOICE_MODEL },
+	{ NULL, 0 },
+};
+static const struct choice exit_choices[] = {
+	{ "halt", EXIT_MODE_HALT },
+	{ "reboot", EXIT_MODE_REBOOT },
+	{ "qemu", EXIT_MODE_QEMU },
+	{ NULL, 0 },
+};
+static const struct choice selftest_choices[] = {
+	{ "none", SELFTEST_NONE },
+	{ "fault", SELFTEST_FAULT },
+	{ "ud", SELFTEST_UD },
+	{ "gp", SELFTEST_GP },
+	{ "de", SELFTEST_DE },
+	{ "stack", SELFTEST_STACK },
+	{ NULL, 0 },
+};
+
+enum key_kind {
+	KEY_CHOICE,	 /* one name from a list -> uint8_t */
+	KEY_UINT,	 /* decimal in [min, max] -> uint32_t */
+	KEY_EXP_LIST,	 /* comma list of experiment names, "all" or "none" -> string */
+	KEY_SERIAL_PORT, /* com1..com4, 0xPORT or none -> uint16_t */
+	KEY_BAUD,	 /* a divisor of the 16550's 115200 base rate -> uint32_t */
+};
+
+struct key {
+	const char *name;
+	enum key_kind kind;
+	size_t offset;
+	const struct choice *choices;
+	uint32_t min, max;
+	const char *accepted; /* for kinds whose accepted values are not a list of choices */
+};
+
+#define FIELD(f) offsetof(struct config, f)
+
+static const struct key keys[] = {
+	{ "exp", KEY_EXP_LIST, FIELD(exp), NULL, 0, 0, NULL },
+	{ "xsu", KEY_CHOICE, FIELD(xsu), xsu_choices, 0, 0, NULL },
+	{ "sched", KEY_CHOICE, FIELD(sched), sched_choices, 0, 0, NULL },
+	{ "pmu", KEY_CHOICE, FIELD(pmu), pmu_choices, 0, 0, NULL },
+	{ "mux_ms", KEY_UINT, FIELD(mux_ms), NULL, 1, 1000, "an integer from 1 to 1000" },
+	{ "exit", KEY_CHOICE, FIELD(exit), exit_choices, 0, 0, NULL },
+	{ "serial", KEY_SERIAL_PORT, FIELD(serial_port), NULL, 0, 0,
+	  "com1|com2|com3|com4|0xPORT|none" },
+	{ "baud", KEY_BAUD, FIELD(baud), NULL, 300, 115200,
+	  "115200|57600|38400|19200|9600 (a divisor of 115200)" },
+	{ "selftest", KEY_CHOICE, FIELD(selftest), selftest_choices, 0, 0, NULL },
+};
+
+#define KEY_COUNT (sizeof(keys) / sizeof(keys[0]))
+
+void config_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	memcpy(cfg->exp, "all", 4);
+	cfg->xsu = XSU_MODE_BOTH;
+	cfg->sched = SCHED_MODE_GREEDY;
+	cfg->pmu = PMU_CHOICE_AUTO;
+	cfg->exit = EXIT_MODE_HALT;
+	cfg->selftest = SELFTEST_NONE;
+	cfg->mux_ms = 1;
+	cfg->serial_port = 0x3f8;
+	cfg->baud = 115200;
+}
+
+static const char *choice_name(const struct choice *c, unsigned v)
+{
+	for (; c->name; c++)
+		if (c->value == v)
+			return c->name;
+	return "?";
+}
+
+const char *config_xsu_name(unsigned v)
+{
+	return choice_name(xsu_choices, v);
+}
+
+const char *config_sched_name(unsigned v)
+{
+	return choice_name(sched_choices, v);
+}
+
+const char *config_pmu_name(unsigned v)
+{
+	return choice_name(pmu_choices, v);
+}
+
+const char *config_exit_name(unsigned v)
+{
+	return choice_name(exit_choices, v);
+}
+
+const char *config_selftest_name(unsigned v)
+{
+	return choice_name(selftest_choices, v);
+}
+
+/* A bounded string under construction. */
+struct text {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+	while (n-- && *s) {
+		if (t->len + 1 < t->size)
+			t->buf[t->len++] = *s;
+		s++;
+	}
+	t->buf[t->len] = 0;
+}
+
+static void text_add_str(struct text *t, const char *s)
+{
+	text_add(t, s, strlen(s));
+}
+
+static void accepted_text(const struct key *k, const char *const *exp_names, char *buf, size_t size)
+{
+	struct text t = { buf, size, 0 };
+
+	buf[0] = 0;
+	switch (k->kind) {
+	case KEY_CHOICE:
+		for (const struct choice *c = k->choices; c->name; c++) {
+			if (c != k->choices)
+				text_add_str(&t, "|");
+			text_add_str(&t, c->name);
+		}
+		break;
+	case KEY_EXP_LIST:
+		text_add_str(&t, "all|none");
+		for (const char *const *n = exp_names; n && *n; n++) {
+			text_add_str(&t, "|");
+			text_add_str(&t, *n);
+		}
+		text_add_str(&t, " (comma-separated)");
+		break;
+	default:
+		text_add_str(&t, k->accepted);
+		break;
+	}
+}
+
+static bool parse_uint(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n == 0 || n > 10)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_hex(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n < 3 || n > 10 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	for (size_t i = 2; i < n; i++) {
+		char c = s[i];
+		unsigned d;
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return false;
+		v = v * 16 + d;
+	}
+	*out = v;
+	return true;
+}
+
+static bool equal_n(const char *s, size_t n, const char *word)
+{
+	return strlen(word) == n && strncmp(s, word, n) == 0;
+}
+
+static bool exp_name_valid(const char *s, size_t n, const char *const *exp_names)
+{
+	if (equal_n(s, n, "all") || equal_n(s, n, "none"))
+		return true;
+	for (const char *const *name = exp_names; name && *name; name++)
+		if (equal_n(s, n, *name))
+			return true;
+	return false;
+}
+
+/* Applies value to cfg; false when the value is not acceptable (cfg untouched). */
+static bool apply(const struct key *k, const char *value, size_t n, struct config *cfg,
+		  const char *const *exp_names)
+{
+	uint8_t *field = (uint8_t *)cfg + k->offset;
+	uint64_t v;
+
+	switch (k->kind) {
+	case KEY_CHOICE:
+		for (const struct choice *c = k->choices; c->name; c++) {
+			if (equal_n(value, n, c->name)) {
+				*field = c->value;
+				return true;
+			}
+		}
+		return false;
+	case KEY_UINT: {
+		if (!parse_uint(value, n, &v) || v < k->min || v > k->max)
+			return false;
+		uint32_t u = (uint32_t)v;
+		memcpy(field, &u, sizeof(u));
+		return true;
+	}
+	case KEY_BAUD: {
+		if (!parse_uint(value, n, &v) || v < k->min || v > k->max || 115200 % v != 0)
+			return false;
+		uint32_t u = (uint32_t)v;
+		memcpy(field, &u, sizeof(u));
+		return true;
+	}
+	case KEY_SERIAL_PORT: {
+		static const struct {
+			const char *name;
+			uint16_t port;
+		} ports[] = { { "com1", 0x3f8 },
+			      { "com2", 0x2f8 },
+			      { "com3", 0x3e8 },
+			      { "com4", 0x2e8 },
+			      { "none", 0 } };
+		uint16_t port = 0;
+		bool found = false;
+		for (size_t i = 0; i < sizeof(ports) / sizeof(ports[0]); i++) {
+			if (equal_n(value, n, ports[i].name)) {
+				port = ports[i].port;
+				found = true;
+			}
+		}
+		if (!found) {
+			/* A 16550 occupies eight ports; keep it inside the 16-bit I/O space. */
+			if (!parse_hex(value, n, &v) || v == 0 || v > 0xfff8)
+				return false;
+			port = (uint16_t)v;
+		}
+		memcpy(field, &port, sizeof(port));
+		return true;
+	}
+	case KEY_EXP_LIST: {
+		if (n == 0 || n >= CONFIG_EXP_MAX)
+			return false;
+		size_t start = 0;
+		for (size_t i = 0; i <= n; i++) {
+			if (i == n || value[i] == ',') {
+				if (!exp_name_valid(value + start, i - start, exp_names))
+					return false;
+				start = i + 1;
+			}
+		}
+		memcpy(cfg->exp, value, n);
+		cfg->exp[n] = 0;
+		return true;
+	}
+	}
+	return false;
+}
+
+/* The current value of a key, for the "keeping ..." part of a message. */
+static void current_value(const struct key *k, const struct config *cfg, char *buf, size_t size)
+{
+	const uint8_t *field = (const uint8_t *)cfg + k->offset;
+	uint32_t u;
+	uint16_t port;
+
+	switch (k->kind) {
+	case KEY_CHOICE:
+		format_snprintf(buf, size, "%s", choice_name(k->choices, *field));
+		break;
+	case KEY_UINT:
+	case KEY_BAUD:
+		memcpy(&u, field, sizeof(u));
+		format_snprintf(buf, size, "%u", u);
+		break;
+	case KEY_SERIAL_PORT:
+		memcpy(&port, field, sizeof(port));
+		if (port)
+			format_snprintf(buf, size, "0x%x", port);
+		else
+			format_snprintf(buf, size, "none");
+		break;
+	case KEY_EXP_LIST:
+		format_snprintf(buf, size, "%s", cfg->exp);
+		break;
+	}
+}
+
+static void copy_bounded(char *dst, size_t size, const char *src, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+unsigned cmdline_parse(const char *line, struct config *cfg, const char *const *exp_names,
+		       struct cmdline_warning *warnings, unsigned max_warnings)
+{
+	unsigned count = 0;
+	bool first_word = true;
+
+	for (const char *p = line; *p;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		const char *word = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			p++;
+		size_t len = (size_t)(p - word);
+		const char *eq = NULL;
+		for (size_t i = 0; i < len; i++) {
+			if (word[i] == '=') {
+				eq = word + i;
+				break;
+			}
+		}
+		bool was_first = first_word;
+		first_word = false;
+
+		/* Loaders that put the image path first (multiboot1, QEMU): skip it. */
+		if (!eq && was_first && memchr(word, '/', len))
+			continue;
+
+		struct cmdline_warning w;
+		memset(&w, 0, sizeof(w));
+		const struct key *k = NULL;
+		size_t key_len = eq ? (size_t)(eq - word) : len;
+		for (size_t i = 0; i < KEY_COUNT; i++)
+			if (equal_n(word, key_len, keys[i].name))
+				k = &keys[i];
+
+		if (k && eq) {
+			const char *value = eq + 1;
+			size_t value_len = len - key_len - 1;
+			if (apply(k, value, value_len, cfg, exp_names))
+				continue;
+			char current[CMDLINE_VALUE_MAX];
+			copy_bounded(w.key, sizeof(w.key), word, key_len);
+			copy_bounded(w.value, sizeof(w.value), value, value_len);
+			accepted_text(k, exp_names, w.accepted, sizeof(w.accepted));
+			current_value(k, cfg, current, sizeof(current));
+			format_snprintf(w.message, sizeof(w.message),
+					"%s=%s is not valid (accepted: %s); keeping %s=%s", w.key,
+					w.value, w.accepted, w.key, current);
+		} else {
+			struct text t = { w.accepted, sizeof(w.accepted), 0 };
+			for (size_t i = 0; i < KEY_COUNT; i++) {
+				if (i)
+					text_add_str(&t, "|");
+				text_add_str(&t, keys[i].name);
+			}
+			copy_bounded(w.key, sizeof(w.key), word, key_len);
+			if (eq)
+				copy_bounded(w.value, sizeof(w.value), eq + 1, len - key_len - 1);
+			if (k)
+				format_snprintf(w.message, sizeof(w.message),
+						"'%s' needs a value: write %s=VALUE; ignored",
+						w.key, w.key);
+			else if (eq)
+				format_snprintf(w.message, sizeof(w.message),
+						"unknown key '%s' (keys: %s); ignored", w.key,
+						w.accepted);
+			else
+				format_snprintf(w.message, sizeof(w.message),
+						"'%s' is not a key=value word (keys: %s); ignored",
+						w.key, w.accepted);
+		}
+		if (count < max_warnings)
+			warnings[count] = w;
+		count++;
+	}
+	return count;
+}

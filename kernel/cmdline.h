@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel command line: `key=value` words (ARCHITECTURE.md, "Contracts"). An unknown key or a
+ * bad value yields a warning that names the accepted values, and the default stays in force.
+ *
+ * Pure code (host-tested). The table of keys is data, in cmdline.c.
+ */
+#ifndef KERNEL_CMDLINE_H
+#define KERNEL_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum xsu_mode { XSU_MODE_BOTH, XSU_MODE_ON, XSU_MODE_OFF };
+enum sched_mode { SCHED_MODE_GREEDY, SCHED_MODE_HK };
+enum pmu_choice { PMU_CHOICE_AUTO, PMU_CHOICE_HW, PMU_CHOICE_MODEL };
+enum exit_mode { EXIT_MODE_HALT, EXIT_MODE_REBOOT, EXIT_MODE_QEMU };
+/* Deliberate faults that prove the exception path ends a run cleanly. */
+enum selftest {
+	SELFTEST_NONE,
+	SELFTEST_FAULT, /* page fault on an unmapped address (#PF, CR2 reported) */
+	SELFTEST_UD,	/* invalid opcode (#UD) */
+	SELFTEST_GP,	/* general protection: a non-canonical address (#GP) */
+	SELFTEST_DE,	/* divide error (#DE) */
+	SELFTEST_STACK, /* kernel stack overflow: double fault on its own stack (#DF) */
+};
+
+#define CONFIG_EXP_MAX 256
+
+struct config {
+	char exp[CONFIG_EXP_MAX]; /* comma list of experiment names, "all" or "none" */
+	uint8_t xsu;		  /* enum xsu_mode */
+	uint8_t sched;		  /* enum sched_mode */
+	uint8_t pmu;		  /* enum pmu_choice */
+	uint8_t exit;		  /* enum exit_mode */
+	uint8_t selftest;	  /* enum selftest */
+	uint32_t mux_ms;	  /* multiplexing tick, milliseconds */
+	uint16_t serial_port;	  /* 16550 I/O port, 0 for no serial console */
+	uint32_t baud;
+};
+
+/* The defaults: the full suite, XSU off and on, greedy, PMU chosen from CPUID, halt at the end. */
+void config_defaults(struct config *cfg);
+
+#define CMDLINE_KEY_MAX 32
+#define CMDLINE_VALUE_MAX 64
+#define CMDLINE_ACCEPTED_MAX 256
+
+struct cmdline_warning {
+	char key[CMDLINE_KEY_MAX];
+	char value[CMDLINE_VALUE_MAX];
+	char accepted[CMDLINE_ACCEPTED_MAX]; /* e.g. "on|off|both", or the list of keys */
+	char message[CMDLINE_ACCEPTED_MAX + 128];
+};
+
+/*
+ * Parse line into cfg (which the caller has set to defaults). exp_names, if not NULL, is the
+ * NULL-terminated list of experiment names that `exp=` accepts besides "all" and "none".
+ * Writes at most max_warnings warnings and returns how many there were in all.
+ */
+unsigned cmdline_parse(const char *line, struct config *cfg, const char *const *exp_names,
+		       struct cmdline_warning *warnings, unsigned max_warnings);
+
+/* Names of enum values, for records and messages. */
+const char *config_xsu_name(unsigned v);
+const char *config_sched_name(unsigned v);
+const char *config_pmu_name(unsigned v);
+const char *config_exit_name(unsigned v);
+const char *config_selftest_name(unsigned v);
+
+#endif

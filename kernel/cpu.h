@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Single instructions the kernel needs, as inline functions (Intel SDM vol. 2).
+ */
+#ifndef KERNEL_CPU_H
+#define KERNEL_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r;
+
+	__asm__ volatile("cpuid"
+			 : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+			 : "a"(leaf), "c"(subleaf));
+	return r;
+}
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t value)
+{
+	__asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+			 : "memory");
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline void outw(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint64_t read_cr0(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr0(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr0" ::"r"(v) : "memory");
+}
+
+static inline uint64_t read_cr2(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr3(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory");
+}
+
+static inline uint64_t read_cr4(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr4(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory");
+}
+
+static inline uint64_t read_rflags(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("pushfq; popq %0" : "=r"(v));
+	return v;
+}
+
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("pause" ::: "memory");
+}
+
+static inline void irq_disable(void)
+{
+	__asm__ volatile("cli" ::: "memory");
+}
+
+static inline void irq_enable(void)
+{
+	__asm__ volatile("sti" ::: "memory");
+}
+
+static inline bool irq_enabled(void)
+{
+	return (read_rflags() & (1u << 9)) != 0;
+}
+
+static inline void invlpg(uint64_t addr)
+{
+	__asm__ volatile("invlpg (%0)" ::"r"(addr) : "memory");
+}
+
+static inline void compiler_barrier(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Halt forever with interrupts off (NMIs aside): the end of every road. */
+static inline __attribute__((noreturn)) void cpu_halt_forever(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt" ::: "memory");
+}
+
+#endif

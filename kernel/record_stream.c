@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Numbering and printing records. The sequence number is taken under the console lock, so the
+ * numbers appear on the wire in order.
+ */
+#include "kernel/console.h"
+#include "kernel/record_stream.h"
+
+static uint64_t next_seq;
+/* One line buffer, used under the console lock: keeps 4 KiB off the (IST) stacks. */
+static char line[RECORD_LINE_MAX];
+
+static void emit_locked(struct record *r)
+{
+	size_t n = record_line(r, next_seq++, line, sizeof(line));
+	console_write_serial_line_locked(line, n);
+}
+
+void record_emit(struct record *r)
+{
+	uint64_t flags = console_acquire();
+	emit_locked(r);
+	console_release(flags);
+}
+
+void record_emit_end(bool pass, unsigned failures, const char *reason)
+{
+	static struct record r;
+	uint64_t flags = console_acquire();
+
+	record_begin(&r, "end");
+	record_uint(&r, "records", next_seq);
+	record_string(&r, "verdict", pass ? "pass" : "fail");
+	record_uint(&r, "failures", failures);
+	record_string(&r, "reason", reason);
+	emit_locked(&r);
+	console_release(flags);
+}
+
+uint64_t record_count(void)
+{
+	return __atomic_load_n(&next_seq, __ATOMIC_RELAXED);
+}
+
+void record_warn(const char *key, const char *value, const char *accepted, const char *message)
+{
+	struct record r;
+
+	kprintf("warning: %s\n", message);
+	record_begin(&r, "warn");
+	record_string(&r, "key", key);
+	record_string(&r, "value", value);
+	record_string(&r, "accepted", accepted);
+	record_string(&r, "message", message);
+	record_emit(&r);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record stream: numbers records from 0 without gaps and prints them whole on the serial
+ * console (ARCHITECTURE.md, "Contracts"). Safe to call from any CPU.
+ */
+#ifndef KERNEL_RECORD_STREAM_H
+#define KERNEL_RECORD_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/record.h"
+
+void record_emit(struct record *r);
+
+/* The last record: "records" is its own sequence number (how many came before it). */
+void record_emit_end(bool pass, unsigned failures, const char *reason);
+
+/* How many records have been emitted so far. */
+uint64_t record_count(void);
+
+/* A "warn" record and the same words on the console. */
+void record_warn(const char *key, const char *value, const char *accepted, const char *message);
+
+#endif

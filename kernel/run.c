@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Verdict and end of the run.
+ */
+#include "kernel/cmdline.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/exit.h"
+#include "kernel/record_stream.h"
+#include "kernel/run.h"
+#include "kernel/vga.h"
+
+static unsigned failures;
+static const char *first_reason;
+static unsigned exit_mode = EXIT_MODE_HALT;
+static int ending;
+
+void run_fail(const char *reason)
+{
+	if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) == 0)
+		first_reason = reason;
+}
+
+bool run_failed(void)
+{
+	return __atomic_load_n(&failures, __ATOMIC_RELAXED) != 0;
+}
+
+void run_set_exit_mode(unsigned mode)
+{
+	exit_mode = mode;
+}
+
+void run_end(void)
+{
+	irq_disable();
+	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL))
+		cpu_halt_forever();
+
+	bool pass = !run_failed();
+	/* Other CPUs must stop touching the console and the PMU before the end record. */
+	machine_stop_other_cpus();
+	record_emit_end(pass, failures, pass ? NULL : first_reason);
+	if (!pass)
+		vga_set_alert(1);
+	kprintf("\nRUN %s%s%s\n", pass ? "PASSED" : "FAILED", pass ? "" : ": ",
+		pass ? "" : first_reason);
+	machine_exit(exit_mode, pass);
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KERNEL_SELFTEST_H
+#define KERNEL_SELFTEST_H
+
+/*
+ * `selftest=`: provoke one exception on purpose (enum selftest, kernel/cmdline.h) to show that
+ * the exception path reports it, emits the end record with verdict fail and leaves the machine.
+ * Does not return when a fault was requested.
+ */
+void selftest_run(unsigned which);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dispatching interrupts and exceptions. An exception nobody expected is reported in full (text
+ * for a person, an `exception` record for the tools) and ends the run with verdict fail; it never
+ * becomes a triple fault or a silent hang.
+ */
+#include <stddef.h>
+
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/extable.h"
+#include "kernel/format.h"
+#include "kernel/percpu.h"
+#include "kernel/record_stream.h"
+#include "kernel/run.h"
+#include "kernel/serial.h"
+#include "kernel/trap.h"
+
+void idt_set_dpl3(uint8_t vector);
+
+static trap_handler handlers[256];
+
+/* Exception names, SDM vol. 3A, table 6-1. */
+static const char *const exception_names[32] = {
+	[0] = "#DE divide error",
+	[1] = "#DB debug",
+	[2] = "NMI",
+	[3] = "#BP breakpoint",
+	[4] = "#OF overflow",
+	[5] = "#BR bound range exceeded",
+	[6] = "#UD invalid opcode",
+	[7] = "#NM device not available",
+	[8] = "#DF double fault",
+	[9] = "coprocessor segment overrun",
+	[10] = "#TS invalid TSS",
+	[11] = "#NP segment not present",
+	[12] = "#SS stack-segment fault",
+	[13] = "#GP general protection",
+	[14] = "#PF page fault",
+	[16] = "#MF x87 floating-point error",
+	[17] = "#AC alignment check",
+	[18] = "#MC machine check",
+	[19] = "#XM SIMD floating-point exception",
+	[20] = "#VE virtualization exception",
+	[21] = "#CP control protection",
+	[28] = "#HV hypervisor injection",
+	[29] = "#VC VMM communication",
+	[30] = "#SX security exception",
+};
+
+void trap_register(uint8_t vector, trap_handler handler, int dpl3)
+{
+	handlers[vector] = handler;
+	if (dpl3)
+		idt_set_dpl3(vector);
+}
+
+static const char *vector_name(uint64_t vector)
+{
+	if (vector < 32)
+		return exception_names[vector] ? exception_names[vector] : "reserved exception";
+	return "unexpected interrupt";
+}
+
+extern const char __image_start[];
+
+/* Frame-pointer walk, bounded, stopping at anything that does not look like a kernel stack. */
+static unsigned backtrace(uint64_t rbp, uint64_t *out, unsigned max)
+{
+	unsigned n = 0;
+	uint64_t low = (uint64_t)(uintptr_t)__image_start;
+
+	while (n < max && rbp >= low && rbp < 0xc0000000ull && (rbp & 7) == 0) {
+		const uint64_t *frame = (const uint64_t *)(uintptr_t)rbp;
+		uint64_t next = frame[0], ret = frame[1];
+		if (!ret)
+			break;
+		out[n++] = ret;
+		if (next <= rbp)
+			break;
+		rbp = next;
+	}
+	return n;
+}
+
+static void describe_page_fault(uint64_t error, char *buf, size_t size)
+{
+	/* SDM vol. 3A, figure 4-12: P, W/R, U/S, RSVD, I/D. */
+	const char *what = (error & 1) ? "protection violation" : "page not present";
+	const char *access = (error & 16) ? "instruction fetch" : (error & 2) ? "write" : "read";
+	const char *mode = (error & 4) ? "user mode" : "kernel mode";
+	char *p = buf;
+	const char *parts[] = { what, ", ", access, " in ", mode, NULL };
+
+	for (unsigned i = 0; parts[i]; i++)
+		for (const char *s = parts[i]; *s && p + 1 < buf + size; s++)
+			*p++ = *s;
+	*p = 0;
+}
+
+static void emit_exception_record(const struct trap_frame *f, uint64_t cr2, const uint64_t *trace,
+				  unsigned frames)
+{
+	static struct record r;
+
+	record_begin(&r, "exception");
+	record_uint(&r, "vector", f->vector);
+	record_string(&r, "name", vector_name(f->vector));
+	record_hex(&r, "error_code", f->error_code);
+	record_hex(&r, "rip", f->rip);
+	record_hex(&r, "cr2", cr2);
+	record_uint(&r, "cpu", this_cpu()->index);
+	record_uint(&r, "apic", this_cpu()->apic_id);
+	record_uint(&r, "cpl", f->cs & 3);
+	record_begin_object(&r, "registers");
+	record_hex(&r, "rax", f->rax);
+	record_hex(&r, "rbx", f->rbx);
+	record_hex(&r, "rcx", f->rcx);
+	record_hex(&r, "rdx", f->rdx);
+	record_hex(&r, "rsi", f->rsi);
+	record_hex(&r, "rdi", f->rdi);
+	record_hex(&r, "rbp", f->rbp);
+	record_hex(&r, "rsp", f->rsp);
+	record_hex(&r, "r8", f->r8);
+	record_hex(&r, "r9", f->r9);
+	record_hex(&r, "r10", f->r10);
+	record_hex(&r, "r11", f->r11);
+	record_hex(&r, "r12", f->r12);
+	record_hex(&r, "r13", f->r13);
+	record_hex(&r, "r14", f->r14);
+	record_hex(&r, "r15", f->r15);
+	record_hex(&r, "rflags", f->rflags);
+	record_hex(&r, "cs", f->cs);
+	record_hex(&r, "ss", f->ss);
+	record_end_object(&r);
+	record_begin_array(&r, "backtrace");
+	for (unsigned i = 0; i < frames; i++)
+		record_hex(&r, NULL, trace[i]);
+	record_end_array(&r);
+	record_emit(&r);
+}
+
+/* A last word straight to the UART, for an exception inside the exception report. */
+static void raw_message(const char *s)
+{
+	while (*s)
+		serial_putc(*s++);
+}
+
+static __attribute__((noreturn)) void exception_report(struct trap_frame *f)
+{
+	struct percpu *cpu = this_cpu();
+	uint64_t cr2 = read_cr2();
+
+	if (++cpu->exception_depth > 1) {
+		/* The report itself faulted: say so without the machinery that failed. */
+		if (cpu->exception_depth == 2) {
+			raw_message("\r\n*** nested exception while reporting an exception; "
+				    "giving up\r\n");
+			run_fail("nested exception while reporting an exception");
+			run_end();
+		}
+		cpu_halt_forever();
+	}
+	console_take_over();
+
+	uint64_t trace[16];
+	unsigned frames = backtrace(f->rbp, trace, 16);
+
+	kprintf("\n*** EXCEPTION %s (vector %llu) on CPU %u (APIC %u) at CPL %llu\n",
+		vector_name(f->vector), (unsigned long long)f->vector, cpu->index, cpu->apic_id,
+		(unsigned long long)(f->cs & 3));
+	if (f->vector == 14) {
+		char what[96];
+		describe_page_fault(f->error_code, what, sizeof(what));
+		kprintf("    address %p: %s (error code 0x%llx)\n", (void *)(uintptr_t)cr2, what,
+			(unsigned long long)f->error_code);
+	} else {
+		kprintf("    error code 0x%llx, CR2 %p\n", (unsigned long long)f->error_code,
+			(void *)(uintptr_t)cr2);
+	}
+	kprintf("    RIP %p  CS 0x%llx  RFLAGS 0x%llx  RSP %p  SS 0x%llx\n", (void *)f->rip,
+		(unsigned long long)f->cs, (unsigned long long)f->rflags, (void *)f->rsp,
+		(unsigned long long)f->ss);
+	kprintf("    RAX %p  RBX %p  RCX %p  RDX %p\n", (void *)f->rax, (void *)f->rbx,
+		(void *)f->rcx, (void *)f->rdx);
+	kprintf("    RSI %p  RDI %p  RBP %p  R8  %p\n", (void *)f->rsi, (void *)f->rdi,
+		(void *)f->rbp, (void *)f->r8);
+	kprintf("    R9  %p  R10 %p  R11 %p  R12 %p\n", (void *)f->r9, (void *)f->r10,
+		(void *)f->r11, (void *)f->r12);
+	kprintf("    R13 %p  R14 %p  R15 %p\n", (void *)f->r13, (void *)f->r14, (void *)f->r15);
+	if (frames) {
+		kprintf("    backtrace:");
+		for (unsigned i = 0; i < frames; i++)
+			kprintf(" %p", (void *)trace[i]);
+		kprintf("\n    (addr2line -e build/pmu-testkernel.elf ADDRESS names the lines)\n");
+	}
+	emit_exception_record(f, cr2, trace, frames);
+	static char reason[96];
+	format_snprintf(reason, sizeof(reason), "%s on CPU %u at RIP %p", vector_name(f->vector),
+			cpu->index, (void *)f->rip);
+	run_fail(reason);
+	run_end();
+}
+
+void trap_dispatch(struct trap_frame *frame)
+{
+	uint64_t v = frame->vector;
+
+	if (v < 32 && extable_fixup(frame))
+		return;
+	if (handlers[v]) {
+		handlers[v](frame);
+		return;
+	}
+	/* Spurious interrupts carry no state and need no EOI (SDM vol. 3A, 11.9; 8259A IRQ 7/15). */
+	if (v == VECTOR_SPURIOUS_APIC || v == VECTOR_PIC_BASE + 7 || v == VECTOR_PIC_BASE + 15)
+		return;
+	exception_report(frame);
+}

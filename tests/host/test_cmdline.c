@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command-line parser (kernel/cmdline.c): every key, every kind of bad input, and the
+ * contract that a bad value names what is accepted and leaves the default in force.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kernel/cmdline.h"
+
+static struct config cfg;
+static struct cmdline_warning warnings[8];
+static const char *const experiments[] = { "ch4-branch-misses", "ch7-aligned", NULL };
+
+static unsigned parse(const char *line)
+{
+	config_defaults(&cfg);
+	memset(warnings, 0, sizeof(warnings));
+	return cmdline_parse(line, &cfg, experiments, warnings, 8);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(""), 0);
+	assert_string_equal(cfg.exp, "all");
+	assert_int_equal(cfg.xsu, XSU_MODE_BOTH);
+	assert_int_equal(cfg.sched, SCHED_MODE_GREEDY);
+	assert_int_equal(cfg.pmu, PMU_CHOICE_AUTO);
+	assert_int_equal(cfg.exit, EXIT_MODE_HALT);
+	assert_int_equal(cfg.mux_ms, 1);
+	assert_int_equal(cfg.serial_port, 0x3f8);
+	assert_int_equal(cfg.baud, 115200);
+	assert_int_equal(cfg.selftest, SELFTEST_NONE);
+}
+
+static void test_every_key(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("  exp=ch7-aligned,ch4-branch-misses xsu=off sched=hk pmu=model "
+			       "mux_ms=4 exit=qemu serial=com2 baud=9600 selftest=stack\n"),
+			 0);
+	assert_string_equal(cfg.exp, "ch7-aligned,ch4-branch-misses");
+	assert_int_equal(cfg.xsu, XSU_MODE_OFF);
+	assert_int_equal(cfg.sched, SCHED_MODE_HK);
+	assert_int_equal(cfg.pmu, PMU_CHOICE_MODEL);
+	assert_int_equal(cfg.mux_ms, 4);
+	assert_int_equal(cfg.exit, EXIT_MODE_QEMU);
+	assert_int_equal(cfg.serial_port, 0x2f8);
+	assert_int_equal(cfg.baud, 9600);
+	assert_int_equal(cfg.selftest, SELFTEST_STACK);
+
+	assert_int_equal(parse("serial=0x3e8 exp=none xsu=on"), 0);
+	assert_int_equal(cfg.serial_port, 0x3e8);
+	assert_string_equal(cfg.exp, "none");
+	assert_int_equal(cfg.xsu, XSU_MODE_ON);
+	assert_int_equal(parse("serial=none"), 0);
+	assert_int_equal(cfg.serial_port, 0);
+}
+
+static void test_bad_value_keeps_default_and_names_accepted(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("xsu=maybe"), 1);
+	assert_int_equal(cfg.xsu, XSU_MODE_BOTH);
+	assert_string_equal(warnings[0].key, "xsu");
+	assert_string_equal(warnings[0].value, "maybe");
+	assert_string_equal(warnings[0].accepted, "both|on|off");
+	assert_string_equal(warnings[0].message,
+			    "xsu=maybe is not valid (accepted: both|on|off); keeping xsu=both");
+
+	assert_int_equal(parse("mux_ms=0 mux_ms=1001 mux_ms=12x mux_ms=-1"), 4);
+	assert_int_equal(cfg.mux_ms, 1);
+	assert_string_equal(warnings[0].accepted, "an integer from 1 to 1000");
+
+	assert_int_equal(parse("baud=1000 baud=115201"), 2); /* not divisors of 115200 */
+	assert_int_equal(cfg.baud, 115200);
+
+	assert_int_equal(parse("serial=com5 serial=0x serial=0xzz serial=0xffff"), 4);
+	assert_int_equal(cfg.serial_port, 0x3f8);
+
+	assert_int_equal(parse("exp=ch7-aligned,nonsense"), 1);
+	assert_string_equal(cfg.exp, "all");
+	assert_string_equal(warnings[0].accepted,
+			    "all|none|ch4-branch-misses|ch7-aligned (comma-separated)");
+	assert_int_equal(parse("exp= exp=,"), 2);
+	assert_string_equal(cfg.exp, "all");
+}
+
+static void test_unknown_and_malformed_words(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("foo=1 bar xsu"), 3);
+	assert_string_equal(warnings[0].key, "foo");
+	assert_string_equal(warnings[0].value, "1");
+	assert_string_equal(warnings[0].accepted,
+			    "exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest");
+	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
+	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));
+	assert_non_null(strstr(warnings[2].message, "'xsu' needs a value"));
+	/* Keys are exact: no prefixes, no case folding. */
+	assert_int_equal(parse("XSU=on xs=on"), 2);
+	assert_int_equal(cfg.xsu, XSU_MODE_BOTH);
+}
+
+static void test_image_path_first_word(void **state)
+{
+	(void)state;
+	/* QEMU and multiboot1 loaders put the image path first. */
+	assert_int_equal(parse("build/pmu-testkernel.elf exit=qemu"), 0);
+	assert_int_equal(cfg.exit, EXIT_MODE_QEMU);
+	assert_int_equal(parse("/boot/pmu-testkernel.elf"), 0);
+	/* Only the first word may be a path. */
+	assert_int_equal(parse("exit=qemu /boot/x"), 1);
+}
+
+static void test_later_value_wins(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("sched=hk sched=greedy"), 0);
+	assert_int_equal(cfg.sched, SCHED_MODE_GREEDY);
+	/* A bad later value does not undo a good earlier one. */
+	assert_int_equal(parse("sched=hk sched=best"), 1);
+	assert_int_equal(cfg.sched, SCHED_MODE_HK);
+	assert_string_equal(warnings[0].message,
+			    "sched=best is not valid (accepted: greedy|hk); keeping sched=hk");
+}
+
+static void test_many_warnings_are_counted(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10"), 10);
+	assert_string_equal(warnings[7].key, "h");
+}
+
+static void test_long_values_are_bounded(void **state)
+{
+	(void)state;
+	char line[600];
+	memset(line, 0, sizeof(line));
+	strcpy(line, "xsu=");
+	memset(line + 4, 'x', 400);
+	assert_int_equal(parse(line), 1);
+	assert_int_equal(strlen(warnings[0].value), CMDLINE_VALUE_MAX - 1);
+	memset(line, 0, sizeof(line));
+	memset(line, 'k', 300);
+	strcat(line, "=1");
+	assert_int_equal(parse(line), 1);
+	assert_int_equal(strlen(warnings[0].key), CMDLINE_KEY_MAX - 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_bad_value_keeps_default_and_names_accepted),
+		cmocka_unit_test(test_unknown_and_malformed_words),
+		cmocka_unit_test(test_image_path_first_word),
+		cmocka_unit_test(test_later_value_wins),
+		cmocka_unit_test(test_many_warnings_are_counted),
+		cmocka_unit_test(test_long_values_are_bounded),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Multiboot1 and multiboot2 information into struct boot_info (kernel/multiboot.c), including
+ * broken structures: a missing end tag, a tag that overruns, an impossible size, a huge map.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kernel/multiboot.h"
+#include "tests/host/lib/fake_phys.h"
+
+static struct boot_info info;
+
+/* Builds a multiboot2 information structure tag by tag. */
+struct mb2 {
+	uint8_t *base;
+	uint32_t used;
+};
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+static uint8_t *tag(struct mb2 *b, uint32_t type, uint32_t size)
+{
+	uint8_t *t = b->base + b->used;
+	put32(t, type);
+	put32(t + 4, size);
+	b->used += (size + 7) & ~7u;
+	return t;
+}
+
+static void finish(struct mb2 *b, int with_end)
+{
+	if (with_end)
+		tag(b, MB2_TAG_END, 8);
+	put32(b->base, b->used);
+}
+
+static void string_tag(struct mb2 *b, uint32_t type, const char *s)
+{
+	uint8_t *t = tag(b, type, 8 + (uint32_t)strlen(s) + 1);
+	memcpy(t + 8, s, strlen(s) + 1);
+}
+
+static void mmap_tag(struct mb2 *b, const uint64_t (*entries)[3], unsigned n)
+{
+	uint8_t *t = tag(b, MB2_TAG_MMAP, 16 + 24 * n);
+	put32(t + 8, 24);
+	put32(t + 12, 0);
+	for (unsigned i = 0; i < n; i++) {
+		put64(t + 16 + 24 * i, entries[i][0]);
+		put64(t + 16 + 24 * i + 8, entries[i][1]);
+		put32(t + 16 + 24 * i + 16, (uint32_t)entries[i][2]);
+	}
+}
+
+static void test_multiboot2_full(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	struct mb2 b = { fake_phys_add(&m, 0x4000, 4096), 8 };
+	static const uint64_t map[][3] = {
+		{ 0, 0x9fc00, 1 },
+		{ 0x100000, 0x1ff00000, 1 },
+		{ 0xfffc0000, 0x40000, 2 },
+		{ 0x20000000, 0x1000, 7 }, /* an unknown type counts as reserved */
+	};
+	uint8_t rsdp1[20] = "RSD PTR ", rsdp2[36] = "RSD PTR ";
+
+	string_tag(&b, MB2_TAG_CMDLINE, "exp=all xsu=on");
+	string_tag(&b, MB2_TAG_LOADER_NAME, "GRUB 2.06");
+	mmap_tag(&b, map, 4);
+	rsdp2[15] = 2;
+	uint8_t *t = tag(&b, MB2_TAG_ACPI_NEW, 8 + 36);
+	memcpy(t + 8, rsdp2, 36);
+	t = tag(&b, MB2_TAG_ACPI_OLD, 8 + 20); /* after the new one: must not replace it */
+	memcpy(t + 8, rsdp1, 20);
+	t = tag(&b, MB2_TAG_EFI64, 16);
+	put64(t + 8, 0x7f9ee018);
+	t = tag(&b, MB2_TAG_FRAMEBUFFER, 38);
+	put64(t + 8, 0x80000000);
+	put32(t + 16, 4096);
+	put32(t + 20, 1024);
+	put32(t + 24, 768);
+	t[28] = 32;
+	t[29] = 1; /* RGB */
+	t[32] = 16, t[33] = 8, t[34] = 8, t[35] = 8, t[36] = 0, t[37] = 8;
+	finish(&b, 1);
+
+	struct multiboot_result r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000,
+						    fake_phys_translate, &m, &info);
+	assert_null(r.error);
+	assert_null(r.warning);
+	assert_int_equal(info.magic, BOOT_INFO_MAGIC);
+	assert_int_equal(info.path, BOOT_PATH_MULTIBOOT2);
+	assert_string_equal(info.cmdline, "exp=all xsu=on");
+	assert_string_equal(info.loader_name, "GRUB 2.06");
+	assert_int_equal(info.memory_region_count, 4);
+	assert_int_equal(info.memory_map[1].base, 0x100000);
+	assert_int_equal(info.memory_map[1].length, 0x1ff00000);
+	assert_int_equal(info.memory_map[3].type, BOOT_MEMORY_RESERVED);
+	assert_int_equal(boot_usable_mib(&info), (0x9fc00 + 0x1ff00000) >> 20);
+	assert_int_equal(info.acpi_rsdp_source, BOOT_ACPI_MULTIBOOT2_NEW);
+	assert_int_equal(info.acpi_rsdp, (uint64_t)(uintptr_t)info.acpi_rsdp_copy);
+	assert_int_equal(info.acpi_rsdp_copy[15], 2);
+	assert_int_equal(info.efi_system_table, 0x7f9ee018);
+	assert_int_equal(info.framebuffer.type, BOOT_FRAMEBUFFER_RGB);
+	assert_int_equal(info.framebuffer.width, 1024);
+	assert_int_equal(info.framebuffer.red_position, 16);
+	assert_int_equal(info.loader_info_start, 0x4000);
+	assert_int_equal(info.loader_info_end, 0x4000 + b.used);
+	fake_phys_free(&m);
+}
+
+static void test_multiboot2_meminfo_only_without_map(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	struct mb2 b = { fake_phys_add(&m, 0x10000, 4096), 8 };
+	uint8_t *t = tag(&b, MB2_TAG_BASIC_MEMINFO, 16);
+	put32(t + 8, 639);
+	put32(t + 12, 64 * 1024);
+	finish(&b, 1);
+	multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x10000, fake_phys_translate, &m, &info);
+	assert_int_equal(info.memory_region_count, 2);
+	assert_int_equal(info.memory_map[1].length, 64ull * 1024 * 1024);
+
+	/* With a map after the basic information, only the map counts. */
+	b.used = 8;
+	t = tag(&b, MB2_TAG_BASIC_MEMINFO, 16);
+	put32(t + 8, 639);
+	put32(t + 12, 64 * 1024);
+	static const uint64_t map[][3] = { { 0x100000, 0x100000, 1 } };
+	mmap_tag(&b, map, 1);
+	finish(&b, 1);
+	multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x10000, fake_phys_translate, &m, &info);
+	assert_int_equal(info.memory_region_count, 1);
+	fake_phys_free(&m);
+}
+
+static void test_multiboot2_broken(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	uint8_t *base = fake_phys_add(&m, 0x4000, 4096);
+	struct mb2 b = { base, 8 };
+	struct multiboot_result r;
+
+	/* No end tag: what was read is kept, and a warning says so. */
+	string_tag(&b, MB2_TAG_CMDLINE, "xsu=off");
+	finish(&b, 0);
+	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
+	assert_null(r.error);
+	assert_string_equal(r.warning, "multiboot2 information has no end tag");
+	assert_string_equal(info.cmdline, "xsu=off");
+
+	/* A tag whose size runs past the structure. */
+	b.used = 8;
+	uint8_t *t = tag(&b, MB2_TAG_CMDLINE, 16);
+	memcpy(t + 8, "abcdefg", 8);
+	put32(t + 4, 4000);
+	finish(&b, 1);
+	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
+	assert_string_equal(r.warning, "multiboot2 tag overruns the information structure");
+	assert_string_equal(info.cmdline, "");
+
+	/* A command line without its NUL stays inside its tag. */
+	b.used = 8;
+	t = tag(&b, MB2_TAG_CMDLINE, 12);
+	memcpy(t + 8, "abcd", 4);
+	memset(base + b.used, 'Z', 8);
+	finish(&b, 1);
+	multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
+	assert_string_equal(info.cmdline, "abcd");
+
+	/* Impossible total sizes, unreadable memory, a foreign magic. */
+	put32(base, 4);
+	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
+	assert_string_equal(r.error, "multiboot2 information has a bad size");
+	put32(base, 0x7fffffff);
+	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
+	assert_non_null(r.error);
+	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x90000, fake_phys_translate, &m, &info);
+	assert_string_equal(r.error, "multiboot2 information not readable");
+	r = multiboot_parse(0x12345678, 0x4000, fake_phys_translate, &m, &info);
+	assert_string_equal(r.error, "not started by a multiboot loader");
+	assert_int_equal(info.path, BOOT_PATH_UNKNOWN);
+	assert_int_equal(info.magic, BOOT_INFO_MAGIC);
+	fake_phys_free(&m);
+}
+
+static void test_multiboot2_huge_map(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	static uint64_t map[BOOT_MEMMAP_MAX + 10][3];
+	struct mb2 b = { fake_phys_add(&m, 0x100000, 65536), 8 };
+
+	for (unsigned i = 0; i < BOOT_MEMMAP_MAX + 10; i++) {
+		map[i][0] = i * 0x100000ull;
+		map[i][1] = 0x1000;
+		map[i][2] = 1;
+	}
+	mmap_tag(&b, map, BOOT_MEMMAP_MAX + 10);
+	finish(&b, 1);
+	struct multiboot_result r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x100000,
+						    fake_phys_translate, &m, &info);
+	assert_int_equal(info.memory_region_count, BOOT_MEMMAP_MAX);
+	assert_int_equal(info.memory_map_truncated, 1);
+	assert_string_equal(r.warning, "memory map has more regions than the kernel keeps");
+	fake_phys_free(&m);
+}
+
+static void test_multiboot1(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	uint8_t *mbi = fake_phys_add(&m, 0x9000, 128);
+	uint8_t *strings = fake_phys_add(&m, 0x20000, 256);
+	uint8_t *map = fake_phys_add(&m, 0x21000, 256);
+
+	put32(mbi, MB1_INFO_CMDLINE | MB1_INFO_MEM_MAP | MB1_INFO_LOADER_NAME | MB1_INFO_MEMORY);
+	put32(mbi + 4, 639);
+	put32(mbi + 8, 1024);
+	strcpy((char *)strings, "build/pmu-testkernel.elf exit=qemu");
+	put32(mbi + 16, 0x20000);
+	strcpy((char *)strings + 100, "qemu");
+	put32(mbi + 64, 0x20000 + 100);
+	/* Two entries: size 20 each (not counting the size field). */
+	put32(map, 20);
+	put64(map + 4, 0);
+	put64(map + 12, 0x9fc00);
+	put32(map + 20, 1);
+	put32(map + 24, 20);
+	put64(map + 28, 0x100000);
+	put64(map + 36, 0x7ee0000);
+	put32(map + 44, 1);
+	put32(mbi + 44, 48);
+	put32(mbi + 48, 0x21000);
+
+	struct multiboot_result r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000,
+						    fake_phys_translate, &m, &info);
+	assert_null(r.error);
+	assert_null(r.warning);
+	assert_int_equal(info.path, BOOT_PATH_MULTIBOOT1);
+	assert_string_equal(info.cmdline, "build/pmu-testkernel.elf exit=qemu");
+	assert_string_equal(info.loader_name, "qemu");
+	assert_int_equal(info.memory_region_count, 2);
+	assert_int_equal(info.memory_map[1].length, 0x7ee0000);
+	assert_int_equal(info.acpi_rsdp, 0);
+
+	/* Without a map, mem_lower/mem_upper. */
+	put32(mbi, MB1_INFO_MEMORY);
+	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_int_equal(info.memory_region_count, 2);
+	assert_int_equal(boot_usable_mib(&info), (639 * 1024 + 1024 * 1024) >> 20);
+
+	/* A map entry claiming a size below the minimum stops the walk with a warning. */
+	put32(mbi, MB1_INFO_MEM_MAP);
+	put32(map, 8);
+	r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_string_equal(r.warning, "multiboot1 memory map entry too small");
+	fake_phys_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_multiboot2_full),
+		cmocka_unit_test(test_multiboot2_meminfo_only_without_map),
+		cmocka_unit_test(test_multiboot2_broken),
+		cmocka_unit_test(test_multiboot2_huge_map),
+		cmocka_unit_test(test_multiboot1),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

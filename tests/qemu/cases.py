@@ -1,0 +1,141 @@
+"""The QEMU boot matrix: every case boots the kernel one way and checks what it says.
+
+Each check is a function (result, stream) that raises AssertionError with a message saying what
+was expected; see tests/qemu/driver.py for the checks every case gets.
+"""
+
+from tests.qemu.driver import Case
+
+
+def records(stream, type_name):
+    return stream.of_type(type_name)
+
+
+# ---- checks -------------------------------------------------------------------------------------
+
+def boot_record_complete(expected_path):
+    """The boot record's contract keys (issue 2) with plausible values."""
+    def check(result, stream):
+        boot = stream.boot
+        for key in ("boot", "cmdline", "mem_mib", "acpi_rsdp", "cpu"):
+            assert key in boot.obj, "boot record lacks %r" % key
+        assert boot["boot"] == expected_path, "boot path %r, expected %r" % (
+            boot["boot"], expected_path)
+        assert boot["mem_mib"] >= 400, "mem_mib %r for a 512 MiB guest" % boot["mem_mib"]
+        cpu = boot["cpu"]
+        for key in ("vendor", "family", "model", "stepping", "brand"):
+            assert key in cpu, "boot record's cpu lacks %r" % key
+        assert boot["acpi_rsdp"] is not None, "QEMU always has ACPI tables; none found"
+        int(boot["acpi_rsdp"], 16)
+    return check
+
+
+def cpu_is(vendor, family, model, stepping):
+    def check(result, stream):
+        cpu = stream.boot["cpu"]
+        got = (cpu["vendor"], cpu["family"], cpu["model"], cpu["stepping"])
+        assert got == (vendor, family, model, stepping), "CPU %r, expected %r" % (
+            got, (vendor, family, model, stepping))
+    return check
+
+
+def loader_is_grub(result, stream):
+    loader = stream.boot.get("loader") or ""
+    assert loader.startswith("GRUB"), "loader %r, expected GRUB" % loader
+
+
+def uefi_is(expected):
+    def check(result, stream):
+        assert stream.boot["uefi"] is expected, "uefi %r, expected %r" % (
+            stream.boot["uefi"], expected)
+    return check
+
+
+def warns_about(*expected):
+    """One warn record per (key, value), naming the accepted values, and nothing else warned."""
+    def check(result, stream):
+        warns = records(stream, "warn")
+        got = [(w["key"], w["value"]) for w in warns]
+        assert got == list(expected), "warn records %r, expected %r" % (got, list(expected))
+        for w in warns:
+            assert w["accepted"], "warn record for %s has no accepted values" % w["key"]
+            assert w["message"], "warn record for %s has no message" % w["key"]
+    return check
+
+
+def config_is(**expected):
+    """The values in force after parsing (defaults where a value was rejected)."""
+    def check(result, stream):
+        config = stream.boot["config"]
+        for key, value in expected.items():
+            assert config.get(key) == value, "config %s=%r, expected %r" % (
+                key, config.get(key), value)
+    return check
+
+
+def exception_reported(vector, name_prefix):
+    def check(result, stream):
+        exceptions = records(stream, "exception")
+        assert len(exceptions) == 1, "%d exception records, expected 1" % len(exceptions)
+        e = exceptions[0]
+        assert e["vector"] == vector, "vector %r, expected %r" % (e["vector"], vector)
+        assert e["name"].startswith(name_prefix), "exception name %r" % e["name"]
+        for key in ("error_code", "rip", "cr2", "registers", "cpu"):
+            assert key in e.obj, "exception record lacks %r" % key
+        assert stream.records[-2] is e, "the exception is not the record before end"
+        reason = stream.end.get("reason") or ""
+        assert name_prefix in reason, "end reason %r does not name the exception" % reason
+    return check
+
+
+def page_fault_address(address):
+    def check(result, stream):
+        e = records(stream, "exception")[0]
+        assert int(e["cr2"], 16) == address, "CR2 %s, expected 0x%x" % (e["cr2"], address)
+        assert int(e["error_code"], 16) & 2, "a write fault should have W/R set"
+    return check
+
+
+# ---- the cases ----------------------------------------------------------------------------------
+
+ISO_BOOTS = [
+    # (way, uefi)
+    ("seabios-cd", False),
+    ("seabios-usb", False),
+    ("ovmf-cd", True),
+    ("ovmf-usb", True),
+]
+
+CASES = [
+    Case("boot/kernel", describe="qemu -kernel: multiboot1, exit through isa-debug-exit",
+         checks=[boot_record_complete("multiboot1"), cpu_is("GenuineIntel", 6, 0x3c, 4),
+                 warns_about(), config_is(exit="qemu", xsu="both", sched="greedy")]),
+] + [
+    Case("boot/iso-%s" % way, way=way, image="iso", timeout=120,
+         describe="the USB/ISO image through GRUB",
+         checks=[boot_record_complete("multiboot2"), loader_is_grub, uefi_is(uefi),
+                 warns_about()])
+    for way, uefi in ISO_BOOTS
+] + [
+    Case("cmdline/bad-values",
+         cmdline="exit=qemu xsu=maybe sched=fast mux_ms=0 pmu=hw2 foo=1 loose exp=nonsense",
+         describe="bad command-line values: warn records, defaults kept, run completes",
+         checks=[warns_about(("xsu", "maybe"), ("sched", "fast"), ("mux_ms", "0"),
+                             ("pmu", "hw2"), ("foo", "1"), ("loose", ""),
+                             ("exp", "nonsense")),
+                 config_is(xsu="both", sched="greedy", mux_ms=1, pmu="auto", exp="all")]),
+    Case("cmdline/good-values", cmdline="exit=qemu xsu=off sched=hk mux_ms=4 pmu=model",
+         checks=[warns_about(), config_is(xsu="off", sched="hk", mux_ms=4, pmu="model")]),
+    Case("exception/page-fault", cmdline="exit=qemu selftest=fault", verdict="fail",
+         describe="an exception ends the run: exception record, end record, QEMU exits",
+         checks=[exception_reported(14, "#PF"), page_fault_address(0x200000000)]),
+    Case("exception/invalid-opcode", cmdline="exit=qemu selftest=ud", verdict="fail",
+         checks=[exception_reported(6, "#UD")]),
+    Case("exception/general-protection", cmdline="exit=qemu selftest=gp", verdict="fail",
+         checks=[exception_reported(13, "#GP")]),
+    Case("exception/divide-error", cmdline="exit=qemu selftest=de", verdict="fail",
+         checks=[exception_reported(0, "#DE")]),
+    Case("exception/stack-overflow", cmdline="exit=qemu selftest=stack", verdict="fail",
+         describe="stack overflow into the guard page: a double fault on its own stack",
+         checks=[exception_reported(8, "#DF")]),
+]

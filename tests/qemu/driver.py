@@ -1,0 +1,119 @@
+"""The QEMU test driver: boots one case and checks its record stream.
+
+Every case gets the same base checks (tools/pmu_records.py): every `@` line parses, sequence
+numbers have no gap, every CRC matches, the first record is `boot`, the last is `end` with the
+expected verdict, and with exit=qemu the exit status agrees (1 pass, 3 fail). A case adds its own
+checks on top. QEMU is killed at the case's timeout and the failure shows the tail of the log.
+"""
+
+import os
+import shutil
+import time
+
+import pmu_records
+import qemu_boot
+
+PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
+
+
+class Skip(Exception):
+    """Raised by a check that cannot apply here (e.g. it needs a real PMU)."""
+
+
+class Case:
+    def __init__(self, name, way="kernel", image="kernel", cmdline="exit=qemu", smp="1",
+                 cpu="Haswell", memory="512M", timeout=60, verdict="pass", exit_status="auto",
+                 checks=(), exclusive=False, menu_key=b"\r", describe=""):
+        self.name = name
+        self.way = way
+        self.image = image            # "kernel" (the ELF), "iso", or "efi" (the FAT image)
+        self.cmdline = cmdline if way == "kernel" else None
+        self.smp = smp
+        self.cpu = cpu
+        self.memory = memory
+        self.timeout = timeout
+        self.verdict = verdict        # expected verdict of the end record
+        # Expected QEMU exit status: by default derived from the verdict when exit=qemu is on the
+        # command line; None to not check it.
+        if exit_status == "auto":
+            exit_status = None
+            if self.cmdline is not None and "exit=qemu" in self.cmdline.split():
+                exit_status = qemu_boot.QEMU_EXIT_PASS if verdict == "pass" else \
+                    qemu_boot.QEMU_EXIT_FAIL
+        self.exit_status = exit_status
+        self.checks = checks
+        self.exclusive = exclusive    # runs alone: it measures time
+        self.menu_key = menu_key
+        self.describe = describe
+
+
+def image_path(case, build):
+    return {
+        "kernel": os.path.join(build, "pmu-testkernel.elf"),
+        "iso": os.path.join(build, "pmu-testkernel.iso"),
+        "efi": os.path.join(build, "pmu-testkernel-efi.img"),
+    }[case.image]
+
+
+def missing_tools():
+    if not qemu_boot.qemu_available():
+        return "qemu-system-x86_64 is not installed (make test installs it: tools/deps.sh)"
+    return None
+
+
+def run_case(case, build):
+    from tests.run import Outcome  # the runner's outcome type
+
+    name = "qemu/" + case.name
+    path = image_path(case, build)
+    if not os.path.exists(path):
+        return Outcome(name, FAIL, 0, "%s does not exist (run make image)" % path)
+    log_dir = os.path.join(build, "test-logs")
+    os.makedirs(log_dir, exist_ok=True)
+    log_path = os.path.join(log_dir, case.name.replace("/", "-") + ".log")
+    start = time.monotonic()
+    result = qemu_boot.boot(case.way, path, log_path=log_path, timeout=case.timeout,
+                            smp=case.smp, cpu=case.cpu, memory=case.memory,
+                            cmdline=case.cmdline, menu_key=case.menu_key)
+    elapsed = time.monotonic() - start
+    stream = pmu_records.parse(result.log)
+    try:
+        base_checks(case, result, stream)
+        for check in case.checks:
+            check(result, stream)
+    except Skip as e:
+        return Outcome(name, SKIP, elapsed, str(e))
+    except AssertionError as e:
+        return Outcome(name, FAIL, elapsed, failure_detail(str(e), result, log_path))
+    note = ""
+    if result.seconds_to_end is not None:
+        note = "end record after %.1f s" % result.seconds_to_end
+    outcome = Outcome(name, PASS, elapsed, note)
+    outcome.seconds_to_end = result.seconds_to_end
+    return outcome
+
+
+def base_checks(case, result, stream):
+    if result.timed_out:
+        raise AssertionError("timed out after %d s without an end record" % case.timeout)
+    problems = [str(p) for p in stream.problems]
+    if problems:
+        raise AssertionError("record stream problems:\n  " + "\n  ".join(problems))
+    if stream.boot is None or stream.records[0].type != "boot":
+        raise AssertionError("the first record is not boot")
+    if stream.records[-1].type != "end":
+        raise AssertionError("the last record is not end")
+    verdict = stream.end.get("verdict")
+    if verdict != case.verdict:
+        raise AssertionError("end verdict %r, expected %r (reason: %r)"
+                             % (verdict, case.verdict, stream.end.get("reason")))
+    if case.exit_status is not None and result.exit_status != case.exit_status:
+        raise AssertionError("QEMU exit status %r, expected %r"
+                             % (result.exit_status, case.exit_status))
+
+
+def failure_detail(message, result, log_path):
+    return "%s\ncommand: %s\nlog: %s\n--- last lines of the console:\n%s\n--- QEMU stderr:\n%s" % (
+        message, " ".join(result.command), log_path, result.tail(40),
+        "\n".join(l for l in result.stderr.splitlines()
+                  if "TCG doesn't support" not in l)[-1500:])

@@ -1,0 +1,195 @@
+"""Booting the kernel in QEMU and capturing its serial console.
+
+Used by tools/qemu-run (`make run`) and by the QEMU test driver (tests/qemu). One function,
+boot(), starts QEMU in one of the boot ways below, copies the serial output to a log file as it
+arrives, presses Enter when GRUB shows its menu (so no test waits for the menu's timeout), notes
+when the end record arrives, and stops QEMU: it either leaves by itself (exit=qemu, through the
+isa-debug-exit device: status 1 = pass, 3 = fail) or is stopped once the end record is in, or is
+killed at the timeout. Nothing here sleeps to synchronise: every wait is on QEMU's output or exit.
+"""
+
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+QEMU = "qemu-system-x86_64"
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+
+# How the kernel can be started. "kernel" uses QEMU's own multiboot1 loader (fastest, takes a
+# command line); the others boot an image through real firmware and GRUB.
+BOOT_WAYS = {
+    "kernel": "qemu -kernel (multiboot1, SeaBIOS)",
+    "seabios-cd": "ISO as a CD-ROM under SeaBIOS (legacy BIOS)",
+    "seabios-usb": "ISO written raw to a USB stick (xHCI usb-storage) under SeaBIOS",
+    "seabios-disk": "ISO as a plain hard disk under SeaBIOS",
+    "ovmf-cd": "ISO as a CD-ROM under OVMF (UEFI)",
+    "ovmf-usb": "ISO written raw to a USB stick (xHCI usb-storage) under OVMF (UEFI)",
+    "ovmf-disk": "an image as a plain hard disk under OVMF (UEFI)",
+}
+
+END_RE = re.compile(rb'@\d+ [0-9a-f]{8} \{"type":"end"')
+GRUB_MENU_RE = re.compile(rb"highlighted entry will be executed automatically|"
+                          rb"Press enter to boot the selected OS")
+# Printed by the kernel after the end record when it halts (exit=halt): nothing more will come.
+HALTED_RE = re.compile(rb"halted: the run is over")
+QEMU_EXIT_PASS = 1
+QEMU_EXIT_FAIL = 3
+
+
+class BootResult:
+    def __init__(self):
+        self.log = ""                # the serial console, decoded
+        self.exit_status = None      # QEMU's exit status, None when we stopped it
+        self.timed_out = False
+        self.seconds_to_end = None   # from QEMU start to the end record
+        self.seconds = 0.0           # from QEMU start to QEMU gone
+        self.command = []
+        self.stderr = ""
+        self.pressed_enter = False
+
+    def tail(self, lines=40):
+        return "\n".join(self.log.splitlines()[-lines:])
+
+
+def qemu_available():
+    return shutil.which(QEMU) is not None
+
+
+def command(way, path, smp="2,sockets=1,cores=1,threads=2", cpu="Haswell", memory="512M",
+            cmdline=None, vars_file=None, extra=()):
+    """The QEMU command line for one boot way. path is the kernel ELF for "kernel", else the
+    image. cmdline is only possible with "kernel" (GRUB's menu decides it otherwise)."""
+    if way not in BOOT_WAYS:
+        raise ValueError("unknown boot way %r (known: %s)" % (way, ", ".join(BOOT_WAYS)))
+    args = [QEMU, "-machine", "q35", "-cpu", cpu, "-smp", smp, "-m", memory,
+            "-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    if way == "kernel":
+        args += ["-kernel", path]
+        if cmdline is not None:
+            args += ["-append", cmdline]
+    elif cmdline is not None:
+        raise ValueError("a command line can only be given with the kernel boot way")
+    if way.startswith("ovmf"):
+        if vars_file is None:
+            raise ValueError("OVMF needs a per-run copy of its variable store")
+        args += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + OVMF_CODE,
+                 "-drive", "if=pflash,format=raw,unit=1,file=" + vars_file]
+    if way.endswith("-cd"):
+        args += ["-drive", "file=%s,media=cdrom,readonly=on" % path]
+    elif way.endswith("-usb"):
+        args += ["-device", "qemu-xhci,id=xhci",
+                 "-drive", "if=none,id=stick,format=raw,file=%s,snapshot=on" % path,
+                 "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=0"]
+    elif way.endswith("-disk"):
+        args += ["-drive", "file=%s,format=raw,if=ide,snapshot=on" % path]
+    return args + list(extra)
+
+
+def boot(way, path, log_path=None, timeout=120, stop_after_end=True, echo=None, menu_key=b"\r",
+         **kwargs):
+    """Boot and capture. echo, if given, is called with each chunk of console output (bytes).
+    menu_key is what to type when GRUB shows its menu: Enter takes the default entry, an entry's
+    hotkey (boot/grub.cfg) takes that entry."""
+    result = BootResult()
+    workdir = tempfile.mkdtemp(prefix="pmu-qemu-")
+    try:
+        vars_file = None
+        if way.startswith("ovmf"):
+            vars_file = os.path.join(workdir, "OVMF_VARS.fd")
+            shutil.copyfile(OVMF_VARS, vars_file)
+        cmd = command(way, path, vars_file=vars_file, **kwargs)
+        result.command = cmd
+        stderr_path = os.path.join(workdir, "stderr")
+        with open(stderr_path, "wb") as stderr:
+            _run(cmd, result, stderr, timeout, stop_after_end, echo, log_path, menu_key)
+        with open(stderr_path, "rb") as f:
+            result.stderr = f.read().decode("utf-8", "replace")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return result
+
+
+def _run(cmd, result, stderr, timeout, stop_after_end, echo, log_path, menu_key):
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                            start_new_session=True)
+    log = open(log_path, "wb") if log_path else None
+    data = bytearray()
+    end_seen_at = None
+    try:
+        fd = proc.stdout.fileno()
+        while True:
+            now = time.monotonic()
+            if now - start > timeout:
+                result.timed_out = True
+                break
+            # After the end record, give QEMU a moment to leave through isa-debug-exit (the
+            # kernel writes the port right after the record); then stop it ourselves.
+            if end_seen_at is not None and (now - end_seen_at > 3 or HALTED_RE.search(data)):
+                break
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break  # QEMU closed the console: it has exited
+                data += chunk
+                if log:
+                    log.write(chunk)
+                    log.flush()
+                if echo:
+                    echo(chunk)
+                if not result.pressed_enter and GRUB_MENU_RE.search(data):
+                    # Skip GRUB's countdown: take the entry now.
+                    proc.stdin.write(menu_key)
+                    proc.stdin.flush()
+                    result.pressed_enter = True
+                if end_seen_at is None and END_RE.search(data):
+                    end_seen_at = time.monotonic()
+                    result.seconds_to_end = end_seen_at - start
+                    if not stop_after_end:
+                        end_seen_at = None
+            elif proc.poll() is not None:
+                break
+    finally:
+        if proc.poll() is None and not result.timed_out and not HALTED_RE.search(data):
+            # The console closed or the end record is in: QEMU may be leaving by itself.
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+        if proc.poll() is None:
+            _stop(proc)
+        else:
+            result.exit_status = proc.returncode
+        # Whatever QEMU printed while stopping.
+        try:
+            rest = proc.stdout.read()
+            if rest:
+                data += rest
+                if log:
+                    log.write(rest)
+        except (OSError, ValueError):
+            pass
+        if log:
+            log.close()
+        result.seconds = time.monotonic() - start
+    result.log = data.decode("utf-8", "replace")
+
+
+def _stop(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
