@@ -16,7 +16,8 @@
 
 #include "pmu/uarch.h"
 
-/* clang-format off: one table entry per line reads better than the formatter's layout */
+/* One table entry per line reads better than the formatter's layout. */
+/* clang-format off */
 #define FIXED(c, index, nm)                                                                     \
 	{ .code = (c), .match = MATCH_FIXED, .mask = PMU_FIXED_BIT(index), .name = (nm) }
 #define EVENT(c, m, nm) { .code = (c), .match = MATCH_EVENT, .mask = (m), .name = (nm) }
