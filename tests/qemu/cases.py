@@ -1,8 +1,13 @@
 """The QEMU boot matrix: every case boots the kernel one way and checks what it says.
 
 Each check is a function (result, stream) that raises AssertionError with a message saying what
-was expected; see tests/qemu/driver.py for the checks every case gets.
+was expected; see tests/qemu/driver.py for the checks every case gets. Topics with many cases keep
+them in tests/qemu/cases_<topic>.py, each defining CASES; they are collected at the end.
 """
+
+import glob
+import importlib
+import os
 
 from tests.qemu.driver import Case
 
@@ -139,3 +144,9 @@ CASES = [
          describe="stack overflow into the guard page: a double fault on its own stack",
          checks=[exception_reported(8, "#DF")]),
 ]
+
+
+# The other case files (tests/qemu/cases_<topic>.py).
+for _path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases_*.py"))):
+    _module = importlib.import_module("tests.qemu." + os.path.basename(_path)[:-3])
+    CASES += _module.CASES
