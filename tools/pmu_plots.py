@@ -106,19 +106,20 @@ def _bar_chart(plt, experiment, runs, groups, value_of, label_of, ylabel, title,
 
 
 def _mark_baselines(ax, runs, groups):
-    """A black tick across each bar that has a baseline, at the baseline's height."""
+    """A black line across each bar that was checked against a baseline, at the baseline."""
     n_runs = max(len(runs), 1)
     width = 0.8 / n_runs
-    xs, ys = [], []
+    lines = []
     for i, run in enumerate(runs):
         for g, (thread, event) in enumerate(groups):
             c = run.count(thread, event)
             if c is not None and c.baseline is not None:
-                xs.append(g - 0.4 + width * (i + 0.5))
-                ys.append(c.baseline)
-    if xs:
-        ax.scatter(xs, ys, marker="_", s=(width * 220) ** 2 / 40, color="black", zorder=3,
-                   label="baseline")
+                left = g - 0.4 + width * i
+                lines.append((c.baseline, left, left + width * 0.92))
+    if lines:
+        ys, lefts, rights = zip(*lines)
+        ax.hlines(ys, lefts, rights, colors="black", linewidth=2, zorder=3,
+                  label="baseline value")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
 
@@ -132,7 +133,7 @@ def plot_counts(plt, experiment, out_dir):
     fig, ax, bars = _bar_chart(
         plt, experiment, runs, groups,
         value_of=lambda c: 0 if c.not_counted else c.value,
-        label_of=lambda c: "n/c" if c.not_counted else ("!" if c.corrupted else "")
+        label_of=lambda c: "not counted" if c.not_counted else ("! " if c.corrupted else "")
         + _short(c.value),
         ylabel="count (scaled)", title=title, log=log)
     _mark_baselines(ax, runs, groups)

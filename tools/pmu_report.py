@@ -324,7 +324,7 @@ class Report:
         self.experiments = collections.OrderedDict()
         self.other_types = collections.Counter()
         self.progress_records = 0
-        self.last_activity = None   # the last exp/progress/count record seen: where a cut log stopped
+        self.last_activity = None   # the last exp/progress/count record: where a cut log stops
         self.notes = []             # records that parse but make no sense: kernel-side bugs
         self.plots = []             # filled in by pmu_plots, for report.json
         self.plot_note = None
@@ -536,9 +536,9 @@ def render_log_check(report):
                      % ", ".join("line %d" % n for n in unknown))
     if s.end is None and report.last_activity is not None:
         a = report.last_activity.obj
-        lines.append("  the log stops during %s XSU %s%s (%s)" % (
+        lines.append("  the log stops during %s XSU %s%s, %s" % (
             a.get("exp"), a.get("xsu"), _sched_suffix(a.get("sched")),
-            "%s%% done" % a["done_pct"] if "done_pct" in a else "after its %s record"
+            "%s%% done" % a["done_pct"] if "done_pct" in a else "after a %s record"
             % report.last_activity.type))
     if any(p.kind == "duplicate" and p.seq == 0 for p in s.problems):
         lines.append("  a second record @0: the file holds more than one boot; cut it into one "
@@ -730,6 +730,10 @@ def _setup_lines(experiment, runs):
         extra = "".join(" %s=%s" % kv for kv in params.items())
         lines.append("   %-14s %s ms per run, mux %s ms%s" % (
             "length:", _ms(first.get("duration_ns")), first.get("mux_ms", "-"), extra))
+        tolerance = first.get("tolerance")
+        if isinstance(tolerance, dict):
+            lines.append("   %-14s %s%% of the baseline or %s counts, whichever is larger" % (
+                "tolerance:", tolerance.get("pct", 0), fmt_count(tolerance.get("abs", 0))))
     return lines
 
 

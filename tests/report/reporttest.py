@@ -20,7 +20,6 @@ for path in (HERE, TOOLS):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import logfixture  # noqa: E402
 import pmu_records  # noqa: E402
 import pmu_report  # noqa: E402
 
@@ -49,20 +48,28 @@ class TempDirCase(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
 
     def write_log(self, log, name="serial.log", **render_args):
-        return log.write(os.path.join(self.tmp, name), **render_args)
+        return write_log(self.tmp, log, name, **render_args)
 
-    def run_tool(self, *args, env=None, stdin=None, out=None):
-        """Run tools/pmu-report as a user would (through its #! line) with --out in the test's
-        folder."""
-        out_dir = out or os.path.join(self.tmp, "results")
-        full_env = dict(os.environ)
-        full_env.pop("DISPLAY", None)  # it must work without a display
-        full_env["MPLCONFIGDIR"] = os.path.join(self.tmp, "mplconfig")
-        if env:
-            full_env.update(env)
-        proc = subprocess.run([TOOL, "--out", out_dir] + list(args), capture_output=True,
-                              text=True, env=full_env, input=stdin, timeout=120)
-        return ToolRun(proc, out_dir)
+    def run_tool(self, *args, **kwargs):
+        return run_tool(self.tmp, *args, **kwargs)
+
+
+def write_log(folder, log, name="serial.log", **render_args):
+    return log.write(os.path.join(folder, name), **render_args)
+
+
+def run_tool(folder, *args, env=None, stdin=None, out=None):
+    """Run tools/pmu-report as a user would (through its #! line), with --out in `folder`
+    unless `out` says otherwise, without a display."""
+    out_dir = out or os.path.join(folder, "results")
+    full_env = dict(os.environ)
+    full_env.pop("DISPLAY", None)  # it must work without a display
+    full_env["MPLCONFIGDIR"] = os.path.join(folder, "mplconfig")
+    if env:
+        full_env.update(env)
+    proc = subprocess.run([TOOL, "--out", out_dir] + list(args), capture_output=True,
+                          text=True, env=full_env, input=stdin, timeout=120)
+    return ToolRun(proc, out_dir)
 
 
 def matplotlib_available():
@@ -72,7 +79,7 @@ def matplotlib_available():
                           capture_output=True).returncode == 0
 
 
-# ---- PNG --------------------------------------------------------------------------------------------
+# ---- PNG ----------------------------------------------------------------------------------------
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
