@@ -394,7 +394,10 @@ class Report:
 
 
 def _sched_suffix(sched):
-    return "" if sched in (None, "", "greedy") else " (%s)" % sched
+    """How a run's or verdict's scheduler is named after "XSU on": greedy is the default."""
+    if sched in (None, "", "greedy"):
+        return ""
+    return " (greedy vs hk)" if sched == "both" else " (%s)" % sched
 
 
 # ---- building the model from the stream ---------------------------------------------------------
@@ -772,10 +775,11 @@ def render_experiment(experiment):
 
 def _verdict_lines(experiment):
     lines = []
-    for v in experiment.verdicts:
+    modes = ["XSU %s%s:" % (v.xsu, _sched_suffix(v.sched)) for v in experiment.verdicts]
+    width = max([len(m) for m in modes] + [0])
+    for v, mode in zip(experiment.verdicts, modes):
         skip = " (%s)" % v.skip if v.result == "skip" and v.skip else ""
-        mode = "XSU %s%s:" % (v.xsu, _sched_suffix(v.sched))
-        lines.append("   verdict %-18s %s%s  %s" % (mode, v.result.upper(), skip, v.reason))
+        lines.append("   verdict %-*s %s%s  %s" % (width, mode, v.result.upper(), skip, v.reason))
     if not experiment.verdicts:
         lines.append("   verdict: none in the log")
     return lines
