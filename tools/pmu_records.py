@@ -13,6 +13,7 @@ Used by tools/pmu-report, tools/qemu-run and the QEMU test driver, so that every
 log the same way.
 """
 
+import bisect
 import json
 import re
 import zlib
@@ -22,6 +23,9 @@ import zlib
 RECORD_RE = re.compile(r"@(\d+) ([0-9a-f]{8}) (\{.*\})$")
 # Something that starts like a record but does not parse is reported as garbled.
 RECORD_START_RE = re.compile(r"(?:^|[^\w@])@\d")
+# The sequence number of a garbled record, when its digits survived: they must be followed by the
+# space, so that a line cut inside the number ("@5" of "@57") names no number at all.
+GARBLED_SEQ_RE = re.compile(r"(?:^|[^\w@])@(\d+) ")
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 
 
@@ -51,7 +55,11 @@ class Record:
 
 class Problem:
     """Something wrong with the stream: kind is one of
-    garbled, crc, json, gap, duplicate, order, no_records, no_boot, no_end, end_count, after_end."""
+    garbled, crc, json, gap, duplicate, order, no_records, no_boot, no_end, end_count, after_end.
+
+    seq is the sequence number concerned, or None when it is unknown (a garbled line whose number
+    did not survive, or whose number does not fit between its neighbours); for a gap it is the
+    pair (first, last) of the span, which may hold rejected or late records too."""
 
     def __init__(self, kind, detail, line_no=None, seq=None):
         self.kind = kind
@@ -73,6 +81,10 @@ class Stream:
         self.records = []
         self.problems = []
         self.text_lines = 0
+        # Intact records that are not in `records`: those that came after a higher number (late)
+        # and repeats of a number already seen (duplicates). Each also has a Problem.
+        self.late = []
+        self.duplicates = []
 
     def of_type(self, type_name):
         return [r for r in self.records if r.type == type_name]
@@ -97,14 +109,32 @@ class Stream:
         return not self.problems
 
     def lost_seqs(self):
-        """Sequence numbers of records that are missing or were rejected (CRC, JSON, garbled)."""
-        lost = []
+        """Sequence numbers of records that are missing or were rejected (CRC, JSON, garbled),
+        less any that also arrived intact (late or repeated)."""
+        lost = set()
         for p in self.problems:
             if p.kind == "gap":
-                lost.extend(range(p.seq[0], p.seq[1] + 1))
-            elif p.kind in ("crc", "json") and p.seq is not None:
-                lost.append(p.seq)
-        return sorted(set(lost))
+                lost.update(range(p.seq[0], p.seq[1] + 1))
+            elif p.kind in REJECTED_KINDS and p.seq is not None:
+                lost.add(p.seq)
+        return sorted(lost - self.received_seqs())
+
+    def received_seqs(self):
+        """Sequence numbers that arrived intact at least once, in order or not."""
+        return {r.seq for r in self.records} | {r.seq for r in self.late}
+
+    def rejected(self):
+        """The problems of records that were seen but not accepted (CRC, JSON, garbled)."""
+        return [p for p in self.problems if p.kind in REJECTED_KINDS]
+
+    def usable_records(self):
+        """Every intact record once, in sequence order: `records` plus the late ones. A reader
+        that only wants data (the report) uses these; the order checks have been made already."""
+        return sorted(self.records + self.late, key=lambda r: r.seq)
+
+
+# Problems of records that were seen on a line but rejected.
+REJECTED_KINDS = ("garbled", "crc", "json")
 
 
 def crc32_hex(text):
@@ -120,13 +150,17 @@ def parse(text):
     """Parse a whole log (str). Returns a Stream."""
     stream = Stream()
     good = []
-    for line_no, raw in enumerate(text.splitlines(), start=1):
+    for line_no, raw in enumerate(_lines(text), start=1):
         line = _clean(raw)
         m = RECORD_RE.search(line)
         if not m:
             if RECORD_START_RE.search(line):
+                seq_m = GARBLED_SEQ_RE.search(line)
+                seq = int(seq_m.group(1)) if seq_m else None
                 stream.problems.append(
-                    Problem("garbled", "unparsable record line: %r" % line[:120], line_no))
+                    Problem("garbled", "%sunparsable record line: %r"
+                            % ("" if seq is None else "record @%d: " % seq, line[:120]),
+                            line_no, seq))
             else:
                 stream.text_lines += 1
             continue
@@ -149,31 +183,72 @@ def parse(text):
             continue
         good.append(Record(seq, crc, body, obj, line_no))
 
-    # Sequence: from 0, no gaps, no repeats. Rejected records show up as gaps here too, so the
-    # gap problems say exactly which numbers are missing from the good stream.
-    expected = 0
-    seen = set()
-    rejected = {p.seq for p in stream.problems if p.seq is not None}
-    for r in good:
-        if r.seq in seen:
-            stream.problems.append(
-                Problem("duplicate", "record @%d appears twice" % r.seq, r.line_no, r.seq))
-            continue
-        if r.seq < expected:
-            stream.problems.append(
-                Problem("order", "record @%d after @%d" % (r.seq, expected - 1), r.line_no, r.seq))
-            continue
-        if r.seq > expected:
-            missing = [s for s in range(expected, r.seq) if s not in rejected]
-            if missing:
-                stream.problems.append(_gap_problem(missing, r))
-        seen.add(r.seq)
-        stream.records.append(r)
-        expected = r.seq + 1
-
+    _check_rejected_seqs(stream.problems, good)
+    _check_sequence(stream, good)
     if not stream.records:
         stream.problems.append(Problem("no_records", "no record found in the log"))
         return stream
+    _check_boot_and_end(stream)
+    return stream
+
+
+def _lines(text):
+    """The log's lines, split at LF only, so that line numbers are those an editor or `grep -n`
+    shows: a lone CR (GRUB redraws its menu with them) or a form feed stays inside its line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _check_rejected_seqs(problems, good):
+    """A rejected record's sequence number is outside its CRC and may be damaged too: keep it
+    only when it fits between the intact records around that line; otherwise say it is unknown,
+    so that it neither hides a real gap nor names a record that arrived intact."""
+    good_lines = [r.line_no for r in good]  # ascending: `good` is in line order
+    for p in problems:
+        if p.kind not in REJECTED_KINDS or p.seq is None:
+            continue
+        i = bisect.bisect_left(good_lines, p.line_no)  # good[i] is the first intact one after
+        low = good[i - 1].seq if i > 0 else -1
+        high = good[i].seq if i < len(good) else None
+        if p.seq <= low or (high is not None and p.seq >= high):
+            p.detail += " (its number @%d does not fit here, so which record it was is unknown)" \
+                % p.seq
+            p.seq = None
+
+
+def _check_sequence(stream, good):
+    """Sequence: from 0, no gaps, no repeats. A gap names only the numbers that never arrived:
+    neither rejected on some line (those have their own problem) nor intact later out of order."""
+    expected = 0
+    seen = set()
+    accounted = {p.seq for p in stream.problems if p.seq is not None}
+    accounted |= {r.seq for r in good}
+    previous = None
+    for r in good:
+        if r.seq in seen:
+            stream.duplicates.append(r)
+            stream.problems.append(
+                Problem("duplicate", "record @%d appears twice" % r.seq, r.line_no, r.seq))
+            continue
+        seen.add(r.seq)
+        if r.seq < expected:
+            stream.late.append(r)
+            stream.problems.append(
+                Problem("order", "record @%d arrived late, after @%d" % (r.seq, expected - 1),
+                        r.line_no, r.seq))
+            continue
+        if r.seq > expected:
+            missing = [s for s in range(expected, r.seq) if s not in accounted]
+            if missing:
+                stream.problems.append(_gap_problem(missing, previous, r))
+        stream.records.append(r)
+        previous = r
+        expected = r.seq + 1
+
+
+def _check_boot_and_end(stream):
     if stream.records[0].type != "boot" or stream.records[0].seq != 0:
         stream.problems.append(
             Problem("no_boot", "the first record is %s @%d, not boot @0"
@@ -183,18 +258,17 @@ def parse(text):
         stream.problems.append(
             Problem("no_end", "no end record: the log stops after @%d (%s)"
                     % (stream.records[-1].seq, stream.records[-1].type)))
-    else:
-        if end is not stream.records[-1]:
-            stream.problems.append(
-                Problem("after_end", "records after the end record (@%d)" % end.seq))
-        if end.get("records") != end.seq:
-            stream.problems.append(
-                Problem("end_count", "end record says %r records before it, its sequence number "
-                        "is %d" % (end.get("records"), end.seq), end.line_no, end.seq))
-    return stream
+        return
+    if end is not stream.records[-1]:
+        stream.problems.append(
+            Problem("after_end", "records after the end record (@%d)" % end.seq))
+    if end.get("records") != end.seq:
+        stream.problems.append(
+            Problem("end_count", "end record says %r records before it, its sequence number "
+                    "is %d" % (end.get("records"), end.seq), end.line_no, end.seq))
 
 
-def _gap_problem(missing, next_record):
+def _gap_problem(missing, previous, next_record):
     ranges = []
     start = prev = missing[0]
     for s in missing[1:]:
@@ -204,9 +278,12 @@ def _gap_problem(missing, next_record):
         prev = s
     ranges.append((start, prev))
     text = ", ".join("@%d" % a if a == b else "@%d-@%d" % (a, b) for a, b in ranges)
+    where = "before @%d on line %d" % (next_record.seq, next_record.line_no)
+    if previous is not None:
+        where = "between @%d on line %d and @%d on line %d" % (
+            previous.seq, previous.line_no, next_record.seq, next_record.line_no)
     # Rejected records (CRC, JSON) may sit inside the span; lost_seqs() merges both lists.
-    return Problem("gap", "missing %s (before @%d, line %d)" % (text, next_record.seq,
-                                                                 next_record.line_no),
+    return Problem("gap", "missing %s (%s)" % (text, where),
                    next_record.line_no, (missing[0], missing[-1]))
 
 

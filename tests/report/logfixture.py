@@ -1,0 +1,334 @@
+"""Synthetic serial logs for the pmu-report tests.
+
+A log is built as the kernel would print it (docs/records.md): records `@<seq> <crc32> <json>`
+with a real zlib CRC-32, interleaved with human-readable text, and can then be damaged the ways a
+serial capture gets damaged: a record dropped, a byte flipped, a line cut, CRLF line ends, ANSI
+escapes from GRUB, a record glued to the text before it.
+
+`suite()` gives the standard log the tests read: four experiments with figures taken from the
+thesis, so that the expected numbers in the tests can be read straight off this file.
+"""
+
+import json
+import os
+import zlib
+
+TSC_HZ = 2_500_000_000
+ONE_SECOND = TSC_HZ  # `enabled` and `running` are TSC ticks
+
+
+def record_text(seq, obj):
+    """One record line exactly as the kernel prints it."""
+    body = json.dumps(obj, separators=(",", ":"))
+    return "@%d %08x %s" % (seq, zlib.crc32(body.encode("utf-8")) & 0xFFFFFFFF, body)
+
+
+class Line:
+    """One line of the log: a record (seq is its number) or human text (seq is None)."""
+
+    def __init__(self, text, seq=None):
+        self.text = text
+        self.seq = seq
+
+    def __repr__(self):
+        return "Line(%r)" % self.text[:50]
+
+
+class Log:
+    """A log under construction, then under damage. Records are numbered as they are added."""
+
+    def __init__(self):
+        self.lines = []
+        self.next_seq = 0
+
+    # ---- building -------------------------------------------------------------------------------
+    def text(self, text):
+        self.lines.append(Line(text))
+
+    def record(self, type_name, **keys):
+        obj = {"type": type_name}
+        obj.update(keys)
+        seq = self.next_seq
+        self.lines.append(Line(record_text(seq, obj), seq))
+        self.next_seq += 1
+        return seq
+
+    def end(self, verdict="pass", records=None):
+        return self.record("end", records=self.next_seq if records is None else records,
+                           verdict=verdict)
+
+    # ---- damage ---------------------------------------------------------------------------------
+    def index_of(self, seq):
+        for i, line in enumerate(self.lines):
+            if line.seq == seq:
+                return i
+        raise KeyError(seq)
+
+    def line_no(self, seq):
+        """The 1-based line number of record seq in the rendered log (one line per Line)."""
+        return self.index_of(seq) + 1
+
+    def seq_of(self, type_name, **match):
+        """The number of the first record of that type whose keys include `match`."""
+        for line in self.lines:
+            if line.seq is None:
+                continue
+            obj = json.loads(line.text.split(" ", 2)[2])
+            if obj["type"] == type_name and all(obj.get(k) == v for k, v in match.items()):
+                return line.seq
+        raise KeyError((type_name, match))
+
+    def drop(self, seq):
+        del self.lines[self.index_of(seq)]
+
+    def replace_line(self, seq, text):
+        self.lines[self.index_of(seq)].text = text
+
+    def flip_crc(self, seq):
+        """A byte of the JSON changed on the wire: the CRC no longer matches."""
+        line = self.lines[self.index_of(seq)]
+        line.text = line.text.replace('"type"', '"typf"', 1)
+
+    def break_json(self, seq):
+        """Bad JSON with a CRC that matches it (the kernel's formatter went wrong)."""
+        line = self.lines[self.index_of(seq)]
+        body = line.text.split(" ", 2)[2]
+        bad = body[:-1] + ",}"
+        line.text = "@%d %08x %s" % (seq, zlib.crc32(bad.encode()) & 0xFFFFFFFF, bad)
+
+    def cut(self, seq, keep_chars):
+        """The capture stopped inside record seq: keep its first keep_chars characters and drop
+        every line after it."""
+        i = self.index_of(seq)
+        self.lines[i].text = self.lines[i].text[:keep_chars]
+        del self.lines[i + 1:]
+
+    def cut_before(self, seq):
+        """The capture stopped just before record seq."""
+        del self.lines[self.index_of(seq):]
+
+    def swap(self, seq_a, seq_b):
+        a, b = self.index_of(seq_a), self.index_of(seq_b)
+        self.lines[a], self.lines[b] = self.lines[b], self.lines[a]
+
+    def duplicate(self, seq):
+        i = self.index_of(seq)
+        self.lines.insert(i + 1, Line(self.lines[i].text, None))
+
+    def glue_text_before(self, seq, text):
+        """Firmware text left without a newline: the record follows it on the same line."""
+        line = self.lines[self.index_of(seq)]
+        line.text = text + line.text
+
+    # ---- rendering ------------------------------------------------------------------------------
+    def render(self, newline="\n", ansi=False):
+        lines = [line.text for line in self.lines]
+        if ansi:
+            # What GRUB and the firmware leave on a serial console: colour, cursor moves, clear.
+            lines = ["\x1b[0m\x1b[30m\x1b[47m\x1b[2J\x1b[01;01H" + lines[0]] + [
+                "\x1b[?25l" + text + "\x1b[0m" if i % 3 == 0 else text
+                for i, text in enumerate(lines[1:], start=1)]
+        return newline.join(lines) + newline
+
+    def write(self, path, **render_args):
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(self.render(**render_args))
+        return path
+
+
+# ---- the standard suite --------------------------------------------------------------------------
+
+def count(log, exp, xsu, thread, event, scaled, running_pct=100.0, sched="greedy",
+          phase="measure", baseline=None, tolerance=None, corrupting=None, name=None):
+    """A count record for `scaled` counts over a one-second run that ran running_pct% of the
+    time: raw is what the counter held, scaled = raw * enabled / running as the kernel computes."""
+    enabled = ONE_SECOND
+    running = int(round(enabled * running_pct / 100.0))
+    raw = scaled * running // enabled if running else 0
+    if corrupting is None:
+        corrupting = event[3:5].lower() in ("d0", "d1", "d2", "d3")
+    keys = dict(exp=exp, xsu=xsu, sched=sched, phase=phase, thread=thread, apic=thread,
+                event=event, code="0x" + event[1:5] if event.startswith("r") else None,
+                corrupting=corrupting, raw=raw, enabled=enabled, running=running,
+                scaled=(raw * enabled // running) if running else None)
+    if name:
+        keys["name"] = name
+    if baseline is not None:
+        keys["baseline"] = baseline
+        keys["tolerance"] = tolerance if tolerance is not None else 0
+    return log.record("count", **keys)
+
+
+def run_start(log, exp, xsu, lists, sched="greedy", phase="measure", offsets=(0, 0),
+              title=None, section=None):
+    threads = [dict(thread=t, apic=t, events=events, offset_ns=offsets[t], workload="triad")
+               for t, events in enumerate(lists)]
+    keys = dict(exp=exp, xsu=xsu, sched=sched, phase=phase, threads=threads,
+                duration_ns=1_000_000_000, mux_ms=1, params={"triad_kib": 4096, "reps": 0})
+    if title:
+        keys.update(title=title, section=section, tolerance={"pct": 10, "abs": 200})
+    log.record("exp", **keys)
+    log.text("running %s xsu=%s sched=%s (%s)" % (exp, xsu, sched, phase))
+    log.record("progress", exp=exp, xsu=xsu, sched=sched, phase=phase, done_pct=50,
+               elapsed_ns=500_000_000)
+
+
+def run_end(log, exp, xsu, exposure, sched="greedy", phase="measure"):
+    log.record("exp_end", exp=exp, xsu=xsu, sched=sched, phase=phase,
+               elapsed_ns=1_000_400_000, ticks=[1000, 1000], exposure=exposure, skew_tsc=310)
+
+
+def boot_and_pmu(log, warn=True):
+    log.text("GRUB loading.")
+    log.text("Welcome to GRUB!")
+    log.text("  Booting `pmu-testkernel: all experiments, XSU off and on'")
+    log.record("boot", boot="multiboot2", loader="GRUB 2.06-13+deb12u1",
+               cmdline="exp=all xsu=both exit=qemu colour=blue", mem_mib=512,
+               acpi_rsdp="0x000f5270",
+               cpu=dict(vendor="GenuineIntel", family=6, model=60, stepping=4,
+                        brand="Intel Core Processor (Haswell, no TSX)",
+                        hypervisor="TCGTCGTCGTCG"),
+               cpus=2, packages=1, cores=1, threads_per_core=2, core=0, threads=[0, 1],
+               smt=True, tsc_hz=TSC_HZ, tsc_ref="pit", apic_mode="xapic",
+               version="0.1-test")
+    log.text("pmu-testkernel 0.1-test: 2 CPUs, core 0 threads 0,1")
+    if warn:
+        log.record("warn", key="colour", value="blue", accepted=[], message="unknown key colour")
+    log.record("pmu", backend="model",
+               reason="CPUID 0x0A reports no architectural PMU (hypervisor TCGTCGTCGTCG)",
+               version=3, gp=4, gp_width=48, fixed=3, fixed_width=48, uarch="haswell",
+               erratum="HSD29",
+               model=dict(erratum_applied=True,
+                          shares=[dict(event="0x81d0", share=0.025),
+                                  dict(event="0xd1", share=0.5)]))
+
+
+def exp_branch_misses(log):
+    """Thesis 4.2 / 7.1: 0x00c5 on HT1 against 0x81d0 on HT0."""
+    e = "ch4-branch-misses"
+    title = "Branch mispredictions against the sibling's loads"
+    run_start(log, e, "off", [[], ["r00c5:u"]], phase="baseline", title=title, section="4.2")
+    count(log, e, "off", 1, "r00c5:u", 644, phase="baseline")
+    run_end(log, e, "off", 0, phase="baseline")
+    run_start(log, e, "off", [["r81d0:u"], ["r00c5:u"]], title=title, section="4.2")
+    count(log, e, "off", 0, "r81d0:u", 5_565_857_411)
+    count(log, e, "off", 1, "r00c5:u", 40_960_843, baseline=644, tolerance=200)
+    run_end(log, e, "off", 1000)
+    log.record("verdict", exp=e, xsu="off", sched="greedy", result="pass",
+               reason="HT1 r00c5:u 40,960,843 against a baseline of 644: corrupted, as in 4.2")
+    run_start(log, e, "on", [["r81d0:u"], ["r00c5:u"]], title=title, section="4.2")
+    count(log, e, "on", 0, "r81d0:u", 5_465_161_580)
+    count(log, e, "on", 1, "r00c5:u", 781, baseline=644, tolerance=200)
+    run_end(log, e, "on", 0)
+    log.record("verdict", exp=e, xsu="on", sched="greedy", result="pass",
+               reason="HT1 r00c5:u 781 within 200 of 644; exposure 0")
+
+
+def exp_three_events(log):
+    """Thesis 7.1: three events, lists in another order, started apart."""
+    e = "ch7-three-events"
+    lists = [["r81d0:u", "r08d1:u", "r20cc:u"], ["r20cc:u", "r81d0:u", "r08d1:u"]]
+    run_start(log, e, "off", lists, offsets=(0, 2_000_000))
+    count(log, e, "off", 0, "r81d0:u", 5_609_439_398)
+    count(log, e, "off", 0, "r08d1:u", 304_559_413)
+    count(log, e, "off", 0, "r20cc:u", 137_640_089, baseline=0, tolerance=0)
+    count(log, e, "off", 1, "r20cc:u", 137_641_709, baseline=0, tolerance=0)
+    count(log, e, "off", 1, "r81d0:u", 5_713_420_846)
+    count(log, e, "off", 1, "r08d1:u", 166_553_900)
+    run_end(log, e, "off", 2000)
+    log.record("verdict", exp=e, xsu="off", sched="greedy", result="pass",
+               reason="r20cc:u corrupted on both threads, as in 7.1")
+    run_start(log, e, "on", lists, offsets=(0, 2_000_000))
+    count(log, e, "on", 0, "r81d0:u", 5_650_303_673)
+    count(log, e, "on", 0, "r08d1:u", 166_632_879)
+    count(log, e, "on", 0, "r20cc:u", 0, baseline=0, tolerance=0)
+    count(log, e, "on", 1, "r20cc:u", 0, running_pct=66.68, baseline=0, tolerance=0)
+    count(log, e, "on", 1, "r81d0:u", 5_509_435_203, running_pct=66.66)
+    count(log, e, "on", 1, "r08d1:u", 162_522_829, running_pct=33.35)
+    run_end(log, e, "on", 0)
+    log.record("verdict", exp=e, xsu="on", sched="greedy", result="pass",
+               reason="r20cc:u 0 on both threads; exposure 0")
+
+
+def exp_starvation(log):
+    """Thesis 8: four corrupting events on HT0 starve `branches` on HT1 under XSU."""
+    e = "ch8-starvation"
+    lists = [["r81d0:u", "r08d1:u", "r10d1:u", "r01d1:u"], ["branches"]]
+    figures = [5_470_671_639, 157_698_323, 106_859_230, 2_918_823_504]
+    for xsu in ("off", "on"):
+        run_start(log, e, xsu, lists)
+        for event, n in zip(lists[0], figures):
+            count(log, e, xsu, 0, event, n)
+        if xsu == "off":
+            count(log, e, xsu, 1, "branches", 459_733_444, corrupting=False)
+        else:
+            count(log, e, xsu, 1, "branches", 0, running_pct=0.0, corrupting=False)
+        run_end(log, e, xsu, 3000 if xsu == "off" else 0)
+        log.record("verdict", exp=e, xsu=xsu, sched="greedy", result="pass",
+                   reason="branches counted" if xsu == "off"
+                   else "HT1 branches <not counted>: starved, as in chapter 8")
+
+
+def exp_hk_vs_greedy(log):
+    """Scheduling under XSU: greedy fits 3 of 4 events at a time, Hopcroft-Karp all 4."""
+    e = "xsu-hk-vs-greedy"
+    lists = [["r0148:u", "r08a3:u", "r81d0:u", "r00c4:u"], ["r81d0:u"]]
+    running = {"greedy": [75.0, 50.0, 75.0, 100.0], "hk": [100.0, 100.0, 100.0, 100.0]}
+    for sched in ("greedy", "hk"):
+        run_start(log, e, "on", lists, sched=sched)
+        for event, pct, n in zip(lists[0], running[sched], [12_000, 34_000, 5_500_000_000, 1e9]):
+            count(log, e, "on", 0, event, int(n), running_pct=pct, sched=sched)
+        count(log, e, "on", 1, "r81d0:u", 5_500_000_000, running_pct=100.0, sched=sched)
+        run_end(log, e, "on", 0, sched=sched)
+    log.record("verdict", exp=e, xsu="on", sched="both", result="pass",
+               reason="hk runs 100.0% of event-time on HT0, greedy 75.0%")
+
+
+def suite(end=True, verdict="pass"):
+    """The standard good log: boot, pmu, four experiments, end."""
+    log = Log()
+    boot_and_pmu(log)
+    exp_branch_misses(log)
+    exp_three_events(log)
+    exp_starvation(log)
+    exp_hk_vs_greedy(log)
+    log.text("all experiments done")
+    if end:
+        log.end(verdict)
+    return log
+
+
+# ---- sample logs ---------------------------------------------------------------------------------
+
+SAMPLES = {
+    # As captured from QEMU's serial port through GRUB: CRLF line ends, GRUB's escape sequences.
+    "sample-good.log": dict(damage=(), newline="\r\n", ansi=True),
+    # The same capture with a record lost (@10), one whose bytes changed (@20, CRC mismatch) and
+    # the cable pulled in the middle of @70.
+    "sample-damaged.log": dict(damage=(("drop", 10), ("flip_crc", 20), ("cut", 70, 40)),
+                               newline="\r\n", ansi=True),
+}
+
+
+def sample(name):
+    """One of the sample logs under tests/report/data, as a Log."""
+    spec = SAMPLES[name]
+    log = suite()
+    log.lines.insert(0, Line("# %s: written by tests/report/logfixture.py --write-samples"
+                             % name))
+    for step in spec["damage"]:
+        getattr(log, step[0])(*step[1:])
+    return log
+
+
+def write_samples(folder):
+    for name, spec in SAMPLES.items():
+        sample(name).write(os.path.join(folder, name), newline=spec["newline"],
+                           ansi=spec["ansi"])
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] != ["--write-samples"]:
+        sys.exit("usage: logfixture.py --write-samples")
+    write_samples(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
