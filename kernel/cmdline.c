@@ -385,14 +385,13 @@ unsigned cmdline_parse(const char *line, struct config *cfg, const char *const *
 			size_t value_len = len - key_len - 1;
 			if (apply(k, value, value_len, cfg, exp_names))
 				continue;
-			char current[CMDLINE_VALUE_MAX];
 			copy_bounded(w.key, sizeof(w.key), word, key_len);
 			copy_bounded(w.value, sizeof(w.value), value, value_len);
 			accepted_text(k, exp_names, w.accepted, sizeof(w.accepted));
-			current_value(k, cfg, current, sizeof(current));
+			current_value(k, cfg, w.used, sizeof(w.used));
 			format_snprintf(w.message, sizeof(w.message),
 					"%s=%s is not valid (accepted: %s); keeping %s=%s", w.key,
-					w.value, w.accepted, w.key, current);
+					w.value, w.accepted, w.key, w.used);
 		} else {
 			struct text t = { w.accepted, sizeof(w.accepted), 0 };
 			for (size_t i = 0; i < KEY_COUNT; i++) {

@@ -51,6 +51,7 @@ struct cmdline_warning {
 	char key[CMDLINE_KEY_MAX];
 	char value[CMDLINE_VALUE_MAX];
 	char accepted[CMDLINE_ACCEPTED_MAX]; /* e.g. "on|off|both", or the list of keys */
+	char used[CMDLINE_VALUE_MAX];         /* the value in force instead; empty for a bad key */
 	char message[CMDLINE_ACCEPTED_MAX + 128];
 };
 

@@ -157,16 +157,19 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	emit_boot_record(&id);
 
 	if (handoff_error)
-		record_warn("boot", boot_path_name(boot_info.path), "multiboot1|multiboot2|uefi",
-			    handoff_error);
+		record_warn("boot", "boot", boot_path_name(boot_info.path),
+			    "multiboot1|multiboot2|uefi", NULL, handoff_error);
 	if (handoff_warning)
-		record_warn("boot", boot_path_name(boot_info.path), "multiboot1|multiboot2|uefi",
-			    handoff_warning);
-	for (unsigned i = 0; i < warning_count && i < MAX_WARNINGS; i++)
-		record_warn(warnings[i].key, warnings[i].value, warnings[i].accepted,
-			    warnings[i].message);
+		record_warn("boot", "boot", boot_path_name(boot_info.path),
+			    "multiboot1|multiboot2|uefi", NULL, handoff_warning);
+	for (unsigned i = 0; i < warning_count && i < MAX_WARNINGS; i++) {
+		const struct cmdline_warning *w = &warnings[i];
+		record_warn("cmdline", w->key, w->value, w->accepted, w->used[0] ? w->used : NULL,
+			    w->message);
+	}
 	if (warning_count > MAX_WARNINGS)
-		record_warn("cmdline", "", "", "more command-line problems than reported here");
+		record_warn("cmdline", "cmdline", "", "", NULL,
+			    "more command-line problems than reported here");
 
 	selftest_run(config.selftest);
 

@@ -42,7 +42,8 @@ uint64_t record_count(void)
 	return __atomic_load_n(&next_seq, __ATOMIC_RELAXED);
 }
 
-void record_warn(const char *key, const char *value, const char *accepted, const char *message)
+void record_warn(const char *source, const char *key, const char *value, const char *accepted,
+		 const char *used, const char *message)
 {
 	struct record r;
 
@@ -51,6 +52,8 @@ void record_warn(const char *key, const char *value, const char *accepted, const
 	record_string(&r, "key", key);
 	record_string(&r, "value", value);
 	record_string(&r, "accepted", accepted);
+	record_string(&r, "used", used);
+	record_string(&r, "source", source);
 	record_string(&r, "message", message);
 	record_emit(&r);
 }

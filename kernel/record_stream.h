@@ -19,7 +19,11 @@ void record_emit_end(bool pass, unsigned failures, const char *reason);
 /* How many records have been emitted so far. */
 uint64_t record_count(void);
 
-/* A "warn" record and the same words on the console. */
-void record_warn(const char *key, const char *value, const char *accepted, const char *message);
+/*
+ * A "warn" record and the same words on the console: key and value given, what is accepted, what
+ * is used instead (NULL when nothing), and where the value came from ("cmdline", "boot", "acpi").
+ */
+void record_warn(const char *source, const char *key, const char *value, const char *accepted,
+		 const char *used, const char *message);
 
 #endif

@@ -4,7 +4,9 @@
  * for a person, an `exception` record for the tools) and ends the run with verdict fail; it never
  * becomes a triple fault or a silent hang.
  */
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "kernel/console.h"
 #include "kernel/cpu.h"
@@ -20,7 +22,7 @@ void idt_set_dpl3(uint8_t vector);
 
 static trap_handler handlers[256];
 
-/* Exception names, SDM vol. 3A, table 6-1. */
+/* Exception mnemonics and descriptions, SDM vol. 3A, table 6-1. */
 static const char *const exception_names[32] = {
 	[0] = "#DE divide error",
 	[1] = "#DB debug",
@@ -60,6 +62,30 @@ static const char *vector_name(uint64_t vector)
 	if (vector < 32)
 		return exception_names[vector] ? exception_names[vector] : "reserved exception";
 	return "unexpected interrupt";
+}
+
+/* The mnemonic alone ("#PF"), as the exception record gives it. */
+static void vector_mnemonic(uint64_t vector, char *buf, size_t size)
+{
+	const char *name = vector_name(vector);
+	size_t n = 0;
+
+	if (name[0] == '#')
+		while (name[n] && name[n] != ' ' && n + 1 < size)
+			n++;
+	if (n == 0) {
+		format_snprintf(buf, size, "vector%llu", (unsigned long long)vector);
+		return;
+	}
+	memcpy(buf, name, n);
+	buf[n] = 0;
+}
+
+/* Vectors for which the CPU pushes an error code (SDM vol. 3A, table 6-1). */
+static bool has_error_code(uint64_t vector)
+{
+	return vector == 8 || (vector >= 10 && vector <= 14) || vector == 17 || vector == 21 ||
+	       vector == 29 || vector == 30;
 }
 
 extern const char __image_start[];
@@ -103,14 +129,21 @@ static void emit_exception_record(const struct trap_frame *f, uint64_t cr2, cons
 {
 	static struct record r;
 
+	char mnemonic[16];
+
+	vector_mnemonic(f->vector, mnemonic, sizeof(mnemonic));
 	record_begin(&r, "exception");
 	record_uint(&r, "vector", f->vector);
-	record_string(&r, "name", vector_name(f->vector));
-	record_hex(&r, "error_code", f->error_code);
+	record_string(&r, "name", mnemonic);
+	record_string(&r, "description", vector_name(f->vector));
+	if (has_error_code(f->vector))
+		record_uint(&r, "error_code", f->error_code);
+	else
+		record_null(&r, "error_code");
 	record_hex(&r, "rip", f->rip);
 	record_hex(&r, "cr2", cr2);
-	record_uint(&r, "cpu", this_cpu()->index);
-	record_uint(&r, "apic", this_cpu()->apic_id);
+	record_uint(&r, "cpu", this_cpu()->apic_id);
+	record_uint(&r, "cpu_index", this_cpu()->index);
 	record_uint(&r, "cpl", f->cs & 3);
 	record_begin_object(&r, "registers");
 	record_hex(&r, "rax", f->rax);

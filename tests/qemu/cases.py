@@ -65,6 +65,7 @@ def warns_about(*expected):
         for w in warns:
             assert w["accepted"], "warn record for %s has no accepted values" % w["key"]
             assert w["message"], "warn record for %s has no message" % w["key"]
+            assert w["source"] == "cmdline", "warn record source %r" % w["source"]
     return check
 
 
@@ -85,7 +86,7 @@ def exception_reported(vector, name_prefix):
         e = exceptions[0]
         assert e["vector"] == vector, "vector %r, expected %r" % (e["vector"], vector)
         assert e["name"].startswith(name_prefix), "exception name %r" % e["name"]
-        for key in ("error_code", "rip", "cr2", "registers", "cpu"):
+        for key in ("error_code", "rip", "cr2", "registers", "cpu", "cpl", "description"):
             assert key in e.obj, "exception record lacks %r" % key
         assert stream.records[-2] is e, "the exception is not the record before end"
         reason = stream.end.get("reason") or ""
@@ -97,7 +98,7 @@ def page_fault_address(address):
     def check(result, stream):
         e = records(stream, "exception")[0]
         assert int(e["cr2"], 16) == address, "CR2 %s, expected 0x%x" % (e["cr2"], address)
-        assert int(e["error_code"], 16) & 2, "a write fault should have W/R set"
+        assert e["error_code"] & 2, "a write fault should have W/R set"
     return check
 
 
