@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ACPI tables (ACPI 6.5 specification, chapter 5.2). Pure code: memory is reached through a
- * translate function (the identity in the kernel, a fake memory in host tests).
+ * ACPI tables (ACPI 6.5 specification, chapter 5.2): the RSDP, the RSDT/XSDT, and what the
+ * kernel needs from the MADT (the CPUs), the FADT (the PM timer, the reset register) and the
+ * HPET table. Pure code: memory is reached through a translate function (the identity in the
+ * kernel, a fake memory in host tests). Every table is checked (signature, length, checksum)
+ * before use; a bad one is skipped and reported, never trusted.
  */
 #ifndef KERNEL_ACPI_H
 #define KERNEL_ACPI_H
@@ -23,5 +26,70 @@ bool acpi_rsdp_valid(const uint8_t *rsdp, size_t available);
  * at 0x40E, then 0xE0000-0xFFFFF, on 16-byte boundaries. Returns its address or 0.
  */
 uint64_t acpi_rsdp_scan(acpi_translate_fn translate, void *ctx);
+
+#define ACPI_MAX_CPUS 256
+#define ACPI_MAX_PROBLEMS 8
+
+/* A processor the MADT lists (entry types 0, Processor Local APIC, and 9, Local x2APIC). */
+struct acpi_cpu {
+	uint32_t apic_id;
+	uint32_t uid;        /* ACPI processor UID */
+	bool enabled;        /* flags bit 0: usable now */
+	bool online_capable; /* flags bit 1 (ACPI 6.3+): may be enabled later; not started */
+	bool x2apic_entry;   /* listed by a type 9 entry */
+};
+
+/* Generic Address Structure space ids (ACPI 6.5, table 5.1). */
+enum acpi_address_space { ACPI_SPACE_MEMORY = 0, ACPI_SPACE_IO = 1, ACPI_SPACE_PCI = 2 };
+
+struct acpi_info {
+	uint8_t rsdp_revision;
+	bool via_xsdt;       /* the table list came from the XSDT (else the RSDT) */
+	char oem_id[7];      /* from the RSDP, NUL-terminated */
+
+	/* MADT ("APIC") */
+	bool madt_found;
+	uint64_t local_apic_address; /* after a type 5 override */
+	bool pcat_compat;            /* MADT flags bit 0: dual 8259 PICs present */
+	unsigned cpu_count;          /* entries kept in cpus[], enabled or not */
+	bool cpus_truncated;         /* more than ACPI_MAX_CPUS entries */
+	struct acpi_cpu cpus[ACPI_MAX_CPUS];
+
+	/* FADT ("FACP") */
+	bool fadt_found;
+	uint32_t pm_timer_port;  /* PM_TMR_BLK I/O port (X_PM_TMR_BLK preferred), 0 if none */
+	bool pm_timer_32bit;     /* FADT flags TMR_VAL_EXT: the PM timer has 32 bits, else 24 */
+	bool reset_supported;    /* FADT flags RESET_REG_SUP and a usable reset register */
+	uint8_t reset_space;     /* enum acpi_address_space */
+	uint64_t reset_address;
+	uint8_t reset_value;
+	uint16_t boot_arch_flags; /* IA-PC boot architecture flags (bit 1: 8042 present) */
+
+	/* HPET ("HPET") */
+	bool hpet_found;
+	uint64_t hpet_address; /* base of the HPET registers (memory space) */
+};
+
+/* Something the parser skipped or could not trust, for a warn record. */
+struct acpi_problem {
+	char table[5];     /* "RSDP", "XSDT", "RSDT", "APIC", "FACP", "HPET" */
+	char message[120];
+};
+
+struct acpi_result {
+	unsigned problem_count; /* all of them, even beyond ACPI_MAX_PROBLEMS */
+	struct acpi_problem problems[ACPI_MAX_PROBLEMS];
+};
+
+/*
+ * Walk the tables from the RSDP at rsdp_addr: the XSDT when the RSDP is revision 2+ and gives
+ * one whose checksum holds (else the RSDT), then every table it lists, keeping the MADT, FADT
+ * and HPET. A table that is unreadable, truncated (length below its header or beyond the
+ * readable memory) or fails its checksum is skipped and reported; so is a MADT entry whose length
+ * runs past the table. info is cleared first. With no usable MADT, info->madt_found is false and
+ * the kernel runs on the boot CPU alone.
+ */
+void acpi_parse(uint64_t rsdp_addr, acpi_translate_fn translate, void *ctx,
+		struct acpi_info *info, struct acpi_result *result);
 
 #endif
