@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PMU driver (see pmu/driver.h).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "pmu/driver.h"
+#include "pmu/regs.h"
+
+static struct pmu_drv_counter *slot(struct pmu_driver *d, unsigned idx)
+{
+	if (regs_idx_is_fixed(idx))
+		return idx - PMU_FIXED_BASE < d->geo.fixed ? &d->fixed[idx - PMU_FIXED_BASE] : NULL;
+	return idx < d->geo.gp ? &d->gp[idx] : NULL;
+}
+
+static unsigned width_of(const struct pmu_driver *d, unsigned idx)
+{
+	return regs_idx_is_fixed(idx) ? d->geo.fixed_width : d->geo.gp_width;
+}
+
+static uint64_t all_counters(const struct pmu_driver *d)
+{
+	return regs_global_all(d->geo.gp, d->geo.fixed);
+}
+
+void pmu_driver_init(struct pmu_driver *d, const struct msr_backend *be,
+		     const struct pmu_geometry *geo, unsigned flags)
+{
+	memset(d, 0, sizeof(*d));
+	d->be = *be;
+	d->geo = *geo;
+	if (d->geo.gp > PMU_MAX_GP)
+		d->geo.gp = PMU_MAX_GP;
+	if (d->geo.fixed > PMU_MAX_FIXED)
+		d->geo.fixed = PMU_MAX_FIXED;
+	/* Version 1 has no global control, fixed counters or overflow status; we need them all. */
+	if (d->geo.version < 2)
+		d->geo.gp = d->geo.fixed = 0;
+	d->flags = flags;
+	pmu_driver_release(d);
+}
+
+static enum pmu_drv_status check(const struct pmu_driver *d, const struct pmu_assignment *a,
+				 unsigned n)
+{
+	uint64_t used = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned idx = a[k].idx;
+		bool fixed = regs_idx_is_fixed(idx);
+
+		if (!a[k].event)
+			return PMU_DRV_EEVENT;
+		if (fixed ? idx - PMU_FIXED_BASE >= d->geo.fixed : idx >= d->geo.gp)
+			return PMU_DRV_EINDEX;
+		if (used & regs_global_bit(idx))
+			return PMU_DRV_EBUSY;
+		used |= regs_global_bit(idx);
+		int j = regs_fixed_counter_for(a[k].event);
+		if (fixed && j != (int)(idx - PMU_FIXED_BASE))
+			return PMU_DRV_EFIXED;
+		/* Reference cycles exist only on fixed counter 2 (no GP encoding). */
+		if (!fixed && j == 2)
+			return PMU_DRV_EFIXED;
+		if (a[k].preload & ~regs_width_mask(width_of(d, idx)))
+			return PMU_DRV_EPRELOAD;
+		/* Without IA32_A_PMCx a GP counter takes 32 bits, sign-extended (SDM 18.2.6). */
+		if (!fixed && !d->geo.full_width &&
+		    !regs_preload_fits_legacy(a[k].preload, d->geo.gp_width))
+			return PMU_DRV_EPRELOAD;
+	}
+	return PMU_DRV_OK;
+}
+
+enum pmu_drv_status pmu_driver_program(struct pmu_driver *d, const struct pmu_assignment *a,
+				       unsigned n)
+{
+	enum pmu_drv_status s = check(d, a, n);
+	unsigned intr = d->flags & PMU_DRV_PMI ? REGS_INT : 0;
+	uint64_t evtsel[PMU_MAX_GP] = { 0 };
+	uint64_t preload[PMU_MAX_GP + PMU_MAX_FIXED] = { 0 };
+	uint64_t fixed_ctrl = 0, active = 0;
+
+	if (s != PMU_DRV_OK)
+		return s;
+	/* A PMU without counters (version < 2) has none of these MSRs: touch nothing. */
+	if (d->geo.gp == 0 && d->geo.fixed == 0)
+		return PMU_DRV_OK;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned idx = a[k].idx;
+
+		active |= regs_global_bit(idx);
+		if (regs_idx_is_fixed(idx)) {
+			unsigned j = idx - PMU_FIXED_BASE;
+			fixed_ctrl = regs_fixed_ctrl_set(fixed_ctrl, j,
+							 regs_fixed_field(a[k].event, intr != 0));
+			preload[PMU_MAX_GP + j] = a[k].preload;
+		} else {
+			evtsel[idx] = regs_perfevtsel(a[k].event, REGS_EN | intr);
+			preload[idx] = a[k].preload;
+		}
+	}
+
+	/* Nothing counts while the PMU is being reprogrammed. */
+	msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
+	for (unsigned i = 0; i < d->geo.gp; i++) {
+		struct pmu_drv_counter *c = &d->gp[i];
+
+		msr_write(&d->be, IA32_PERFEVTSEL(i), 0);
+		memset(c, 0, sizeof(*c));
+		if (!(active & regs_global_bit(i)))
+			continue;
+		msr_write(&d->be, regs_counter_msr(i, d->geo.full_width), preload[i]);
+		msr_write(&d->be, IA32_PERFEVTSEL(i), evtsel[i]);
+		c->last = preload[i];
+	}
+	msr_write(&d->be, IA32_FIXED_CTR_CTRL, 0);
+	for (unsigned j = 0; j < d->geo.fixed; j++) {
+		struct pmu_drv_counter *c = &d->fixed[j];
+
+		memset(c, 0, sizeof(*c));
+		if (!(active & regs_global_bit(PMU_FIXED_BASE + j)))
+			continue;
+		msr_write(&d->be, IA32_FIXED_CTR(j), preload[PMU_MAX_GP + j]);
+		c->last = preload[PMU_MAX_GP + j];
+	}
+	if (fixed_ctrl)
+		msr_write(&d->be, IA32_FIXED_CTR_CTRL, fixed_ctrl);
+	/* Stale overflow bits would otherwise look like wraps of the new counts. */
+	msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, all_counters(d));
+	d->active = active;
+	d->running = active != 0;
+	if (active)
+		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, active);
+	return PMU_DRV_OK;
+}
+
+static uint64_t read_raw(struct pmu_driver *d, unsigned idx)
+{
+	uint64_t v;
+
+	if ((d->flags & PMU_DRV_RDPMC) && d->be.read_pmc &&
+	    d->be.read_pmc(d->be.ctx, regs_rdpmc_ecx(idx), &v))
+		return v;
+	return msr_read(&d->be, regs_counter_msr(idx, false));
+}
+
+/*
+ * Fold one counter's progress into its count. status is IA32_PERF_GLOBAL_STATUS, read before the
+ * counter. Returns true when the counter's overflow bit was consumed and must be cleared.
+ *
+ * A value below the previous one means one wrap. The overflow bit confirms a wrap; if it is set
+ * while the value did not go down, either the counter went round a whole period (2^width more
+ * events) or the bit belongs to a wrap that happened between an earlier read of the status and
+ * of the counter, which that read already counted from the values (pending_wrap).
+ */
+static bool fold(struct pmu_driver *d, unsigned idx, uint64_t status)
+{
+	struct pmu_drv_counter *c = slot(d, idx);
+	unsigned width = width_of(d, idx);
+	uint64_t mask = regs_width_mask(width);
+	uint64_t raw = read_raw(d, idx) & mask;
+	bool overflow = (status & regs_global_bit(idx)) != 0;
+	bool wrapped = raw < c->last;
+	uint64_t delta = (raw - c->last) & mask;
+
+	if (overflow) {
+		if (!wrapped && !c->pending_wrap) {
+			delta += mask + 1;
+			d->wraps++;
+		}
+		c->pending_wrap = false;
+	} else if (wrapped) {
+		c->pending_wrap = true;
+	}
+	if (wrapped)
+		d->wraps++;
+	c->count += delta;
+	c->last = raw;
+	return overflow;
+}
+
+void pmu_driver_read(struct pmu_driver *d)
+{
+	uint64_t status, clear = 0;
+
+	if (!d->active)
+		return;
+	status = msr_read(&d->be, IA32_PERF_GLOBAL_STATUS);
+	for (unsigned idx = 0; idx < 64; idx++)
+		if ((d->active & regs_global_bit(idx)) && fold(d, idx, status))
+			clear |= regs_global_bit(idx);
+	if (clear)
+		msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, clear);
+}
+
+void pmu_driver_stop(struct pmu_driver *d)
+{
+	/* With nothing programmed the global control is already 0. */
+	if (d->active)
+		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
+	d->running = false;
+	pmu_driver_read(d);
+}
+
+uint64_t pmu_driver_count(const struct pmu_driver *d, unsigned idx)
+{
+	if (idx >= 64 || !(d->active & regs_global_bit(idx)))
+		return 0;
+	return slot((struct pmu_driver *)d, idx)->count;
+}
+
+uint64_t pmu_driver_take(struct pmu_driver *d, unsigned idx)
+{
+	uint64_t v = pmu_driver_count(d, idx);
+
+	if (v)
+		slot(d, idx)->count = 0;
+	return v;
+}
+
+void pmu_driver_release(struct pmu_driver *d)
+{
+	if (d->geo.gp == 0 && d->geo.fixed == 0) {
+		d->active = 0;
+		d->running = false;
+		return;
+	}
+	msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
+	for (unsigned i = 0; i < d->geo.gp; i++) {
+		msr_write(&d->be, IA32_PERFEVTSEL(i), 0);
+		msr_write(&d->be, regs_counter_msr(i, d->geo.full_width), 0);
+	}
+	msr_write(&d->be, IA32_FIXED_CTR_CTRL, 0);
+	for (unsigned j = 0; j < d->geo.fixed; j++)
+		msr_write(&d->be, IA32_FIXED_CTR(j), 0);
+	msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, all_counters(d));
+	memset(d->gp, 0, sizeof(d->gp));
+	memset(d->fixed, 0, sizeof(d->fixed));
+	d->active = 0;
+	d->running = false;
+}
+
+const char *pmu_drv_status_name(enum pmu_drv_status s)
+{
+	switch (s) {
+	case PMU_DRV_OK:
+		return "ok";
+	case PMU_DRV_EINDEX:
+		return "no such counter";
+	case PMU_DRV_EBUSY:
+		return "two events on one counter";
+	case PMU_DRV_EFIXED:
+		return "the counter cannot count this event";
+	case PMU_DRV_EPRELOAD:
+		return "preload does not fit the counter";
+	case PMU_DRV_EEVENT:
+		return "no event";
+	}
+	return "?";
+}

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The model PMU (see pmu/model.h).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "pmu/model.h"
+#include "pmu/regs.h"
+
+/* ---- configuration ------------------------------------------------------------------------- */
+
+/* SNB to SKL: 48-bit counters (CPUID.0AH:EAX[23:16] and EDX[12:5] = 48 on all of them). */
+#define MODEL_WIDTH 48
+
+/* The erratum concerns the bottom four GP counters, the ones a logical CPU has with HT on. */
+#define MODEL_ERRATUM_COUNTERS 4
+
+struct pmu_geometry model_geometry(const struct uarch *u, bool smt)
+{
+	struct pmu_geometry g = {
+		.version = 3,
+		.gp = smt ? u->gp_ht_on : u->gp_ht_off,
+		.gp_width = MODEL_WIDTH,
+		.fixed = u->fixed,
+		.fixed_width = MODEL_WIDTH,
+		.full_width = true,
+	};
+	if (g.gp > PMU_MAX_GP)
+		g.gp = PMU_MAX_GP;
+	if (g.fixed > PMU_MAX_FIXED)
+		g.fixed = PMU_MAX_FIXED;
+	return g;
+}
+
+void model_config_init(struct model_config *cfg, const struct uarch *u, bool smt)
+{
+	cfg->uarch = u;
+	cfg->smt = smt;
+	cfg->geo = model_geometry(u, smt);
+	cfg->erratum = smt && uarch_has_erratum(u);
+	cfg->shares = model_default_shares;
+}
+
+uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t umask)
+{
+	for (const struct model_share *s = table; s->name; s++)
+		if (s->event == event && (s->any_umask || s->umask == umask))
+			return s->ppm > MODEL_SHARE_UNITS ? MODEL_SHARE_UNITS : s->ppm;
+	return 0;
+}
+
+void model_core_init(struct model_core *core, const struct model_config *cfg)
+{
+	memset(core, 0, sizeof(*core));
+	core->cfg = *cfg;
+	if (!core->cfg.shares)
+		core->cfg.shares = model_default_shares;
+	for (unsigned t = 0; t < 2; t++) {
+		core->thread[t].core = core;
+		core->thread[t].id = t;
+	}
+}
+
+/* ---- selections ---------------------------------------------------------------------------- */
+
+/*
+ * What a GP counter selects, as one number: event select, unit mask, counter mask, edge, inv.
+ * A workload's event reaches a counter when the numbers are equal. Reference cycles have no GP
+ * encoding and carry KEY_FIXED_ONLY so that no PERFEVTSEL value can select them.
+ */
+#define KEY_FIXED_ONLY (1u << 26)
+
+static uint32_t sel_key(uint8_t event, uint8_t umask, uint8_t cmask, bool edge, bool inv)
+{
+	return (uint32_t)event | (uint32_t)umask << 8 | (uint32_t)cmask << 16 |
+	       (uint32_t)edge << 24 | (uint32_t)inv << 25;
+}
+
+static uint32_t evtsel_key(uint64_t evtsel)
+{
+	struct perfevtsel_fields f = regs_perfevtsel_decode(evtsel);
+
+	return sel_key(f.event, f.umask, f.cmask, f.edge, f.inv);
+}
+
+/* The events fixed counters 0, 1 and 2 count (SDM vol. 3B, table 18-2). */
+static const uint32_t fixed_keys[PMU_MAX_FIXED] = {
+	0x00c0,			 /* INST_RETIRED.ANY, also INST_RETIRED.ANY_P on a GP counter */
+	0x003c,			 /* CPU_CLK_UNHALTED.CORE, also 0x003c on a GP counter */
+	0x0300 | KEY_FIXED_ONLY, /* CPU_CLK_UNHALTED.REF */
+};
+
+static bool key_corrupting(uint32_t key)
+{
+	return !(key & KEY_FIXED_ONLY) && pmu_event_code_is_corrupting((uint8_t)key);
+}
+
+/* ---- registers ----------------------------------------------------------------------------- */
+
+static bool thread_exists(const struct model_thread *t)
+{
+	return t->id < model_threads(t->core);
+}
+
+static const struct pmu_geometry *geo_of(const struct model_thread *t)
+{
+	return &t->core->cfg.geo;
+}
+
+static void fault(struct model_thread *t, uint32_t msr)
+{
+	t->faults++;
+	t->last_fault_msr = msr;
+}
+
+static bool gp_enabled(const struct model_thread *t, unsigned i)
+{
+	return (t->evtsel[i] & PERFEVTSEL_EN) && (t->global_ctrl & regs_global_bit(i));
+}
+
+/* GP counter i counts at ring (USR for CPL 3, OS for CPL 0). */
+static bool gp_ring(const struct model_thread *t, unsigned i, enum model_ring ring)
+{
+	return t->evtsel[i] & (ring == MODEL_RING_USER ? PERFEVTSEL_USR : PERFEVTSEL_OS);
+}
+
+static unsigned fixed_field(const struct model_thread *t, unsigned j)
+{
+	return regs_fixed_ctrl_get(t->fixed_ctrl, j);
+}
+
+static bool fixed_counts(const struct model_thread *t, unsigned j, enum model_ring ring)
+{
+	unsigned want = ring == MODEL_RING_USER ? FIXED_CTRL_USR : FIXED_CTRL_OS;
+
+	return (fixed_field(t, j) & want) && (t->global_ctrl & regs_global_bit(PMU_FIXED_BASE + j));
+}
+
+bool model_exposed_now(const struct model_core *core)
+{
+	const struct model_thread *a = &core->thread[0], *b = &core->thread[1];
+	unsigned n = core->cfg.geo.gp < MODEL_ERRATUM_COUNTERS ? core->cfg.geo.gp
+							       : MODEL_ERRATUM_COUNTERS;
+
+	if (!core->cfg.erratum || model_threads(core) < 2)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		if (!gp_enabled(a, i) || !gp_enabled(b, i))
+			continue;
+		if (key_corrupting(evtsel_key(a->evtsel[i])) ||
+		    key_corrupting(evtsel_key(b->evtsel[i])))
+			return true;
+	}
+	return false;
+}
+
+/* The configuration changed or work happened: remember an exposure for both siblings' ticks. */
+static void note_exposure(struct model_core *core)
+{
+	if (model_exposed_now(core))
+		core->thread[0].exposed = core->thread[1].exposed = true;
+}
+
+/* Which register msr is, for this thread's geometry. */
+enum reg_kind { REG_NONE, REG_PMC, REG_A_PMC, REG_EVTSEL, REG_FIXED_CTR, REG_OTHER };
+
+static enum reg_kind classify(const struct model_thread *t, uint32_t msr, unsigned *index)
+{
+	const struct pmu_geometry *g = geo_of(t);
+
+	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + g->gp) {
+		*index = msr - IA32_PMC0;
+		return REG_PMC;
+	}
+	if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC0 + g->gp && g->full_width) {
+		*index = msr - IA32_A_PMC0;
+		return REG_A_PMC;
+	}
+	if (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL0 + g->gp) {
+		*index = msr - IA32_PERFEVTSEL0;
+		return REG_EVTSEL;
+	}
+	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + g->fixed) {
+		*index = msr - IA32_FIXED_CTR0;
+		return REG_FIXED_CTR;
+	}
+	switch (msr) {
+	case IA32_FIXED_CTR_CTRL:
+	case IA32_PERF_GLOBAL_STATUS:
+	case IA32_PERF_GLOBAL_CTRL:
+	case IA32_PERF_GLOBAL_OVF_CTRL:
+	case IA32_PERF_CAPABILITIES:
+		return REG_OTHER;
+	}
+	return REG_NONE;
+}
+
+uint64_t model_rdmsr(struct model_thread *t, uint32_t msr)
+{
+	unsigned i = 0;
+	enum reg_kind kind = thread_exists(t) ? classify(t, msr, &i) : REG_NONE;
+
+	switch (kind) {
+	case REG_PMC:
+	case REG_A_PMC:
+		return t->pmc[i];
+	case REG_EVTSEL:
+		return t->evtsel[i];
+	case REG_FIXED_CTR:
+		return t->fixed_ctr[i];
+	case REG_OTHER:
+		break;
+	case REG_NONE:
+		fault(t, msr);
+		return 0;
+	}
+	switch (msr) {
+	case IA32_FIXED_CTR_CTRL:
+		return t->fixed_ctrl;
+	case IA32_PERF_GLOBAL_STATUS:
+		return t->global_status;
+	case IA32_PERF_GLOBAL_CTRL:
+		return t->global_ctrl;
+	case IA32_PERF_CAPABILITIES:
+		return geo_of(t)->full_width ? PERF_CAP_FW_WRITE : 0;
+	}
+	return 0; /* IA32_PERF_GLOBAL_OVF_CTRL reads as zero */
+}
+
+static void write_other(struct model_thread *t, uint32_t msr, uint64_t v)
+{
+	const struct pmu_geometry *g = geo_of(t);
+	uint64_t counters = regs_global_all(g->gp, g->fixed);
+
+	switch (msr) {
+	case IA32_FIXED_CTR_CTRL:
+		if (v & ~regs_fixed_ctrl_valid(g->fixed))
+			break;
+		t->fixed_ctrl = v;
+		return;
+	case IA32_PERF_GLOBAL_CTRL:
+		if (v & ~counters)
+			break;
+		t->global_ctrl = v;
+		note_exposure(t->core);
+		return;
+	case IA32_PERF_GLOBAL_OVF_CTRL:
+		/* Writing 1 clears the status bit (SDM vol. 3B, 18.2.2). */
+		if (v & ~(counters | GLOBAL_STATUS_OVF_BUF | GLOBAL_STATUS_COND_CHGD))
+			break;
+		t->global_status &= ~v;
+		return;
+	}
+	/* Reserved bits, IA32_PERF_GLOBAL_STATUS and IA32_PERF_CAPABILITIES (read-only). */
+	fault(t, msr);
+}
+
+void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t v)
+{
+	unsigned i = 0;
+	enum reg_kind kind = thread_exists(t) ? classify(t, msr, &i) : REG_NONE;
+	const struct pmu_geometry *g = geo_of(t);
+
+	switch (kind) {
+	case REG_PMC:
+		/* A legacy write: 32 bits, sign-extended (SDM vol. 3B, 18.2.6). */
+		t->pmc[i] = regs_legacy_pmc_write(v, g->gp_width);
+		return;
+	case REG_A_PMC:
+		if (v & ~regs_width_mask(g->gp_width))
+			break;
+		t->pmc[i] = v;
+		return;
+	case REG_EVTSEL:
+		if (v & ~PERFEVTSEL_VALID_MASK)
+			break;
+		t->evtsel[i] = v;
+		note_exposure(t->core);
+		return;
+	case REG_FIXED_CTR:
+		if (v & ~regs_width_mask(g->fixed_width))
+			break;
+		t->fixed_ctr[i] = v;
+		return;
+	case REG_OTHER:
+		write_other(t, msr, v);
+		return;
+	case REG_NONE:
+		break;
+	}
+	fault(t, msr);
+}
+
+bool model_rdpmc(struct model_thread *t, uint32_t ecx, uint64_t *value)
+{
+	const struct pmu_geometry *g = geo_of(t);
+	unsigned index = ecx & ~RDPMC_FIXED;
+
+	if (!thread_exists(t))
+		return false;
+	if (ecx & RDPMC_FIXED) {
+		if (index >= g->fixed)
+			return false;
+		*value = t->fixed_ctr[index];
+		return true;
+	}
+	if (index >= g->gp)
+		return false;
+	*value = t->pmc[index];
+	return true;
+}
+
+static uint64_t backend_read(void *ctx, uint32_t msr)
+{
+	return model_rdmsr(ctx, msr);
+}
+
+static void backend_write(void *ctx, uint32_t msr, uint64_t value)
+{
+	model_wrmsr(ctx, msr, value);
+}
+
+static bool backend_read_pmc(void *ctx, uint32_t ecx, uint64_t *value)
+{
+	return model_rdpmc(ctx, ecx, value);
+}
+
+struct msr_backend model_backend(struct model_core *core, unsigned thread)
+{
+	struct msr_backend b = {
+		.name = "model",
+		.read = backend_read,
+		.write = backend_write,
+		.read_pmc = backend_read_pmc,
+		.ctx = &core->thread[thread & 1],
+	};
+	return b;
+}
+
+/* ---- counting ------------------------------------------------------------------------------ */
+
+/* Add d events to a width-bit counter; a wrap sets its overflow bit in the global status. */
+static void add_count(struct model_thread *t, uint64_t *ctr, unsigned width, unsigned idx,
+		      uint64_t d)
+{
+	uint64_t mask = regs_width_mask(width);
+
+	if (d > mask - *ctr)
+		t->global_status |= regs_global_bit(idx);
+	*ctr = (*ctr + d) & mask;
+}
+
+static void add_gp(struct model_thread *t, unsigned i, uint64_t d)
+{
+	add_count(t, &t->pmc[i], geo_of(t)->gp_width, i, d);
+}
+
+static void add_fixed(struct model_thread *t, unsigned j, uint64_t d)
+{
+	add_count(t, &t->fixed_ctr[j], geo_of(t)->fixed_width, PMU_FIXED_BASE + j, d);
+}
+
+/* This thread's remainder slot for event key, or NULL when every slot is taken. */
+static uint16_t *carry_slot(struct model_thread *t, uint32_t key)
+{
+	for (unsigned s = 0; s < t->carry_used; s++)
+		if (t->carry_key[s] == key)
+			return &t->carry_rem[s];
+	if (t->carry_used == MODEL_CARRY_SLOTS)
+		return NULL;
+	t->carry_key[t->carry_used] = key;
+	t->carry_rem[t->carry_used] = 0;
+	return &t->carry_rem[t->carry_used++];
+}
+
+/*
+ * floor((n * rate + carry) / units) with the new remainder kept in *rem, without overflowing
+ * for rate < MODEL_RATE_MAX (n is split into whole multiples of units and a rest).
+ */
+static uint64_t scale(uint64_t n, uint64_t rate, uint64_t units, uint64_t *rem)
+{
+	uint64_t whole = n / units * rate;
+	uint64_t part = n % units * rate + *rem;
+
+	*rem = part % units;
+	return whole + part / units;
+}
+
+/* The events n units produce at rate, with this thread's remainder for key. */
+static uint64_t events_for(struct model_thread *t, uint32_t key, uint64_t rate, uint64_t n)
+{
+	uint16_t *slot = carry_slot(t, key);
+	uint64_t rem = slot ? *slot : 0;
+	uint64_t d = scale(n, rate, MODEL_RATE_UNITS, &rem);
+
+	if (slot)
+		*slot = (uint16_t)rem;
+	else if (rem)
+		t->carry_dropped++;
+	return d;
+}
+
+/*
+ * The erratum: of d corrupting events counted on GP counter i of t, the share that goes to the
+ * sibling's counter i; it arrives when that counter is enabled and is lost otherwise. Returns the
+ * events t's own counter keeps.
+ */
+static uint64_t leak(struct model_thread *t, unsigned i, uint32_t key, uint64_t d)
+{
+	struct model_core *core = t->core;
+	struct model_thread *sib = &core->thread[t->id ^ 1];
+	uint64_t ppm = model_share_ppm(core->cfg.shares, (uint8_t)key, (uint8_t)(key >> 8));
+	uint64_t rem = t->leak_rem[i];
+	uint64_t moved = scale(d, ppm, MODEL_SHARE_UNITS, &rem);
+
+	t->leak_rem[i] = (uint32_t)rem;
+	if (moved == 0)
+		return d;
+	t->leaked += moved;
+	if (gp_enabled(sib, i)) {
+		add_gp(sib, i, moved);
+		sib->received += moved;
+	} else {
+		t->lost += moved;
+	}
+	return d - moved;
+}
+
+/* Deliver d events of kind key, produced by t at ring, to every counter that counts them. */
+static void deliver(struct model_thread *t, uint32_t key, uint64_t d, enum model_ring ring)
+{
+	struct model_core *core = t->core;
+	struct model_thread *sib = model_threads(core) > 1 ? &core->thread[t->id ^ 1] : NULL;
+	const struct pmu_geometry *g = &core->cfg.geo;
+	bool corrupting = core->cfg.erratum && key_corrupting(key);
+
+	for (unsigned i = 0; i < g->gp; i++) {
+		if (!gp_enabled(t, i) || !gp_ring(t, i, ring) || evtsel_key(t->evtsel[i]) != key)
+			continue;
+		uint64_t kept = d;
+		if (corrupting && i < MODEL_ERRATUM_COUNTERS)
+			kept = leak(t, i, key, d);
+		add_gp(t, i, kept);
+	}
+	/* AnyThread counters of the sibling count this thread's events too (SDM vol. 3B, 18.2.3). */
+	for (unsigned i = 0; sib && i < g->gp; i++)
+		if ((sib->evtsel[i] & PERFEVTSEL_ANY) && gp_enabled(sib, i) &&
+		    gp_ring(sib, i, ring) && evtsel_key(sib->evtsel[i]) == key)
+			add_gp(sib, i, d);
+
+	for (unsigned j = 0; j < g->fixed; j++) {
+		if (fixed_keys[j] != key)
+			continue;
+		if (fixed_counts(t, j, ring))
+			add_fixed(t, j, d);
+		if (sib && (fixed_field(sib, j) & FIXED_CTRL_ANY) && fixed_counts(sib, j, ring))
+			add_fixed(sib, j, d);
+	}
+}
+
+static void account_kind(struct model_thread *t, uint32_t key, uint64_t rate, uint64_t n,
+			 enum model_ring ring)
+{
+	uint64_t d;
+
+	if (rate == 0)
+		return;
+	d = events_for(t, key, rate < MODEL_RATE_MAX ? rate : MODEL_RATE_MAX - 1, n);
+	if (d)
+		deliver(t, key, d, ring);
+}
+
+void model_account(struct model_core *core, unsigned thread, const struct model_profile *p,
+		   uint64_t n)
+{
+	struct model_thread *t = &core->thread[thread & 1];
+
+	if (!thread_exists(t) || n == 0)
+		return;
+	note_exposure(core);
+	account_kind(t, fixed_keys[0], p->instructions, n, p->ring);
+	account_kind(t, fixed_keys[1], p->core_cycles, n, p->ring);
+	account_kind(t, fixed_keys[2], p->ref_cycles, n, p->ring);
+	for (unsigned r = 0; r < p->nrates; r++) {
+		const struct model_rate *m = &p->rates[r];
+		account_kind(t, sel_key(m->event, m->umask, m->cmask, m->edge, m->inv),
+			     m->per_units, n, p->ring);
+	}
+}
+
+void model_tick(struct model_core *core, unsigned thread)
+{
+	struct model_thread *t = &core->thread[thread & 1];
+
+	t->ticks++;
+	if (t->exposed)
+		t->exposure_ticks++;
+	/* A configuration that is still exposed exposes the next tick as well. */
+	t->exposed = model_exposed_now(core);
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model PMU: an emulation of the performance-monitoring MSRs of the two logical CPUs of one
+ * physical core, with the BJ122/BV98/HSD29 cross-hyperthread corruption, for machines that have
+ * no PMU (QEMU's TCG). The driver programs it through the MSR backend it returns, exactly as it
+ * programs the real MSRs; workloads make its counters move with model_account().
+ *
+ * What is emulated, per logical CPU (Intel SDM vol. 3B, 18.2, architectural version 3):
+ * IA32_PERFEVTSELx/IA32_PMCx (4 with HT on, 8 with HT off, as on SNB-SKL), their full-width
+ * aliases IA32_A_PMCx, three fixed counters and IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
+ * IA32_PERF_GLOBAL_STATUS (overflow bits, set when a counter wraps at its 48-bit width),
+ * IA32_PERF_GLOBAL_OVF_CTRL and IA32_PERF_CAPABILITIES. RDPMC is emulated too. An access that would
+ * #GP on the hardware (an MSR the geometry does not have, a reserved bit, a write to a read-only
+ * register) changes nothing and is counted in the thread's fault counter.
+ *
+ * The erratum (thesis ch. 4 and 8), when the microarchitecture has it and HT is on: of the events
+ * of a corrupting event (0xD0-0xD3) that GP counter i of one thread counts, a share (per event,
+ * model_shares.c) goes to GP counter i of the sibling when that counter is enabled, whatever it
+ * counts, and is lost when it is not. Both siblings leak when both count corrupting events, and
+ * then the leaks roughly compensate.
+ *
+ * Exposure: a tick of a thread is exposed when, at some point during it, a corrupting event and
+ * any other event were enabled on the same GP counter index of the two siblings: the configuration
+ * XSU forbids. The experiments report the count; with XSU on it must be zero.
+ *
+ * Locking is the caller's: the state is shared by the two siblings (a thread's events leak into
+ * the other's counters), so every call on a core, model_account(), model_tick() and every read or
+ * write through a model backend, must hold that core's lock. No globals; the caller allocates.
+ *
+ * Pure code: compiled unchanged into the kernel and into host tools and tests.
+ */
+#ifndef PMU_MODEL_H
+#define PMU_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu/enumerate.h"
+#include "pmu/model_profile.h"
+#include "pmu/msr.h"
+#include "pmu/uarch.h"
+
+/* Shares are parts per million of the corrupting event's count. */
+#define MODEL_SHARE_UNITS 1000000u
+
+/*
+ * The share of a corrupting event's count that moves to the sibling counter. An entry matches the
+ * event select and, unless any_umask, the unit mask; the first match wins. Terminated by an entry
+ * with name NULL.
+ */
+struct model_share {
+	uint8_t event;
+	uint8_t umask;
+	bool any_umask;
+	uint32_t ppm;
+	const char *name;
+};
+
+/* The thesis's figures (pmu/model_shares.c). */
+extern const struct model_share model_default_shares[];
+
+/* The share of event/umask in table, in parts per million; 0 when no entry matches. */
+uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t umask);
+
+struct model_config {
+	const struct uarch *uarch;
+	bool smt;		 /* two logical CPUs share the core's counters (HT on) */
+	struct pmu_geometry geo; /* per logical CPU */
+	bool erratum;		 /* apply the cross-HT leak and count exposure */
+	const struct model_share *shares;
+};
+
+/*
+ * What the model emulates for uarch u: version 3, GP counters as u has them per logical CPU with
+ * HT on (smt) or off, 48-bit counters, u's fixed counters, full-width writes.
+ */
+struct pmu_geometry model_geometry(const struct uarch *u, bool smt);
+
+/* The default configuration: model_geometry(), the erratum when u has it and smt, the defaults. */
+void model_config_init(struct model_config *cfg, const struct uarch *u, bool smt);
+
+/* Remainders of fractional work rates, per logical CPU and event (see model_profile.h). */
+#define MODEL_CARRY_SLOTS 32
+
+struct model_core;
+
+struct model_thread {
+	struct model_core *core;
+	unsigned id;
+
+	/* The registers. */
+	uint64_t evtsel[PMU_MAX_GP];
+	uint64_t pmc[PMU_MAX_GP];
+	uint64_t fixed_ctr[PMU_MAX_FIXED];
+	uint64_t fixed_ctrl;
+	uint64_t global_ctrl;
+	uint64_t global_status;
+
+	/* Exact fractions. */
+	uint32_t carry_key[MODEL_CARRY_SLOTS];
+	uint16_t carry_rem[MODEL_CARRY_SLOTS];
+	unsigned carry_used;
+	uint64_t carry_dropped; /* events whose fraction found no free slot (never in practice) */
+	uint32_t leak_rem[PMU_MAX_GP];
+
+	/* Accesses that would #GP on the hardware; the last such MSR. */
+	uint64_t faults;
+	uint32_t last_fault_msr;
+
+	/* The erratum's effect on this thread's corrupting events. */
+	uint64_t leaked;   /* moved into the sibling's enabled counter */
+	uint64_t lost;	   /* leaked into a sibling counter that was not enabled */
+	uint64_t received; /* moved into this thread's counters from the sibling */
+
+	/* Exposure. */
+	uint64_t ticks;
+	uint64_t exposure_ticks;
+	bool exposed; /* the current tick has been exposed */
+};
+
+struct model_core {
+	struct model_config cfg;
+	struct model_thread thread[2];
+};
+
+/* Reset every register (counters disabled and zero) and every statistic. */
+void model_core_init(struct model_core *core, const struct model_config *cfg);
+
+/* Logical CPUs the core emulates: 2 with smt, else 1. */
+static inline unsigned model_threads(const struct model_core *core)
+{
+	return core->cfg.smt ? 2 : 1;
+}
+
+/* The MSR backend of logical CPU thread (0 or 1) of core. */
+struct msr_backend model_backend(struct model_core *core, unsigned thread);
+
+/* The registers, as the backend reads and writes them. */
+uint64_t model_rdmsr(struct model_thread *t, uint32_t msr);
+void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t value);
+bool model_rdpmc(struct model_thread *t, uint32_t ecx, uint64_t *value);
+
+/*
+ * n more units of work done by logical CPU thread with profile p: add the events to every
+ * enabled counter selecting them at p's privilege level, apply the erratum, note exposure.
+ */
+void model_account(struct model_core *core, unsigned thread, const struct model_profile *p,
+		   uint64_t n);
+
+/* A tick of logical CPU thread ends: count it as exposed if it was, and start the next one. */
+void model_tick(struct model_core *core, unsigned thread);
+
+static inline uint64_t model_exposure_ticks(const struct model_core *core, unsigned thread)
+{
+	return core->thread[thread].exposure_ticks;
+}
+
+/*
+ * True when the current configuration is exposed: on some GP counter index, one thread has a
+ * corrupting event enabled and the sibling any enabled event.
+ */
+bool model_exposed_now(const struct model_core *core);
+
+#endif

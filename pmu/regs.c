@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Register values of the architectural PMU (see pmu/regs.h).
+ */
+#include "pmu/msr.h"
+#include "pmu/regs.h"
+
+uint64_t regs_perfevtsel(const struct pmu_event *e, unsigned flags)
+{
+	uint64_t v = (uint64_t)e->event | (uint64_t)e->umask << PERFEVTSEL_UMASK_SHIFT |
+		     (uint64_t)e->cmask << PERFEVTSEL_CMASK_SHIFT;
+
+	if (e->usr)
+		v |= PERFEVTSEL_USR;
+	if (e->os)
+		v |= PERFEVTSEL_OS;
+	if (e->edge)
+		v |= PERFEVTSEL_EDGE;
+	if (e->any)
+		v |= PERFEVTSEL_ANY;
+	if (e->inv)
+		v |= PERFEVTSEL_INV;
+	if (flags & REGS_INT)
+		v |= PERFEVTSEL_INT;
+	if (flags & REGS_EN)
+		v |= PERFEVTSEL_EN;
+	return v;
+}
+
+struct perfevtsel_fields regs_perfevtsel_decode(uint64_t v)
+{
+	struct perfevtsel_fields f = {
+		.event = (uint8_t)(v & PERFEVTSEL_EVENT_MASK),
+		.umask = (uint8_t)((v & PERFEVTSEL_UMASK_MASK) >> PERFEVTSEL_UMASK_SHIFT),
+		.cmask = (uint8_t)((v & PERFEVTSEL_CMASK_MASK) >> PERFEVTSEL_CMASK_SHIFT),
+		.usr = (v & PERFEVTSEL_USR) != 0,
+		.os = (v & PERFEVTSEL_OS) != 0,
+		.edge = (v & PERFEVTSEL_EDGE) != 0,
+		.inv = (v & PERFEVTSEL_INV) != 0,
+		.any = (v & PERFEVTSEL_ANY) != 0,
+		.intr = (v & PERFEVTSEL_INT) != 0,
+		.en = (v & PERFEVTSEL_EN) != 0,
+	};
+	return f;
+}
+
+unsigned regs_fixed_field(const struct pmu_event *e, bool pmi)
+{
+	unsigned f = 0;
+
+	if (e->os)
+		f |= FIXED_CTRL_OS;
+	if (e->usr)
+		f |= FIXED_CTRL_USR;
+	if (e->any)
+		f |= FIXED_CTRL_ANY;
+	if (pmi)
+		f |= FIXED_CTRL_PMI;
+	return f;
+}
+
+uint64_t regs_fixed_ctrl_set(uint64_t ctrl, unsigned j, unsigned field)
+{
+	unsigned shift = j * FIXED_CTRL_FIELD_BITS;
+
+	ctrl &= ~(0xfull << shift);
+	return ctrl | (uint64_t)(field & 0xf) << shift;
+}
+
+unsigned regs_fixed_ctrl_get(uint64_t ctrl, unsigned j)
+{
+	return (unsigned)(ctrl >> (j * FIXED_CTRL_FIELD_BITS)) & 0xf;
+}
+
+uint64_t regs_fixed_ctrl_valid(unsigned fixed)
+{
+	return fixed >= 16 ? ~0ull : (1ull << (fixed * FIXED_CTRL_FIELD_BITS)) - 1;
+}
+
+uint64_t regs_global_all(unsigned gp, unsigned fixed)
+{
+	uint64_t m = PMU_GP_MASK(gp);
+
+	for (unsigned j = 0; j < fixed && PMU_FIXED_BASE + j < 64; j++)
+		m |= PMU_FIXED_BIT(j);
+	return m;
+}
+
+uint64_t regs_width_mask(unsigned width)
+{
+	return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+
+uint64_t regs_preload(uint64_t n, unsigned width)
+{
+	return (0 - n) & regs_width_mask(width);
+}
+
+uint64_t regs_legacy_pmc_write(uint64_t value, unsigned width)
+{
+	uint64_t low = value & 0xffffffffull;
+
+	if (low & 0x80000000ull)
+		low |= ~0xffffffffull;
+	return low & regs_width_mask(width);
+}
+
+bool regs_preload_fits_legacy(uint64_t value, unsigned width)
+{
+	return (value & ~regs_width_mask(width)) == 0 &&
+	       regs_legacy_pmc_write(value, width) == value;
+}
+
+uint32_t regs_counter_msr(unsigned idx, bool full_width)
+{
+	if (regs_idx_is_fixed(idx))
+		return IA32_FIXED_CTR(idx - PMU_FIXED_BASE);
+	return full_width ? IA32_A_PMC(idx) : IA32_PMC(idx);
+}
+
+uint32_t regs_rdpmc_ecx(unsigned idx)
+{
+	if (regs_idx_is_fixed(idx))
+		return RDPMC_FIXED | (idx - PMU_FIXED_BASE);
+	return idx;
+}
+
+/*
+ * SDM vol. 3B, table 18-2: fixed counter 0 counts INST_RETIRED.ANY, 1 CPU_CLK_UNHALTED.CORE, 2
+ * CPU_CLK_UNHALTED.REF. 0x0300 is the pseudo-encoding Linux and perf give reference cycles, which
+ * have no GP encoding of their own.
+ */
+static const uint16_t fixed_event_codes[PMU_MAX_FIXED] = { 0x00c0, 0x003c, 0x0300 };
+
+uint16_t regs_fixed_event_code(unsigned j)
+{
+	return j < PMU_MAX_FIXED ? fixed_event_codes[j] : 0;
+}
+
+int regs_fixed_counter_for(const struct pmu_event *e)
+{
+	if (e->edge || e->inv || e->cmask)
+		return -1;
+	for (unsigned j = 0; j < PMU_MAX_FIXED; j++)
+		if (pmu_event_code(e) == fixed_event_codes[j])
+			return (int)j;
+	return -1;
+}

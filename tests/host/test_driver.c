@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PMU driver (pmu/driver.c): the programming sequence and its checks against a recording
+ * backend, exact counts and overflow handling on the model PMU, the wrap race against a scripted
+ * backend, and the end state.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmu/driver.h"
+#include "pmu/model.h"
+#include "pmu/msr.h"
+#include "pmu/regs.h"
+
+static struct pmu_event ev(uint16_t code, bool usr, bool os)
+{
+	struct pmu_event e = { .event = code & 0xff, .umask = code >> 8, .usr = usr, .os = os };
+	return e;
+}
+
+static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	return (uint64_t)((unsigned __int128)a * b / c);
+}
+
+/* ---- a recording backend ------------------------------------------------------------------- */
+
+#define LOG_MAX 256
+
+struct access {
+	bool write;
+	uint32_t msr;
+	uint64_t value;
+};
+
+/*
+ * Records every access. Reads return the last value written, except that scripted values can be
+ * queued for IA32_PERF_GLOBAL_STATUS and for one counter MSR.
+ */
+struct recorder {
+	struct access log[LOG_MAX];
+	unsigned n;
+	uint32_t msrs[64];
+	uint64_t values[64];
+	unsigned nmsrs;
+	uint32_t script_msr;
+	uint64_t script[16], status_script[16];
+	unsigned nscript, pos, nstatus, status_pos;
+	unsigned pmc_reads;
+	bool pmc_ok;
+};
+
+static uint64_t *cell(struct recorder *r, uint32_t msr)
+{
+	for (unsigned k = 0; k < r->nmsrs; k++)
+		if (r->msrs[k] == msr)
+			return &r->values[k];
+	assert_true(r->nmsrs < 64);
+	r->msrs[r->nmsrs] = msr;
+	r->values[r->nmsrs] = 0;
+	return &r->values[r->nmsrs++];
+}
+
+static void rec_log(struct recorder *r, bool write, uint32_t msr, uint64_t value)
+{
+	assert_true(r->n < LOG_MAX);
+	r->log[r->n++] = (struct access){ write, msr, value };
+}
+
+static uint64_t rec_read(void *ctx, uint32_t msr)
+{
+	struct recorder *r = ctx;
+	uint64_t v = *cell(r, msr);
+
+	if (msr == IA32_PERF_GLOBAL_STATUS && r->status_pos < r->nstatus)
+		v = r->status_script[r->status_pos++];
+	else if (msr == r->script_msr && r->pos < r->nscript)
+		v = r->script[r->pos++];
+	rec_log(r, false, msr, v);
+	return v;
+}
+
+static void rec_write(void *ctx, uint32_t msr, uint64_t value)
+{
+	struct recorder *r = ctx;
+
+	*cell(r, msr) = value;
+	rec_log(r, true, msr, value);
+}
+
+static bool rec_read_pmc(void *ctx, uint32_t ecx, uint64_t *value)
+{
+	struct recorder *r = ctx;
+
+	r->pmc_reads++;
+	if (!r->pmc_ok)
+		return false;
+	*value = *cell(r, ecx & RDPMC_FIXED ? IA32_FIXED_CTR(ecx & 0xff) : IA32_PMC(ecx));
+	return true;
+}
+
+static struct msr_backend recorder_backend(struct recorder *r)
+{
+	struct msr_backend b = {
+		.name = "recorder",
+		.read = rec_read,
+		.write = rec_write,
+		.read_pmc = rec_read_pmc,
+		.ctx = r,
+	};
+	memset(r, 0, sizeof(*r));
+	return b;
+}
+
+/* Index of the first write of msr (with value, unless any) at or after from; -1 if none. */
+static int find_write(const struct recorder *r, unsigned from, uint32_t msr, bool any,
+		      uint64_t value)
+{
+	for (unsigned k = from; k < r->n; k++)
+		if (r->log[k].write && r->log[k].msr == msr && (any || r->log[k].value == value))
+			return (int)k;
+	return -1;
+}
+
+static const struct pmu_geometry hsw_ht_on = {
+	.version = 3,
+	.gp = 4,
+	.gp_width = 48,
+	.fixed = 3,
+	.fixed_width = 48,
+	.full_width = true,
+};
+
+/* ---- the programming sequence -------------------------------------------------------------- */
+
+static void test_program_sequence(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event loads = ev(0x81d0, true, false), inst = ev(0x00c0, true, true);
+	struct pmu_event br = ev(0x00c5, true, false);
+	struct pmu_assignment a[] = {
+		{ .event = &loads, .idx = 0 },
+		{ .event = &br, .idx = 2, .preload = regs_preload(1000, 48) },
+		{ .event = &inst, .idx = PMU_FIXED_BASE + 0 },
+	};
+
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	/* Init releases the PMU: global disable first, every counter of the geometry cleared. */
+	assert_int_equal(find_write(&r, 0, IA32_PERF_GLOBAL_CTRL, false, 0), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_true(find_write(&r, 0, IA32_PERFEVTSEL(i), false, 0) > 0);
+		assert_true(find_write(&r, 0, IA32_A_PMC(i), false, 0) > 0);
+	}
+	assert_int_equal(find_write(&r, 0, IA32_PERFEVTSEL(4), true, 0), -1);
+	assert_int_equal(find_write(&r, 0, IA32_FIXED_CTR_CTRL, false, 0) > 0, 1);
+
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, a, 3), PMU_DRV_OK);
+	/* 1. Global disable comes first, global enable of exactly these counters last. */
+	assert_true(r.log[0].write && r.log[0].msr == IA32_PERF_GLOBAL_CTRL && !r.log[0].value);
+	assert_true(r.log[r.n - 1].write && r.log[r.n - 1].msr == IA32_PERF_GLOBAL_CTRL);
+	assert_int_equal(r.log[r.n - 1].value, 0x100000005ull);
+	/* 2. Each selector is cleared, its counter preloaded, then written with EN. */
+	int clr = find_write(&r, 0, IA32_PERFEVTSEL(2), false, 0);
+	int pre = find_write(&r, 0, IA32_A_PMC(2), false, regs_preload(1000, 48));
+	int sel = find_write(&r, 0, IA32_PERFEVTSEL(2), false, 0x4100c5);
+	assert_true(clr >= 0 && clr < pre && pre < sel);
+	assert_true(find_write(&r, 0, IA32_PERFEVTSEL(0), false, 0x4181d0) > 0);
+	/* Unused selectors are cleared and their counters left alone. */
+	assert_true(find_write(&r, 0, IA32_PERFEVTSEL(1), false, 0) > 0);
+	assert_int_equal(find_write(&r, 0, IA32_PERFEVTSEL(1), false, 0x4100c5), -1);
+	assert_int_equal(find_write(&r, 0, IA32_A_PMC(1), true, 0), -1);
+	/* 3. Fixed control cleared, fixed counter preloaded, control written: OS|USR on fixed 0. */
+	clr = find_write(&r, 0, IA32_FIXED_CTR_CTRL, false, 0);
+	pre = find_write(&r, 0, IA32_FIXED_CTR0, false, 0);
+	sel = find_write(&r, 0, IA32_FIXED_CTR_CTRL, false, 0x3);
+	assert_true(clr >= 0 && clr < pre && pre < sel);
+	/* 4. Overflow status cleared before the enable. */
+	int ovf = find_write(&r, 0, IA32_PERF_GLOBAL_OVF_CTRL, false, 0x70000000full);
+	assert_true(ovf > sel && ovf < (int)r.n - 1);
+	/* Nothing is read while programming. */
+	for (unsigned k = 0; k < r.n; k++)
+		assert_true(r.log[k].write);
+
+	/* With PMU_DRV_PMI the selectors get INT and the fixed fields PMI. */
+	pmu_driver_init(&d, &b, &hsw_ht_on, PMU_DRV_PMI);
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, a, 3), PMU_DRV_OK);
+	assert_true(find_write(&r, 0, IA32_PERFEVTSEL(0), false, 0x5181d0) > 0);
+	assert_true(find_write(&r, 0, IA32_FIXED_CTR_CTRL, false, 0xb) > 0);
+}
+
+static void test_program_errors(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event loads = ev(0x81d0, true, false), cycles = ev(0x003c, true, false);
+	struct pmu_event ref = ev(0x0300, true, false);
+	struct {
+		struct pmu_assignment a[2];
+		unsigned n;
+		enum pmu_drv_status want;
+	} cases[] = {
+		{ { { &loads, 4, 0 } }, 1, PMU_DRV_EINDEX }, /* HT on: 4 GP */
+		{ { { &loads, PMU_FIXED_BASE + 3, 0 } }, 1, PMU_DRV_EINDEX },
+		{ { { &loads, 1, 0 }, { &cycles, 1, 0 } }, 2, PMU_DRV_EBUSY },
+		{ { { &cycles, PMU_FIXED_BASE + 0, 0 } }, 1, PMU_DRV_EFIXED }, /* fixed 0 = inst */
+		{ { { &loads, PMU_FIXED_BASE + 1, 0 } }, 1, PMU_DRV_EFIXED },
+		{ { { &ref, 0, 0 } }, 1, PMU_DRV_EFIXED }, /* REF cycles: fixed 2 only */
+		{ { { &loads, 0, 1ull << 48 } }, 1, PMU_DRV_EPRELOAD },
+		{ { { NULL, 0, 0 } }, 1, PMU_DRV_EEVENT },
+	};
+
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		r.n = 0;
+		assert_int_equal(pmu_driver_program(&d, cases[k].a, cases[k].n), cases[k].want);
+		/* Refused before anything is written. */
+		assert_int_equal(r.n, 0);
+		assert_non_null(pmu_drv_status_name(cases[k].want));
+	}
+
+	/* Without full-width writes a GP preload must survive the 32-bit sign extension. */
+	struct pmu_geometry legacy = hsw_ht_on;
+	legacy.full_width = false;
+	pmu_driver_init(&d, &b, &legacy, 0);
+	struct pmu_assignment bad = { &loads, 0, 0x80000000 };
+	assert_int_equal(pmu_driver_program(&d, &bad, 1), PMU_DRV_EPRELOAD);
+	struct pmu_assignment good = { &loads, 0, regs_preload(1000, 48) };
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, &good, 1), PMU_DRV_OK);
+	assert_true(find_write(&r, 0, IA32_PMC(0), false, regs_preload(1000, 48)) > 0);
+	assert_int_equal(find_write(&r, 0, IA32_A_PMC(0), true, 0), -1);
+}
+
+static void test_no_pmu_touches_nothing(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_geometry v1 = { .version = 1, .gp = 2, .gp_width = 40 };
+	struct pmu_geometry none = { 0 };
+
+	/* Version 1 (no global control) and no PMU at all: no MSR is ever touched. */
+	pmu_driver_init(&d, &b, &v1, 0);
+	assert_int_equal(pmu_driver_program(&d, NULL, 0), PMU_DRV_OK);
+	pmu_driver_read(&d);
+	pmu_driver_stop(&d);
+	pmu_driver_release(&d);
+	pmu_driver_init(&d, &b, &none, 0);
+	pmu_driver_stop(&d);
+	assert_int_equal(r.n, 0);
+}
+
+/* ---- on the model -------------------------------------------------------------------------- */
+
+static struct model_core core;
+
+static void model_init(const char *uarch, bool smt)
+{
+	struct model_config cfg;
+
+	model_config_init(&cfg, uarch_by_name(uarch), smt);
+	model_core_init(&core, &cfg);
+}
+
+static const struct model_rate work_rates[] = {
+	{ .event = 0xc5, .per_units = 3 },
+	{ .event = 0xd0, .umask = 0x81, .per_units = 2750 },
+	{ .event = 0xcc, .umask = 0x20, .per_units = 0 },
+};
+
+static const struct model_profile work = {
+	.name = "work",
+	.ring = MODEL_RING_USER,
+	.instructions = 4000,
+	.core_cycles = 1700,
+	.ref_cycles = 1300,
+	.rates = work_rates,
+	.nrates = 3,
+};
+
+static void test_exact_counts_on_model(void **state)
+{
+	(void)state;
+	struct pmu_event loads = ev(0x81d0, true, false), br = ev(0x00c5, true, false);
+	struct pmu_event inst = ev(0x00c0, true, false), cyc = ev(0x003c, true, false);
+	struct pmu_event ref = ev(0x0300, true, false), inst_p = ev(0x00c0, true, false);
+	struct pmu_assignment a[] = {
+		{ &loads, 0, 0 },
+		{ &br, 1, 0 },
+		{ &inst_p, 3, 0 },
+		{ &inst, PMU_FIXED_BASE + 0, 0 },
+		{ &cyc, PMU_FIXED_BASE + 1, 0 },
+		{ &ref, PMU_FIXED_BASE + 2, 0 },
+	};
+	uint64_t total[PMU_FIXED_BASE + 3] = { 0 };
+	uint64_t units = 0;
+
+	for (unsigned flags = 0; flags <= PMU_DRV_RDPMC; flags += PMU_DRV_RDPMC) {
+		/* Skylake: no erratum, so every event is the counter's own (the erratum is below). */
+		model_init("skylake", true);
+		struct msr_backend b = model_backend(&core, 0);
+		struct pmu_geometry g = model_geometry(core.cfg.uarch, true);
+		struct pmu_driver d;
+
+		memset(total, 0, sizeof(total));
+		units = 0;
+		pmu_driver_init(&d, &b, &g, flags);
+		/* Ticks as the kernel does them: stop, take, program again, with work between. */
+		for (unsigned tick = 0; tick < 200; tick++) {
+			assert_int_equal(pmu_driver_program(&d, a, 6), PMU_DRV_OK);
+			model_account(&core, 0, &work, 100 + tick % 13);
+			units += 100 + tick % 13;
+			pmu_driver_stop(&d);
+			for (size_t k = 0; k < 6; k++)
+				total[a[k].idx] += pmu_driver_take(&d, a[k].idx);
+			assert_int_equal(pmu_driver_count(&d, 0), 0);
+			model_tick(&core, 0);
+		}
+		assert_int_equal(total[0], muldiv(units, 2750, 1000));
+		assert_int_equal(total[1], muldiv(units, 3, 1000));
+		assert_int_equal(total[3], muldiv(units, 4000, 1000));
+		assert_int_equal(total[PMU_FIXED_BASE + 0], muldiv(units, 4000, 1000));
+		assert_int_equal(total[PMU_FIXED_BASE + 1], muldiv(units, 1700, 1000));
+		assert_int_equal(total[PMU_FIXED_BASE + 2], muldiv(units, 1300, 1000));
+		assert_int_equal(core.thread[0].faults, 0);
+		assert_int_equal(core.thread[0].lost, 0);
+	}
+}
+
+static void test_overflow_loses_nothing(void **state)
+{
+	(void)state;
+	static const struct model_rate loads_rate[] = {
+		{ .event = 0xd0, .umask = 0x81, .per_units = 1000 },
+	};
+	static const struct model_profile one = { .rates = loads_rate, .nrates = 1 };
+	static const struct model_profile fast = { .instructions = 1000 };
+	struct pmu_event loads = ev(0x81d0, true, false), inst = ev(0x00c0, true, false);
+	uint64_t top = regs_width_mask(48);
+
+	/* HT off so that no share of the loads leaks anywhere: every event is the counter's. */
+	model_init("haswell", false);
+	struct msr_backend b = model_backend(&core, 0);
+	struct pmu_geometry g = model_geometry(core.cfg.uarch, false);
+	struct pmu_driver d;
+	pmu_driver_init(&d, &b, &g, 0);
+
+	/* Preloaded 1000 events below the wrap: 5000 events, read every 700. */
+	struct pmu_assignment a[] = {
+		{ &loads, 5, regs_preload(1000, 48) },
+		{ &inst, PMU_FIXED_BASE, regs_preload(1, 48) },
+	};
+	assert_int_equal(pmu_driver_program(&d, a, 2), PMU_DRV_OK);
+	for (unsigned k = 0; k < 7; k++) {
+		model_account(&core, 0, &one, 700);
+		model_account(&core, 0, &fast, 700);
+		pmu_driver_read(&d);
+	}
+	pmu_driver_stop(&d);
+	assert_int_equal(pmu_driver_count(&d, 5), 4900);
+	assert_int_equal(pmu_driver_count(&d, PMU_FIXED_BASE), 4900);
+	assert_int_equal(d.wraps, 2);
+	/* The overflow bits the reads consumed were cleared. */
+	assert_int_equal(msr_read(&b, IA32_PERF_GLOBAL_STATUS), 0);
+
+	/* A whole period between two reads: the value does not go down, the status bit tells. */
+	a[0].preload = top - 10;
+	assert_int_equal(pmu_driver_program(&d, a, 1), PMU_DRV_OK);
+	model_account(&core, 0, &one, 5);
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_take(&d, 5), 5);
+	model_account(&core, 0, &one, (top + 1) + 3);
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_take(&d, 5), top + 1 + 3);
+	/* Counts beyond the counter's width accumulate in 64 bits. */
+	for (unsigned k = 0; k < 3; k++) {
+		model_account(&core, 0, &one, top - 3);
+		pmu_driver_read(&d);
+	}
+	pmu_driver_stop(&d);
+	assert_int_equal(pmu_driver_take(&d, 5), 3 * (top - 3));
+
+	/* An overflow bit left from an abandoned epoch is not taken for a wrap of the next one. */
+	a[0].preload = top - 2;
+	assert_int_equal(pmu_driver_program(&d, a, 1), PMU_DRV_OK);
+	model_account(&core, 0, &one, 5);
+	assert_true(msr_read(&b, IA32_PERF_GLOBAL_STATUS) & regs_global_bit(5));
+	a[0].preload = 0;
+	assert_int_equal(pmu_driver_program(&d, a, 1), PMU_DRV_OK);
+	model_account(&core, 0, &one, 10);
+	pmu_driver_stop(&d);
+	assert_int_equal(pmu_driver_take(&d, 5), 10);
+	assert_int_equal(core.thread[0].faults, 0);
+}
+
+static void test_wrap_race(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event e = ev(0x00c5, true, false);
+	struct pmu_assignment a = { &e, 1, regs_preload(100, 48) };
+	uint64_t top = regs_width_mask(48);
+
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_int_equal(pmu_driver_program(&d, &a, 1), PMU_DRV_OK);
+	/*
+	 * Read 1: the status is read (clear), then the counter wraps before it is read: the value
+	 * went down, so one wrap is counted. Read 2: the status bit of that same wrap is now set
+	 * and the value went up: it must not count another period.
+	 */
+	r.script_msr = IA32_PMC(1);
+	r.script[0] = 50; /* 100 events after the preload, plus 50 */
+	r.script[1] = 80;
+	r.nscript = 2;
+	r.status_script[0] = 0;
+	r.status_script[1] = regs_global_bit(1);
+	r.nstatus = 2;
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_count(&d, 1), 150);
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_count(&d, 1), 180);
+	/* The bit was consumed and cleared. */
+	assert_true(find_write(&r, 0, IA32_PERF_GLOBAL_OVF_CTRL, false, regs_global_bit(1)) > 0);
+
+	/* Without the race, a set bit and a value that went up mean a whole period. */
+	assert_int_equal(pmu_driver_program(&d, &a, 1), PMU_DRV_OK);
+	r.script[0] = top - 90;
+	r.nscript = 1;
+	r.pos = 0;
+	r.status_script[0] = regs_global_bit(1);
+	r.nstatus = 1;
+	r.status_pos = 0;
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_count(&d, 1), top + 1 + 9);
+}
+
+static void test_rdpmc_path(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event e = ev(0x00c5, true, false);
+	struct pmu_assignment a = { &e, 2, 0 };
+
+	/* Asked for and working: counters come from RDPMC, never from the counter MSR. */
+	pmu_driver_init(&d, &b, &hsw_ht_on, PMU_DRV_RDPMC);
+	r.pmc_ok = true;
+	assert_int_equal(pmu_driver_program(&d, &a, 1), PMU_DRV_OK);
+	*cell(&r, IA32_PMC(2)) = 42;
+	r.n = 0;
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_count(&d, 2), 42);
+	assert_int_equal(r.pmc_reads, 1);
+	for (unsigned k = 0; k < r.n; k++)
+		assert_false(!r.log[k].write && r.log[k].msr == IA32_PMC(2));
+
+	/* RDPMC refused (QEMU raises #UD; the kernel's guard reports false): the MSR is read. */
+	r.pmc_ok = false;
+	*cell(&r, IA32_PMC(2)) = 50;
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_count(&d, 2), 50);
+	assert_int_equal(r.pmc_reads, 2);
+
+	/* Not asked for: RDPMC is never tried. */
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	r.pmc_ok = true;
+	assert_int_equal(pmu_driver_program(&d, &a, 1), PMU_DRV_OK);
+	pmu_driver_read(&d);
+	assert_int_equal(r.pmc_reads, 2);
+}
+
+static void assert_model_quiet(unsigned t)
+{
+	const struct model_thread *m = &core.thread[t];
+
+	assert_int_equal(m->global_ctrl, 0);
+	assert_int_equal(m->fixed_ctrl, 0);
+	assert_int_equal(m->global_status, 0);
+	for (unsigned i = 0; i < PMU_MAX_GP; i++) {
+		assert_int_equal(m->evtsel[i], 0);
+		assert_int_equal(m->pmc[i], 0);
+	}
+	for (unsigned j = 0; j < PMU_MAX_FIXED; j++)
+		assert_int_equal(m->fixed_ctr[j], 0);
+}
+
+static void test_release_leaves_everything_disabled(void **state)
+{
+	(void)state;
+	struct pmu_event loads = ev(0x81d0, true, false), inst = ev(0x00c0, true, false);
+	struct pmu_assignment a[] = {
+		{ &loads, 7, regs_preload(3, 48) },
+		{ &inst, PMU_FIXED_BASE, regs_preload(3, 48) },
+	};
+
+	model_init("sandybridge", false);
+	struct msr_backend b = model_backend(&core, 0);
+	struct pmu_geometry g = model_geometry(core.cfg.uarch, false);
+	struct pmu_driver d;
+	pmu_driver_init(&d, &b, &g, 0);
+	assert_int_equal(pmu_driver_program(&d, a, 2), PMU_DRV_OK);
+	model_account(&core, 0, &work, 1000); /* overflows both: status bits set */
+	assert_true(core.thread[0].global_status != 0);
+	pmu_driver_release(&d);
+	assert_model_quiet(0);
+	/* Released counters count nothing. */
+	model_account(&core, 0, &work, 1000);
+	assert_model_quiet(0);
+	assert_int_equal(pmu_driver_count(&d, 7), 0);
+	assert_int_equal(core.thread[0].faults, 0);
+}
+
+/* The thesis's ch. 4 case through the driver: where XSU puts the events decides everything. */
+static void test_sibling_assignments(void **state)
+{
+	(void)state;
+	static const struct model_rate triad_rates[] = {
+		{ .event = 0xd0, .umask = 0x81, .per_units = 5747081107ull },
+		{ .event = 0xc5, .per_units = 644 },
+	};
+	static const struct model_profile triad = { .rates = triad_rates, .nrates = 2 };
+	struct pmu_event loads = ev(0x81d0, true, false), br = ev(0x00c5, true, false);
+	struct pmu_driver d0, d1;
+	uint64_t br_total;
+
+	for (unsigned xsu = 0; xsu < 2; xsu++) {
+		model_init("haswell", true);
+		struct msr_backend b0 = model_backend(&core, 0), b1 = model_backend(&core, 1);
+		struct pmu_geometry g = model_geometry(core.cfg.uarch, true);
+		/* Without XSU both land on C0 (fig. 4.3b); with XSU on different counters (7.1). */
+		struct pmu_assignment a0 = { &loads, 0, 0 }, a1 = { &br, xsu ? 1u : 0u, 0 };
+
+		pmu_driver_init(&d0, &b0, &g, 0);
+		pmu_driver_init(&d1, &b1, &g, 0);
+		br_total = 0;
+		for (unsigned tick = 0; tick < 100; tick++) {
+			assert_int_equal(pmu_driver_program(&d0, &a0, 1), PMU_DRV_OK);
+			assert_int_equal(pmu_driver_program(&d1, &a1, 1), PMU_DRV_OK);
+			model_account(&core, 0, &triad, 10);
+			model_account(&core, 1, &triad, 10);
+			pmu_driver_stop(&d0);
+			pmu_driver_stop(&d1);
+			br_total += pmu_driver_take(&d1, a1.idx);
+			model_tick(&core, 0);
+			model_tick(&core, 1);
+		}
+		if (xsu) {
+			assert_int_equal(br_total, 644);
+			assert_int_equal(model_exposure_ticks(&core, 1), 0);
+		} else {
+			assert_true(br_total > 60000 * 644);
+			assert_int_equal(model_exposure_ticks(&core, 1), 100);
+		}
+		pmu_driver_release(&d0);
+		pmu_driver_release(&d1);
+		assert_model_quiet(0);
+		assert_model_quiet(1);
+		assert_int_equal(core.thread[0].faults + core.thread[1].faults, 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_program_sequence),
+		cmocka_unit_test(test_program_errors),
+		cmocka_unit_test(test_no_pmu_touches_nothing),
+		cmocka_unit_test(test_exact_counts_on_model),
+		cmocka_unit_test(test_overflow_loses_nothing),
+		cmocka_unit_test(test_wrap_race),
+		cmocka_unit_test(test_rdpmc_path),
+		cmocka_unit_test(test_release_leaves_everything_disabled),
+		cmocka_unit_test(test_sibling_assignments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
