@@ -13,3 +13,9 @@ TOOLS += schedsim
 $(BUILD)/tools/schedsim: $(call tool_objs,schedsim) $$(TOOL_PURE_OBJS)
 	$(say) LD $@
 	$(Q)$(CC) -o $@ $^
+
+# `make bench`: greedy and Hopcroft-Karp cost per scheduling call, side by side.
+BENCH_PROGS += $(BUILD)/tools/schedbench
+$(BUILD)/tools/schedbench: $(call tool_objs,schedbench) $$(TOOL_PURE_OBJS)
+	$(say) LD $@
+	$(Q)$(CC) -o $@ $^
