@@ -35,14 +35,29 @@ void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const 
 	assert_int_equal(mux_add_events(t, list, (unsigned)n), n);
 }
 
+/* With XSU on, the invariant after every schedule; the sibling is idle. */
+static void check_alone(const struct mux_thread *t)
+{
+	struct xsu_usage idle = { 0, 0 };
+	struct xsu_usage mine = mux_usage(t);
+
+	if (t->xsu && t->xsu->enabled)
+		assert_true(t->thread ? xsu_invariant(t->xsu, idle, mine)
+				      : xsu_invariant(t->xsu, mine, idle));
+}
+
 void fixture_run(struct mux_thread *t, unsigned ticks)
 {
 	struct mux_schedule s;
 
 	mux_start(t, 0, &s);
-	for (unsigned k = 1; k < ticks; k++)
+	check_alone(t);
+	for (unsigned k = 1; k < ticks; k++) {
 		mux_tick(t, k, &s);
+		check_alone(t);
+	}
 	mux_stop(t, ticks);
+	check_alone(t);
 }
 
 unsigned fixture_percent(const struct mux_thread *t, unsigned event)

@@ -14,7 +14,8 @@
 void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const char *events,
 		    enum sched_algorithm algorithm, struct xsu_core *xsu, unsigned thread);
 
-/* One thread alone: mux_start at 0, mux_tick at 1..ticks-1, mux_stop at ticks. */
+/* One thread alone: mux_start at 0, mux_tick at 1..ticks-1, mux_stop at ticks; with XSU on,
+ * the invariant is checked after each of them (the sibling idle). */
 void fixture_run(struct mux_thread *t, unsigned ticks);
 
 /* The event's share of running time in hundredths of a percent. */
