@@ -1,2 +1,21 @@
-# tools/: host programs. Each tool N is built as $(BUILD)/tools/N from tools/N/*.c and the pure
-# objects; tools/N itself is a small wrapper that builds it when needed and runs it.
+# tools/: host programs. Each tool N is built as $(BUILD)/tools/N from tools/src/N/*.c and the
+# pure objects; tools/N itself is a small wrapper that builds it when needed and runs it. (The
+# sources cannot live in tools/N/: that path is the wrapper.)
+#
+# TOOL_PURE_OBJS is defined by the top-level Makefile after this fragment is read, hence the
+# second expansion of the link prerequisites.
+.SECONDEXPANSION:
+
+tool_objs = $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(wildcard tools/src/$(1)/*.c))
+
+# The scheduling simulator of the thesis, section 7.2 (README: "schedsim").
+TOOLS += schedsim
+$(BUILD)/tools/schedsim: $(call tool_objs,schedsim) $$(TOOL_PURE_OBJS)
+	$(say) LD $@
+	$(Q)$(CC) -o $@ $^
+
+# `make bench`: greedy and Hopcroft-Karp cost per scheduling call, side by side.
+BENCH_PROGS += $(BUILD)/tools/schedbench
+$(BUILD)/tools/schedbench: $(call tool_objs,schedbench) $$(TOOL_PURE_OBJS)
+	$(say) LD $@
+	$(Q)$(CC) -o $@ $^

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Looking up symbolic event names in the table of event_names.c: case-insensitive, with '.' and
+ * ':' interchangeable between event and unit mask (perf writes mem_uops_retired.all_loads,
+ * libpfm4 and the thesis MEM_UOPS_RETIRED:ALL_LOADS).
+ */
+#include "pmu/event_names.h"
+
+static int fold(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 'a';
+	return c == '.' ? ':' : c;
+}
+
+static bool name_matches(const char *entry, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!entry[i] || fold(entry[i]) != fold(s[i]))
+			return false;
+	return entry[i] == 0;
+}
+
+const struct event_name *event_name_lookup(const char *name, size_t len, const struct uarch *u,
+					   bool *elsewhere)
+{
+	const struct event_name *common = NULL;
+	bool other = false;
+
+	for (const struct event_name *e = event_names; e->name; e++) {
+		if (!name_matches(e->name, name, len))
+			continue;
+		if (!e->uarchs) {
+			if (!common)
+				common = e;
+		} else if (u && (e->uarchs & UARCH_BIT(u->id))) {
+			return e; /* the variant written for this microarchitecture wins */
+		} else {
+			other = true;
+		}
+	}
+	if (elsewhere)
+		*elsewhere = !common && other;
+	return common;
+}
+
+bool event_name_event_known(const char *name, size_t len)
+{
+	for (const struct event_name *e = event_names; e->name; e++) {
+		size_t i;
+
+		for (i = 0; i < len && e->name[i] && e->name[i] != ':'; i++)
+			if (fold(e->name[i]) != fold(name[i]))
+				break;
+		if (i == len && e->name[i] == ':')
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbolic event names: the table (data, event_names.c) and its look-up.
+ *
+ * Pure code: compiled unchanged into the kernel and into host tools and tests.
+ */
+#ifndef PMU_EVENT_NAMES_H
+#define PMU_EVENT_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmu/uarch.h"
+
+#define EVENT_NAME_EDGE 0x1 /* edge detect, PERFEVTSEL[18] */
+#define EVENT_NAME_INV 0x2  /* invert cmask, PERFEVTSEL[23] */
+
+/* One bit per enum uarch_id, for event_name.uarchs. */
+#define UARCH_BIT(id) (1u << (id))
+
+struct event_name {
+	/*
+	 * Intel's name with ':' between the event and the unit mask, as libpfm4 and the thesis
+	 * write it ("MEM_UOPS_RETIRED:ALL_LOADS"); users may also write it in lower case and with
+	 * '.' as Intel's documents and perf do ("mem_uops_retired.all_loads"). perf's generic
+	 * hardware events keep perf's spelling ("branch-misses").
+	 */
+	const char *name;
+	uint16_t code; /* 0xUUEE: unit mask and event select */
+	uint8_t cmask;
+	uint8_t flags;	/* EVENT_NAME_* */
+	uint8_t uarchs; /* UARCH_BIT()s this encoding is for; 0: the same on every table */
+};
+
+/* The table, terminated by an entry whose name is NULL. */
+extern const struct event_name event_names[];
+
+/*
+ * The entry for name[0..len-1] on u (case-insensitive, '.' matching ':'): the entry written for
+ * u when the encoding differs between microarchitectures, otherwise the common one. NULL when
+ * there is none for u; *elsewhere is then set when the name exists for another
+ * microarchitecture (so the error can say so). u may be NULL: only common entries match.
+ */
+const struct event_name *event_name_lookup(const char *name, size_t len, const struct uarch *u,
+					   bool *elsewhere);
+
+/* Whether some entry's event part (before ':') is name[0..len-1]: "unknown unit mask" vs
+ * "unknown event" in error messages. */
+bool event_name_event_known(const char *name, size_t len);
+
+#endif

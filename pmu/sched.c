@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The choice of assignment algorithm, and Linux's x86_schedule_events(): the fast path that
+ * keeps events where they were, and the slow path that runs the algorithm (thesis 3.2, last
+ * paragraph; the Hopcroft-Karp integration replaces only the slow path, thesis 6.4.2).
+ */
+#include "pmu/sched.h"
+
+const char *sched_algorithm_name(enum sched_algorithm algorithm)
+{
+	return algorithm == SCHED_HOPCROFT_KARP ? "hopcroft-karp" : "greedy";
+}
+
+unsigned sched_assign(enum sched_algorithm algorithm, const uint64_t *masks, unsigned n,
+		      unsigned gpmax, int8_t *assign)
+{
+	if (algorithm == SCHED_HOPCROFT_KARP)
+		return hk_assign(masks, n, gpmax, assign);
+	return greedy_assign(masks, n, gpmax, assign);
+}
+
+unsigned sched_events(enum sched_algorithm algorithm, const uint64_t *masks, const int8_t *previous,
+		      unsigned n, unsigned gpmax, int8_t *assign)
+{
+	uint64_t used = 0;
+	unsigned i;
+
+	/*
+	 * Fast path: every event keeps the counter it had, in list order, until one never ran, is no
+	 * longer allowed there (its dynamic constraint may have changed), or finds it taken.
+	 */
+	for (i = 0; i < n; i++) {
+		uint64_t bit;
+
+		if (previous[i] == SCHED_NO_COUNTER)
+			break;
+		bit = 1ull << previous[i];
+		if (!(masks[i] & bit) || (used & bit))
+			break;
+		used |= bit;
+		assign[i] = previous[i];
+	}
+	if (i == n)
+		return 0;
+	return sched_assign(algorithm, masks, n, gpmax, assign);
+}

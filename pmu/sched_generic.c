@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic layer of perf_events scheduling (thesis 3.1 and fig. 3.1; "The Linux perf Event
+ * Scheduling Algorithm", "The Scheduling Algorithm"): groups are added one at a time, each time
+ * rescheduling the whole window of accepted groups plus the new one, pinned groups before
+ * flexible ones, and the pass ends at the first flexible group that does not fit.
+ */
+#include "pmu/sched.h"
+
+void sched_generic(const struct sched_generic_params *params, const uint64_t *masks,
+		   const int8_t *previous, unsigned nr_events, const struct sched_group *order,
+		   unsigned nr_groups, struct sched_generic_result *result)
+{
+	/* The window, in the order Linux's cpuc->event_list would hold it. */
+	uint8_t event[SCHED_MAX_EVENTS];
+	uint64_t mask[SCHED_MAX_EVENTS];
+	int8_t prev[SCHED_MAX_EVENTS];
+	int8_t assign[SCHED_MAX_EVENTS];
+	int8_t attempt[SCHED_MAX_EVENTS];
+	unsigned window = 0, passed = 0;
+	unsigned limit =
+		params->max_events < SCHED_MAX_EVENTS ? params->max_events : SCHED_MAX_EVENTS;
+
+	for (unsigned i = 0; i < SCHED_MAX_EVENTS; i++)
+		result->counter[i] = SCHED_NO_COUNTER;
+	result->accepted = 0;
+	result->failed = 0;
+	result->nr_scheduled = 0;
+	result->passes = 0;
+	result->flexible_failed = false;
+	if (nr_groups > SCHED_MAX_EVENTS)
+		nr_groups = SCHED_MAX_EVENTS;
+
+	for (unsigned k = 0; k < nr_groups; k++) {
+		const struct sched_group *g = &order[k];
+		unsigned size = window + g->count;
+		bool fits = size <= limit && g->first + g->count <= nr_events;
+
+		if (params->past_first_failure && params->max_passed &&
+		    passed + g->count > params->max_passed)
+			break;
+		passed += g->count;
+
+		if (fits) {
+			for (unsigned j = 0; j < g->count; j++) {
+				unsigned e = g->first + j;
+
+				event[window + j] = (uint8_t)e;
+				mask[window + j] = masks[e];
+				prev[window + j] = previous[e];
+			}
+			result->passes++;
+			fits = sched_events(params->algorithm, mask, prev, size, params->gpmax,
+					    attempt) == 0;
+		}
+		if (fits) {
+			for (unsigned s = 0; s < size; s++)
+				assign[s] = attempt[s];
+			window = size;
+			result->accepted |= 1u << k;
+			continue;
+		}
+
+		result->failed |= 1u << k;
+		if (g->pinned)
+			continue; /* error state; the other groups still get their chance */
+		result->flexible_failed = true;
+		if (!params->past_first_failure)
+			break;
+	}
+
+	for (unsigned s = 0; s < window; s++)
+		result->counter[event[s]] = assign[s];
+	result->nr_scheduled = window;
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedsim --list: the named events of one microarchitecture with their static constraints, laid
+ * out as the thesis's simulator lists them (7.2: CODE | CONSTRAINTS | NAME).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pmu/event_names.h"
+#include "tools/src/schedsim/schedsim.h"
+
+int list_events(const struct uarch *u, unsigned gp, unsigned fixed)
+{
+	printf("Processor Name            : %s\n", u->display_name);
+	printf("Generic Counters No       : %u\n", gp);
+	printf("Fixed-Purpose Counters No : %u\n", fixed);
+	printf("---------------------------------------------------------------\n");
+	printf("%-14s # %-14s # %s\n", "CODE", "CONSTRAINTS", "NAME");
+	for (const struct event_name *n = event_names; n->name; n++) {
+		struct pmu_event e;
+		struct constraint c;
+
+		if (n->uarchs && !(n->uarchs & UARCH_BIT(u->id)))
+			continue;
+		memset(&e, 0, sizeof(e));
+		e.event = (uint8_t)n->code;
+		e.umask = (uint8_t)(n->code >> 8);
+		e.cmask = n->cmask;
+		e.edge = (n->flags & EVENT_NAME_EDGE) != 0;
+		e.inv = (n->flags & EVENT_NAME_INV) != 0;
+		e.usr = e.os = true;
+		c = uarch_constraint(u, &e, gp, fixed);
+		printf("0x%012llx | 0x%012llx | %s%s\n", sim_event_code(&e),
+		       (unsigned long long)c.mask, n->name, c.corrupting ? " (corrupting)" : "");
+	}
+	return 0;
+}

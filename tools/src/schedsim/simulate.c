@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedsim's runs: one thread multiplexed for -n iterations (thesis 7.2), or two sibling threads
+ * replayed under XSU (thesis 7.1, fig. 7.3). Every iteration is exactly what the kernel does on a
+ * multiplexing tick: mux_start/mux_tick/mux_stop of pmu/mux.h, with the XSU lock implied (one
+ * thread runs at a time), and the invariant checked after every schedule.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/event_parse.h"
+#include "pmu/mux.h"
+#include "pmu/xsu.h"
+#include "tools/src/schedsim/schedsim.h"
+
+unsigned long long sim_event_code(const struct pmu_event *e)
+{
+	/* IA32_PERFEVTSELx as libpfm4 builds it: USR, OS, edge, INT (bit 20), any, EN (bit 22),
+	 * inv, cmask. The thesis's listing shows exactly this ("code=0x5307f1"). */
+	unsigned long long code = e->event | (unsigned long long)e->umask << 8;
+
+	code |= (unsigned long long)e->usr << 16 | (unsigned long long)e->os << 17;
+	code |= (unsigned long long)e->edge << 18 | 1ull << 20;
+	code |= (unsigned long long)e->any << 21 | 1ull << 22;
+	code |= (unsigned long long)e->inv << 23 | (unsigned long long)e->cmask << 24;
+	return code;
+}
+
+static const char *const thread_name[2] = { "HT0", "HT1" };
+
+static void show_parse_error(const char *option, const char *text,
+			     const struct event_parse_error *error)
+{
+	fprintf(stderr, "schedsim: %s: %s\n  %s\n  %*s", option, error->message, text,
+		(int)error->offset, "");
+	for (unsigned i = 0; i < (error->length ? error->length : 1); i++)
+		fputc('^', stderr);
+	fputc('\n', stderr);
+}
+
+/* "0x6,0x8,0x9,0xb" -> masks of the first events. */
+static bool set_constraints(struct mux_thread *t, const char *option, const char *text)
+{
+	const char *p = text;
+	unsigned i = 0;
+
+	while (*p) {
+		char *end;
+		unsigned long long mask;
+
+		errno = 0;
+		mask = strtoull(p, &end, 0);
+		if (end == p || errno || (*end && *end != ',')) {
+			fprintf(stderr, "schedsim: %s: bad mask at '%s' in '%s'\n", option, p,
+				text);
+			return false;
+		}
+		if (i >= t->nr_events) {
+			fprintf(stderr, "schedsim: %s: %u masks for %u events\n", option, i + 1,
+				t->nr_events);
+			return false;
+		}
+		mux_set_constraint(t, i++, mask);
+		p = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+static bool load_thread(struct mux_thread *t, const struct sim_options *o, unsigned which,
+			struct xsu_core *core)
+{
+	struct pmu_event events[MUX_MAX_EVENTS];
+	struct event_parse_error error;
+	struct mux_config config = {
+		.uarch = o->uarch,
+		.gp = o->gp,
+		.fixed = o->fixed,
+		.algorithm = o->algorithm,
+		.past_first_failure = o->past_failure,
+		.max_passed = 2 * o->gp,
+	};
+	const char *option = which ? "--sibling" : "-e";
+	int n = event_parse_list(o->events[which], o->uarch, events, MUX_MAX_EVENTS, &error);
+
+	if (n < 0) {
+		show_parse_error(option, o->events[which], &error);
+		return false;
+	}
+	mux_init(t, &config, core, which);
+	if (mux_add_events(t, events, (unsigned)n) < 0) {
+		fprintf(stderr, "schedsim: %s: too many events\n", option);
+		return false;
+	}
+	if (o->constraints[which])
+		return set_constraints(t, which ? "--sibling-constraints" : "-C",
+				       o->constraints[which]);
+	return true;
+}
+
+static void counter_name(int counter, char *buf, size_t size)
+{
+	if (counter == SCHED_NO_COUNTER)
+		snprintf(buf, size, "cntr-");
+	else if (counter >= PMU_FIXED_BASE)
+		snprintf(buf, size, "fixed%d", counter - PMU_FIXED_BASE);
+	else
+		snprintf(buf, size, "cntr%d", counter);
+}
+
+static void print_event_list(const struct mux_thread *t, const char *title)
+{
+	printf("%s:\n", title);
+	for (unsigned i = 0; i < t->nr_events; i++) {
+		const struct mux_event *e = &t->events[i];
+
+		printf("%u - ---- %s (code=0x%llx, constraint=0x%llx%s%s)\n", i + 1, e->event.name,
+		       sim_event_code(&e->event), (unsigned long long)e->constraint.mask,
+		       e->constraint.corrupting ? ", corrupting" : "",
+		       e->event.pinned ? ", pinned" : "");
+	}
+}
+
+/* One thread's iteration: the line "scheduled X out of Y events" and one line per event with
+ * the share of the time it has run so far. */
+static void print_iteration(const struct mux_thread *t, const struct mux_schedule *s,
+			    const char *who, bool final, bool show_dynamic)
+{
+	printf("%sscheduled %u out of %u events\n", who, s->nr_scheduled, t->nr_events);
+	for (unsigned i = 0; i < t->nr_events; i++) {
+		const struct mux_event *e = &t->events[i];
+		uint64_t enabled = e->time_enabled, running = e->time_running;
+		unsigned percent;
+		char counter[16];
+
+		if (!final && e->state == MUX_EVENT_ENABLED) {
+			/* the current iteration, not yet accounted (one tick long) */
+			enabled++;
+			running += s->counter[i] != SCHED_NO_COUNTER;
+		}
+		percent = mux_percent(running, enabled);
+		counter_name(e->last_counter, counter, sizeof(counter));
+		printf("%u %c %u.%02u%% %s %s (constraint=0x%llx", i + 1,
+		       s->counter[i] != SCHED_NO_COUNTER ? '+' : '-', percent / 100, percent % 100,
+		       counter, e->event.name, (unsigned long long)e->constraint.mask);
+		if (show_dynamic)
+			printf(", dynamic=0x%llx", (unsigned long long)e->dynamic_mask);
+		if (e->state == MUX_EVENT_ERROR)
+			printf(", error: pinned group did not fit");
+		else if (final && !e->time_running)
+			printf(", <not counted>");
+		printf(")\n");
+	}
+}
+
+static char state_letter(enum xsu_state s)
+{
+	return s == XSU_EXCLUSIVE ? 'X' : s == XSU_SHARED ? 'S' : 'U';
+}
+
+static void print_states(const struct xsu_core *core, unsigned gp, unsigned fixed)
+{
+	printf("XSU states (what constrains each thread's counters");
+	for (unsigned i = 0; i < gp; i++)
+		printf(" C%u", i);
+	for (unsigned j = 0; j < fixed; j++)
+		printf(" F%u", j);
+	printf("):\n");
+	for (unsigned t = 0; t < 2; t++) {
+		printf("%s:", thread_name[t]);
+		for (unsigned i = 0; i < gp; i++)
+			printf(" %c", state_letter(xsu_state_of(core, t, i)));
+		for (unsigned j = 0; j < fixed; j++)
+			printf(" %c", state_letter(xsu_state_of(core, t, PMU_FIXED_BASE + j)));
+		printf("\n");
+	}
+}
+
+int simulate(const struct sim_options *o)
+{
+	static struct mux_thread thread[2];
+	struct mux_schedule schedule[2];
+	struct xsu_core core;
+	bool replay = o->events[1] != NULL;
+	unsigned threads = replay ? 2 : 1;
+	unsigned long checks = 0, violations = 0, exposures = 0, first_violation = 0;
+
+	/* With one thread the sibling is idle: XSU constrains nothing, only its limit can act. */
+	xsu_init(&core, o->xsu, o->limit);
+	for (unsigned t = 0; t < threads; t++)
+		if (!load_thread(&thread[t], o, t, &core))
+			return 2;
+
+	printf("Processor Name            : %s\n", o->uarch->display_name);
+	printf("Generic Counters No       : %u\n", o->gp);
+	printf("Fixed-Purpose Counters No : %u\n", o->fixed);
+	printf("Scheduling Algorithm      : %s%s\n", sched_algorithm_name(o->algorithm),
+	       o->past_failure ? ", past the first failure up to 2N events" : "");
+	if (replay) {
+		printf("XSU                       : %s", o->xsu ? "on" : "off");
+		if (o->uarch->erratum)
+			printf(" (erratum %s)", o->uarch->erratum);
+		printf(", starvation limit %s\n", o->limit ? "on" : "off");
+		printf("%s starts at iteration    : %u\n", thread_name[1], o->offset + 1);
+		print_event_list(&thread[0], "HT0 Event List");
+		print_event_list(&thread[1], "HT1 Event List");
+	} else {
+		if (o->xsu && o->limit)
+			printf("XSU                       : on (idle sibling), starvation limit "
+			       "on\n");
+		print_event_list(&thread[0], "Event List");
+	}
+
+	memset(schedule, 0, sizeof(schedule));
+	for (unsigned k = 0; k < o->iterations; k++) {
+		bool ran[2] = { false, false };
+
+		/* HT0 first in every tick: it started first and, as in the thesis (7.1), wins the
+		 * race for the XSU lock. */
+		for (unsigned t = 0; t < threads; t++) {
+			unsigned start = t ? o->offset : 0;
+
+			if (k < start)
+				continue;
+			if (k == start)
+				mux_start(&thread[t], k, &schedule[t]);
+			else
+				mux_tick(&thread[t], k, &schedule[t]);
+			ran[t] = true;
+
+			if (replay) {
+				struct xsu_usage u0 = mux_usage(&thread[0]);
+				struct xsu_usage u1 = mux_usage(&thread[1]);
+
+				if (o->xsu) {
+					checks++;
+					if (!xsu_invariant(&core, u0, u1) && !violations++)
+						first_violation = k + 1;
+				} else if (!xsu_no_corruption(u0, u1)) {
+					exposures++;
+				}
+			}
+		}
+		if (o->verbose || k + 1 == o->iterations) {
+			if (k + 1 == o->iterations)
+				break; /* printed below, after the final accounting */
+			printf("Iteration %u\n", k + 1);
+			for (unsigned t = 0; t < threads; t++)
+				if (ran[t])
+					print_iteration(&thread[t], &schedule[t],
+							replay ? (t ? "HT1: " : "HT0: ") : "",
+							false, replay && o->xsu);
+		}
+	}
+
+	printf("Iteration %u\n", o->iterations);
+	if (replay && o->xsu)
+		print_states(&core, o->gp, o->fixed);
+	for (unsigned t = 0; t < threads; t++) {
+		const char *who = replay ? (t ? "HT1: " : "HT0: ") : "";
+
+		if (t && o->offset >= o->iterations) {
+			printf("%snever started (--offset %u >= -n %u)\n", who, o->offset,
+			       o->iterations);
+			continue;
+		}
+		mux_stop(&thread[t], o->iterations);
+		print_iteration(&thread[t], &schedule[t], who, true, replay && o->xsu);
+	}
+	if (replay && o->xsu) {
+		if (violations)
+			printf("XSU invariant: VIOLATED in %lu of %lu schedules (first at "
+			       "iteration "
+			       "%lu)\n",
+			       violations, checks, first_violation);
+		else
+			printf("XSU invariant: held after all %lu schedules\n", checks);
+	} else if (replay) {
+		printf("Corruption exposure: %lu of the schedules left a corrupting event on a GP "
+		       "counter whose sibling counter was counting\n",
+		       exposures);
+	}
+	return violations ? 1 : 0;
+}
