@@ -76,6 +76,9 @@ struct topology {
 	unsigned package_count;
 	unsigned threads_per_core; /* the most threads found in one core */
 	bool duplicates;           /* an APIC id was listed twice (kept once) */
+	bool cpus_truncated;       /* more than TOPOLOGY_MAX_CPUS distinct ids: the rest dropped */
+	bool threads_truncated;    /* a core had more than TOPOLOGY_MAX_THREADS threads: the later
+				    * ones are in cpus[] but not in their core's threads[] */
 };
 
 /*
