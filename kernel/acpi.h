@@ -98,8 +98,9 @@ struct acpi_result {
  * one whose checksum holds (else the RSDT), then every table it lists, keeping the MADT, FADT
  * and HPET. A table that is unreadable, truncated (length below its header or beyond the
  * readable memory) or fails its checksum is skipped and reported; so is a MADT entry whose length
- * runs past the table. info is cleared first. With no usable MADT, info->madt_found is false and
- * the kernel runs on the boot CPU alone.
+ * runs past the table (the walk stops there: madt_walk_stopped, the CPUs before it are kept).
+ * info is cleared first. With no usable MADT, info->madt_found is false and the kernel runs on
+ * the boot CPU alone.
  */
 void acpi_parse(uint64_t rsdp_addr, acpi_translate_fn translate, void *ctx,
 		struct acpi_info *info, struct acpi_result *result);
