@@ -2,9 +2,11 @@
 /*
  * Finding and checking ACPI tables.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "kernel/acpi.h"
+#include "kernel/format.h"
 
 static uint8_t checksum(const uint8_t *p, size_t n)
 {
@@ -57,4 +59,501 @@ uint64_t acpi_rsdp_scan(acpi_translate_fn translate, void *ctx)
 	if (!found)
 		found = scan_range(0xe0000, 0x20000, translate, ctx);
 	return found;
+}
+
+/* ---- the table walk (acpi_parse) ---------------------------------------------------------- */
+
+/* ACPI 6.5, 5.2.6: every system description table starts with this 36-byte header. */
+#define SDT_HEADER_LENGTH 36
+#define SDT_LENGTH 4 /* offset of the 32-bit length, which covers the header */
+
+/* ACPI 6.5, 5.2.5.3: the RSDP's fields. */
+#define RSDP_OEM_ID 9
+#define RSDP_REVISION 15
+#define RSDP_RSDT_ADDRESS 16
+#define RSDP_LENGTH 20
+#define RSDP_XSDT_ADDRESS 24
+/* The RSDP is 36 bytes up to ACPI 6.5; a longer one may come, a much longer one is garbage. */
+#define RSDP_MAX_LENGTH 1024
+
+/* ACPI 6.5, 5.2.12: the MADT's fixed fields, then its interrupt controller structures. */
+#define MADT_LOCAL_APIC_ADDRESS 36
+#define MADT_FLAGS 40
+#define MADT_ENTRIES 44
+#define MADT_PCAT_COMPAT (1u << 0)
+/* Entry types and their lengths (5.2.12.2, 5.2.12.8, 5.2.12.12). */
+#define MADT_LOCAL_APIC 0
+#define MADT_LOCAL_APIC_LENGTH 8
+#define MADT_LOCAL_APIC_OVERRIDE 5
+#define MADT_LOCAL_APIC_OVERRIDE_LENGTH 12
+#define MADT_LOCAL_X2APIC 9
+#define MADT_LOCAL_X2APIC_LENGTH 16
+/* Local APIC flags (table 5.47): Online Capable is defined only while Enabled is clear. */
+#define MADT_ENABLED (1u << 0)
+#define MADT_ONLINE_CAPABLE (1u << 1)
+
+/* ACPI 6.5, 5.2.9, table 5.9: FADT field offsets. */
+#define FADT_PM_TMR_BLK 76
+#define FADT_IAPC_BOOT_ARCH 109
+#define FADT_FLAGS 112
+#define FADT_RESET_REG 116
+#define FADT_RESET_VALUE 128
+#define FADT_X_PM_TMR_BLK 208
+/*
+ * An FADT up to MINOR_VERSION (132 bytes) is an ACPI 1.0-era table whose bytes 109-110 were
+ * reserved, not IAPC_BOOT_ARCH; ACPICA ignores the field there too and trusts only the length,
+ * never the revision.
+ */
+#define FADT_V2_LENGTH 132
+#define FADT_TMR_VAL_EXT (1u << 8)
+#define FADT_RESET_REG_SUP (1u << 10)
+/* Hardware-reduced ACPI: the PM timer fields are to be ignored (5.2.9, note on table 5.9). */
+#define FADT_HW_REDUCED_ACPI (1u << 20)
+
+/* ACPI 6.5, 5.2.3.2: Generic Address Structure. */
+#define GAS_LENGTH 12
+#define GAS_SPACE 0
+#define GAS_BIT_WIDTH 1
+#define GAS_BIT_OFFSET 2
+#define GAS_ADDRESS 4
+
+/* IA-PC HPET specification 1.0a, table 3: the base address GAS follows a 32-bit timer block id. */
+#define HPET_BASE_ADDRESS 40
+
+static uint16_t read16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint32_t read32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* XSDT entries are 64-bit at 4-byte alignment (36 + 8i): always read through memcpy. */
+static uint64_t read64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Signatures and OEM ids go into JSON records: printable ASCII only. */
+static void copy_printable(char *dst, const uint8_t *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && src[i]; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? (char)src[i] : '?';
+	dst[i] = 0;
+}
+
+struct walk {
+	acpi_translate_fn translate;
+	void *ctx;
+	struct acpi_info *info;
+	struct acpi_result *result;
+	uint64_t madt_addr, fadt_addr, hpet_addr; /* the tables in use, to skip a repeated entry */
+	uint32_t first_duplicate;
+};
+
+static void problem(struct walk *w, const char *table, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void problem(struct walk *w, const char *table, const char *fmt, ...)
+{
+	unsigned n = w->result->problem_count++;
+	va_list ap;
+
+	if (n >= ACPI_MAX_PROBLEMS)
+		return;
+	struct acpi_problem *p = &w->result->problems[n];
+	copy_printable(p->table, (const uint8_t *)table, 4);
+	va_start(ap, fmt);
+	format_vsnprintf(p->message, sizeof(p->message), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The table at addr, checked as ACPI 6.5, 5.2.6 asks: header readable, signature (when expect is
+ * given), length at least the header, at most ACPI_TABLE_MAX_LENGTH and all of it readable, and
+ * every byte summing to zero. label names the table in a problem until its own signature is
+ * known, what says which one it is ("the XSDT", "entry 3") and then what happens instead.
+ */
+static const uint8_t *load_table(struct walk *w, uint64_t addr, const char *label,
+				 const char *expect, const char *what, const char *then,
+				 uint32_t *length)
+{
+	unsigned long long a = addr;
+	const uint8_t *t = w->translate(addr, SDT_HEADER_LENGTH, w->ctx);
+	char sig[5];
+
+	if (!t) {
+		problem(w, label, "%s at %#llx is not readable, %s", what, a, then);
+		return NULL;
+	}
+	copy_printable(sig, t, 4);
+	if (expect && memcmp(t, expect, 4) != 0) {
+		problem(w, label, "%s at %#llx has signature \"%s\", %s", what, a, sig, then);
+		return NULL;
+	}
+	if (!expect && strlen(sig) == 4)
+		label = sig;
+	uint32_t len = read32(t + SDT_LENGTH);
+	if (len < SDT_HEADER_LENGTH || len > ACPI_TABLE_MAX_LENGTH) {
+		problem(w, label, "%s at %#llx claims length %u, %s", what, a, len, then);
+		return NULL;
+	}
+	t = w->translate(addr, len, w->ctx);
+	if (!t) {
+		problem(w, label, "%s at %#llx: length %u runs past readable memory, %s", what, a,
+			len, then);
+		return NULL;
+	}
+	if (checksum(t, len) != 0) {
+		problem(w, label, "%s at %#llx fails its checksum, %s", what, a, then);
+		return NULL;
+	}
+	*length = len;
+	return t;
+}
+
+static void add_cpu(struct walk *w, uint32_t apic_id, uint32_t uid, uint32_t flags, bool x2apic)
+{
+	struct acpi_info *info = w->info;
+	bool enabled = flags & MADT_ENABLED;
+
+	/* 0xFF (xAPIC) and 0xFFFFFFFF (x2APIC) are broadcast ids: placeholders, never a CPU. */
+	if (apic_id == (x2apic ? 0xffffffffu : 0xffu)) {
+		if (enabled)
+			problem(w, "APIC", "an enabled %s entry has the broadcast id %#x, ignored",
+				x2apic ? "x2APIC" : "local APIC", apic_id);
+		return;
+	}
+	/*
+	 * Firmware may list a CPU twice, in a type 0 and a type 9 entry (ACPI 6.5, 5.2.12.12 wants
+	 * ids below 255 in type 0 entries, some firmware lists them in both), or repeat an entry:
+	 * the first one counts.
+	 */
+	for (unsigned i = 0; i < info->cpu_count; i++) {
+		if (info->cpus[i].apic_id == apic_id) {
+			if (info->cpu_duplicates++ == 0)
+				w->first_duplicate = apic_id;
+			return;
+		}
+	}
+	if (info->cpu_count >= ACPI_MAX_CPUS) {
+		if (!info->cpus_truncated)
+			problem(w, "APIC", "more than %d processor entries, the rest ignored",
+				ACPI_MAX_CPUS);
+		info->cpus_truncated = true;
+		return;
+	}
+	struct acpi_cpu *cpu = &info->cpus[info->cpu_count++];
+	cpu->apic_id = apic_id;
+	cpu->uid = uid;
+	cpu->enabled = enabled;
+	cpu->online_capable = !enabled && (flags & MADT_ONLINE_CAPABLE);
+	cpu->x2apic_entry = x2apic;
+}
+
+static void parse_madt(struct walk *w, const uint8_t *t, uint32_t len)
+{
+	struct acpi_info *info = w->info;
+	bool overridden = false;
+
+	if (len < MADT_ENTRIES) {
+		problem(w, "APIC", "length %u leaves no room for the MADT's fields, skipped", len);
+		return;
+	}
+	info->madt_found = true;
+	info->local_apic_address = read32(t + MADT_LOCAL_APIC_ADDRESS);
+	info->pcat_compat = read32(t + MADT_FLAGS) & MADT_PCAT_COMPAT;
+
+	/* Entries are type, length, body (5.2.12); only the length says where the next one is. */
+	for (uint32_t off = MADT_ENTRIES; off < len;) {
+		if (len - off < 2) {
+			problem(w, "APIC", "a stray byte after the last entry, at offset %u", off);
+			info->madt_walk_stopped = true;
+			break;
+		}
+		const uint8_t *e = t + off;
+		uint8_t type = e[0], elen = e[1];
+		if (elen < 2 || elen > len - off) {
+			problem(w, "APIC",
+				"entry at offset %u (type %u) has length %u in a table of %u: "
+				"entries from there on ignored",
+				off, type, elen, len);
+			info->madt_walk_stopped = true;
+			break;
+		}
+		switch (type) {
+		case MADT_LOCAL_APIC:
+			if (elen < MADT_LOCAL_APIC_LENGTH)
+				goto short_entry;
+			/* UID byte 2, APIC id byte 3, flags bytes 4-7 (5.2.12.2) */
+			add_cpu(w, e[3], e[2], read32(e + 4), false);
+			break;
+		case MADT_LOCAL_X2APIC:
+			if (elen < MADT_LOCAL_X2APIC_LENGTH)
+				goto short_entry;
+			/* x2APIC id bytes 4-7, flags 8-11, UID 12-15 (5.2.12.12) */
+			add_cpu(w, read32(e + 4), read32(e + 12), read32(e + 8), true);
+			break;
+		case MADT_LOCAL_APIC_OVERRIDE: {
+			if (elen < MADT_LOCAL_APIC_OVERRIDE_LENGTH)
+				goto short_entry;
+			/* 64-bit address at bytes 4-11 (5.2.12.8); the spec allows one */
+			uint64_t a = read64(e + 4);
+			if (overridden)
+				problem(w, "APIC", "a second local APIC address override, ignored");
+			else if (a == 0)
+				problem(w, "APIC", "local APIC address override to 0, ignored");
+			else {
+				info->local_apic_address = a;
+				overridden = true;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+		off += elen;
+		continue;
+short_entry:
+		problem(w, "APIC", "type %u entry at offset %u is only %u bytes, ignored", type,
+			off, elen);
+		off += elen;
+	}
+
+	if (info->cpu_duplicates)
+		problem(w, "APIC",
+			"%u entries repeat an APIC id listed before (first %#x), ignored",
+			info->cpu_duplicates, w->first_duplicate);
+	if (info->cpu_count == 0)
+		problem(w, "APIC", "no processor entries");
+	if (info->local_apic_address == 0)
+		problem(w, "APIC", "local APIC address is 0");
+}
+
+/* A usable I/O port: the x86 I/O space is 16 bits wide. */
+static bool io_port(uint64_t a)
+{
+	return a != 0 && a <= 0xffff;
+}
+
+static void parse_fadt(struct walk *w, const uint8_t *t, uint32_t len)
+{
+	struct acpi_info *info = w->info;
+	uint32_t flags = 0;
+
+	/* Old FADTs are short (ACPI 1.0: 116 bytes): every field only if the length covers it. */
+	info->fadt_found = true;
+	if (len >= FADT_FLAGS + 4)
+		flags = read32(t + FADT_FLAGS);
+	info->pm_timer_32bit = flags & FADT_TMR_VAL_EXT;
+	if (len > FADT_V2_LENGTH) {
+		info->boot_arch_flags = read16(t + FADT_IAPC_BOOT_ARCH);
+		info->boot_arch_valid = true;
+	}
+
+	/* PM timer: X_PM_TMR_BLK when present and nonzero (5.2.9), else PM_TMR_BLK. */
+	uint32_t legacy = len >= FADT_PM_TMR_BLK + 4 ? read32(t + FADT_PM_TMR_BLK) : 0;
+	uint64_t x_addr = 0;
+	uint8_t x_space = 0;
+	if (len >= FADT_X_PM_TMR_BLK + GAS_LENGTH) {
+		x_space = t[FADT_X_PM_TMR_BLK + GAS_SPACE];
+		x_addr = read64(t + FADT_X_PM_TMR_BLK + GAS_ADDRESS);
+	}
+	if (flags & FADT_HW_REDUCED_ACPI) {
+		info->pm_timer_32bit = false;
+	} else if (x_addr != 0 && x_space == ACPI_SPACE_IO && io_port(x_addr)) {
+		info->pm_timer_port = (uint32_t)x_addr;
+		if (legacy != 0 && legacy != x_addr)
+			problem(w, "FACP",
+				"PM_TMR_BLK %#x and X_PM_TMR_BLK %#llx differ, using the latter",
+				legacy, (unsigned long long)x_addr);
+	} else {
+		if (x_addr != 0)
+			problem(w, "FACP", "X_PM_TMR_BLK %#llx in space %u is no I/O port, %s",
+				(unsigned long long)x_addr, x_space,
+				io_port(legacy) ? "using PM_TMR_BLK" : "no PM timer");
+		if (io_port(legacy))
+			info->pm_timer_port = legacy;
+		else if (legacy != 0)
+			problem(w, "FACP", "PM_TMR_BLK %#x is no I/O port, no PM timer", legacy);
+	}
+	if (info->pm_timer_port == 0)
+		info->pm_timer_32bit = false;
+
+	/*
+	 * Reset register (4.8.4.6): a GAS in memory, I/O or PCI configuration space, 8 bits wide
+	 * at bit offset 0, written with RESET_VALUE.
+	 */
+	if (!(flags & FADT_RESET_REG_SUP))
+		return;
+	if (len < FADT_RESET_VALUE + 1) {
+		problem(w, "FACP", "RESET_REG_SUP set in a %u-byte FADT without RESET_REG", len);
+		return;
+	}
+	const uint8_t *gas = t + FADT_RESET_REG;
+	uint8_t space = gas[GAS_SPACE];
+	uint64_t addr = read64(gas + GAS_ADDRESS);
+	if (space > ACPI_SPACE_PCI || addr == 0 || gas[GAS_BIT_WIDTH] != 8 ||
+	    gas[GAS_BIT_OFFSET] != 0 || (space == ACPI_SPACE_IO && !io_port(addr))) {
+		problem(w, "FACP",
+			"RESET_REG (space %u, width %u, offset %u, address %#llx) is unusable, "
+			"no ACPI reset",
+			space, gas[GAS_BIT_WIDTH], gas[GAS_BIT_OFFSET], (unsigned long long)addr);
+		return;
+	}
+	info->reset_supported = true;
+	info->reset_space = space;
+	info->reset_address = addr;
+	info->reset_value = t[FADT_RESET_VALUE];
+}
+
+static bool parse_hpet(struct walk *w, const uint8_t *t, uint32_t len)
+{
+	if (len < HPET_BASE_ADDRESS + GAS_LENGTH) {
+		problem(w, "HPET", "length %u leaves no room for the base address, skipped", len);
+		return false;
+	}
+	uint8_t space = t[HPET_BASE_ADDRESS + GAS_SPACE];
+	uint64_t addr = read64(t + HPET_BASE_ADDRESS + GAS_ADDRESS);
+	/* The HPET registers are memory-mapped (HPET specification 1.0a, 2.3). */
+	if (space != ACPI_SPACE_MEMORY || addr == 0) {
+		problem(w, "HPET", "base address %#llx in space %u is unusable, skipped",
+			(unsigned long long)addr, space);
+		return false;
+	}
+	w->info->hpet_found = true;
+	w->info->hpet_address = addr;
+	return true;
+}
+
+static void visit(struct walk *w, const char *root, unsigned index, uint64_t addr)
+{
+	char what[24];
+	uint32_t len;
+
+	if (addr == 0) {
+		problem(w, root, "entry %u is address 0, skipped", index);
+		return;
+	}
+	/* The same table listed twice is read once. */
+	if (addr == w->madt_addr || addr == w->fadt_addr || addr == w->hpet_addr)
+		return;
+	format_snprintf(what, sizeof(what), "entry %u", index);
+	const uint8_t *t = load_table(w, addr, root, NULL, what, "skipped", &len);
+	if (!t)
+		return;
+	/* One MADT and one FADT per system (5.2.12, 5.2.9): the first good one is used. */
+	if (memcmp(t, "APIC", 4) == 0) {
+		if (w->info->madt_found) {
+			problem(w, "APIC", "%s at %#llx is a second MADT, ignored", what,
+				(unsigned long long)addr);
+			return;
+		}
+		parse_madt(w, t, len);
+		if (w->info->madt_found)
+			w->madt_addr = addr;
+	} else if (memcmp(t, "FACP", 4) == 0) {
+		if (w->info->fadt_found) {
+			problem(w, "FACP", "%s at %#llx is a second FADT, ignored", what,
+				(unsigned long long)addr);
+			return;
+		}
+		parse_fadt(w, t, len);
+		w->fadt_addr = addr;
+	} else if (memcmp(t, "HPET", 4) == 0) {
+		/* Several HPET tables describe several timer blocks: the first one will do. */
+		if (!w->info->hpet_found && parse_hpet(w, t, len))
+			w->hpet_addr = addr;
+	}
+}
+
+/* Walks the XSDT (64-bit entries) or the RSDT (32-bit entries); false when it is unusable. */
+static bool walk_root(struct walk *w, uint64_t addr, bool xsdt, const char *then)
+{
+	const char *name = xsdt ? "XSDT" : "RSDT";
+	unsigned entry_size = xsdt ? 8 : 4;
+	uint32_t len;
+	const uint8_t *t =
+		load_table(w, addr, name, name, xsdt ? "the XSDT" : "the RSDT", then, &len);
+
+	if (!t)
+		return false;
+	uint32_t count = (len - SDT_HEADER_LENGTH) / entry_size;
+	uint32_t extra = (len - SDT_HEADER_LENGTH) % entry_size;
+	if (extra)
+		problem(w, name, "%u bytes after the last entry, ignored", extra);
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *e = t + SDT_HEADER_LENGTH + i * entry_size;
+		visit(w, name, i, xsdt ? read64(e) : read32(e));
+	}
+	return true;
+}
+
+/* The XSDT address of a revision 2+ RSDP, or 0 when its extended part cannot be trusted. */
+static uint64_t rsdp_xsdt(struct walk *w, uint64_t rsdp_addr, uint8_t revision)
+{
+	const uint8_t *p = w->translate(rsdp_addr, ACPI_RSDP_V2_LENGTH, w->ctx);
+	uint32_t len = p ? read32(p + RSDP_LENGTH) : 0;
+
+	/* Read no byte beyond the length once it is known to be sane. */
+	if (!p || len < ACPI_RSDP_V2_LENGTH || len > RSDP_MAX_LENGTH ||
+	    !(p = w->translate(rsdp_addr, len, w->ctx)) || !acpi_rsdp_valid(p, len)) {
+		problem(w, "RSDP",
+			"revision %u: length %u or extended checksum fails, using the RSDT",
+			revision, len);
+		return 0;
+	}
+	return read64(p + RSDP_XSDT_ADDRESS);
+}
+
+void acpi_parse(uint64_t rsdp_addr, acpi_translate_fn translate, void *ctx, struct acpi_info *info,
+		struct acpi_result *result)
+{
+	struct walk w = { .translate = translate, .ctx = ctx, .info = info, .result = result };
+
+	memset(info, 0, sizeof(*info));
+	memset(result, 0, sizeof(*result));
+	if (rsdp_addr == 0) {
+		problem(&w, "RSDP", "no RSDP");
+		return;
+	}
+	const uint8_t *rsdp = translate(rsdp_addr, ACPI_RSDP_V1_LENGTH, ctx);
+	if (!rsdp) {
+		problem(&w, "RSDP", "RSDP at %#llx is not readable", (unsigned long long)rsdp_addr);
+		return;
+	}
+	/* ACPI 6.5, 5.2.5.3: signature, and the first 20 bytes sum to zero in every revision. */
+	if (memcmp(rsdp, "RSD PTR ", 8) != 0 || checksum(rsdp, ACPI_RSDP_V1_LENGTH) != 0) {
+		problem(&w, "RSDP", "RSDP at %#llx has a bad signature or checksum",
+			(unsigned long long)rsdp_addr);
+		return;
+	}
+	uint8_t revision = rsdp[RSDP_REVISION];
+	uint32_t rsdt = read32(rsdp + RSDP_RSDT_ADDRESS);
+	info->rsdp_revision = revision;
+	copy_printable(info->oem_id, rsdp + RSDP_OEM_ID, 6);
+
+	/* ACPI 6.5, 5.2.5.3 and 5.2.8: revision 2+ gives the XSDT, which supersedes the RSDT. */
+	uint64_t xsdt = revision >= 2 ? rsdp_xsdt(&w, rsdp_addr, revision) : 0;
+	if (xsdt && walk_root(&w, xsdt, true, rsdt ? "using the RSDT" : "no tables")) {
+		info->via_xsdt = true;
+		return;
+	}
+	if (rsdt)
+		walk_root(&w, rsdt, false, "no tables");
+	else
+		problem(&w, "RSDP", "no usable XSDT and an RSDT address of 0: no tables");
 }

@@ -30,6 +30,13 @@ uint64_t acpi_rsdp_scan(acpi_translate_fn translate, void *ctx);
 #define ACPI_MAX_CPUS 256
 #define ACPI_MAX_PROBLEMS 8
 
+/*
+ * A table whose header claims more than this is not read at all: real MADTs, FADTs and root
+ * tables are a few KiB (the largest SSDTs some hundreds), and a garbage length must not make the
+ * parser checksum its way through device memory.
+ */
+#define ACPI_TABLE_MAX_LENGTH (16u << 20)
+
 /* A processor the MADT lists (entry types 0, Processor Local APIC, and 9, Local x2APIC). */
 struct acpi_cpu {
 	uint32_t apic_id;
@@ -53,6 +60,9 @@ struct acpi_info {
 	bool pcat_compat;            /* MADT flags bit 0: dual 8259 PICs present */
 	unsigned cpu_count;          /* entries kept in cpus[], enabled or not */
 	bool cpus_truncated;         /* more than ACPI_MAX_CPUS entries */
+	unsigned cpu_duplicates;     /* entries dropped: their APIC id was listed before */
+	bool madt_walk_stopped;      /* an entry's length was 0 or ran past the table: cpus[] holds
+				      * only the entries before it */
 	struct acpi_cpu cpus[ACPI_MAX_CPUS];
 
 	/* FADT ("FACP") */
@@ -64,6 +74,8 @@ struct acpi_info {
 	uint64_t reset_address;
 	uint8_t reset_value;
 	uint16_t boot_arch_flags; /* IA-PC boot architecture flags (bit 1: 8042 present) */
+	bool boot_arch_valid;     /* the FADT is long enough (ACPI 2.0+) for boot_arch_flags; an
+				   * ACPI 1.0 FADT has no such field and implies legacy devices */
 
 	/* HPET ("HPET") */
 	bool hpet_found;
@@ -86,8 +98,9 @@ struct acpi_result {
  * one whose checksum holds (else the RSDT), then every table it lists, keeping the MADT, FADT
  * and HPET. A table that is unreadable, truncated (length below its header or beyond the
  * readable memory) or fails its checksum is skipped and reported; so is a MADT entry whose length
- * runs past the table. info is cleared first. With no usable MADT, info->madt_found is false and
- * the kernel runs on the boot CPU alone.
+ * runs past the table (the walk stops there: madt_walk_stopped, the CPUs before it are kept).
+ * info is cleared first. With no usable MADT, info->madt_found is false and the kernel runs on
+ * the boot CPU alone.
  */
 void acpi_parse(uint64_t rsdp_addr, acpi_translate_fn translate, void *ctx,
 		struct acpi_info *info, struct acpi_result *result);

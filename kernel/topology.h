@@ -37,7 +37,8 @@ struct topology_shifts {
 /*
  * From CPUID 0x0B: sub-leaf 0 should be the SMT level (ECX[15:8] = 1) and sub-leaf 1 the core
  * level (ECX[15:8] = 2); EAX[4:0] is the shift to the next level's id. False when the leaf is
- * absent or malformed (EBX[15:0] = 0 at sub-leaf 0, levels out of order).
+ * absent or malformed (EBX[15:0] = 0 at sub-leaf 0, levels out of order); out is then left as it
+ * was.
  */
 bool topology_shifts_from_leaf_0b(uint32_t sub0_eax, uint32_t sub0_ebx, uint32_t sub0_ecx,
 				  uint32_t sub1_eax, uint32_t sub1_ebx, uint32_t sub1_ecx,
@@ -76,6 +77,9 @@ struct topology {
 	unsigned package_count;
 	unsigned threads_per_core; /* the most threads found in one core */
 	bool duplicates;           /* an APIC id was listed twice (kept once) */
+	bool cpus_truncated;       /* more than TOPOLOGY_MAX_CPUS distinct ids: the rest dropped */
+	bool threads_truncated;    /* a core had more than TOPOLOGY_MAX_THREADS threads: the later
+				    * ones are in cpus[] but not in their core's threads[] */
 };
 
 /*
