@@ -13,6 +13,8 @@
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
+# Objects are intermediate files of several rules; keep them between builds.
+.SECONDARY:
 
 BUILD := build
 V ?= 0
@@ -51,7 +53,7 @@ NASMFLAGS := -f elf64 -g -F dwarf -w+all -w-unknown-warning -I.
 # Host builds of the pure code: unit tests with the sanitizers, tools and benchmarks optimised.
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
-HOST_LDFLAGS := -fsanitize=address,undefined
+HOST_LDFLAGS := -fsanitize=address,undefined -pthread
 TOOL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I.
 
 # Filled in by the fragments.

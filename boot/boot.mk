@@ -1,5 +1,5 @@
 # boot/: how control reaches the kernel.
-KERNEL_SRCS += boot/multiboot.asm
+KERNEL_SRCS += boot/multiboot.asm boot/trampoline.asm
 
 # The USB/ISO image: GRUB for BIOS (i386-pc) and UEFI (x86_64-efi) with our menu. The MBR gets an
 # active partition: some BIOSes of the Sandy Bridge era refuse a stick without one.

@@ -40,8 +40,8 @@ uint64_t acpi_rsdp_scan(acpi_translate_fn translate, void *ctx);
 /* A processor the MADT lists (entry types 0, Processor Local APIC, and 9, Local x2APIC). */
 struct acpi_cpu {
 	uint32_t apic_id;
-	uint32_t uid;        /* ACPI processor UID */
-	bool enabled;        /* flags bit 0: usable now */
+	uint32_t uid;	     /* ACPI processor UID */
+	bool enabled;	     /* flags bit 0: usable now */
 	bool online_capable; /* flags bit 1 (ACPI 6.3+): may be enabled later; not started */
 	bool x2apic_entry;   /* listed by a type 9 entry */
 };
@@ -51,30 +51,30 @@ enum acpi_address_space { ACPI_SPACE_MEMORY = 0, ACPI_SPACE_IO = 1, ACPI_SPACE_P
 
 struct acpi_info {
 	uint8_t rsdp_revision;
-	bool via_xsdt;       /* the table list came from the XSDT (else the RSDT) */
-	char oem_id[7];      /* from the RSDP, NUL-terminated */
+	bool via_xsdt;	/* the table list came from the XSDT (else the RSDT) */
+	char oem_id[7]; /* from the RSDP, NUL-terminated */
 
 	/* MADT ("APIC") */
 	bool madt_found;
 	uint64_t local_apic_address; /* after a type 5 override */
-	bool pcat_compat;            /* MADT flags bit 0: dual 8259 PICs present */
-	unsigned cpu_count;          /* entries kept in cpus[], enabled or not */
-	bool cpus_truncated;         /* more than ACPI_MAX_CPUS entries */
+	bool pcat_compat;	     /* MADT flags bit 0: dual 8259 PICs present */
+	unsigned cpu_count;	     /* entries kept in cpus[], enabled or not */
+	bool cpus_truncated;	     /* more than ACPI_MAX_CPUS entries */
 	unsigned cpu_duplicates;     /* entries dropped: their APIC id was listed before */
-	bool madt_walk_stopped;      /* an entry's length was 0 or ran past the table: cpus[] holds
+	bool madt_walk_stopped;	     /* an entry's length was 0 or ran past the table: cpus[] holds
 				      * only the entries before it */
 	struct acpi_cpu cpus[ACPI_MAX_CPUS];
 
 	/* FADT ("FACP") */
 	bool fadt_found;
-	uint32_t pm_timer_port;  /* PM_TMR_BLK I/O port (X_PM_TMR_BLK preferred), 0 if none */
-	bool pm_timer_32bit;     /* FADT flags TMR_VAL_EXT: the PM timer has 32 bits, else 24 */
-	bool reset_supported;    /* FADT flags RESET_REG_SUP and a usable reset register */
-	uint8_t reset_space;     /* enum acpi_address_space */
+	uint32_t pm_timer_port; /* PM_TMR_BLK I/O port (X_PM_TMR_BLK preferred), 0 if none */
+	bool pm_timer_32bit;	/* FADT flags TMR_VAL_EXT: the PM timer has 32 bits, else 24 */
+	bool reset_supported;	/* FADT flags RESET_REG_SUP and a usable reset register */
+	uint8_t reset_space;	/* enum acpi_address_space */
 	uint64_t reset_address;
 	uint8_t reset_value;
 	uint16_t boot_arch_flags; /* IA-PC boot architecture flags (bit 1: 8042 present) */
-	bool boot_arch_valid;     /* the FADT is long enough (ACPI 2.0+) for boot_arch_flags; an
+	bool boot_arch_valid;	  /* the FADT is long enough (ACPI 2.0+) for boot_arch_flags; an
 				   * ACPI 1.0 FADT has no such field and implies legacy devices */
 
 	/* HPET ("HPET") */
@@ -84,7 +84,7 @@ struct acpi_info {
 
 /* Something the parser skipped or could not trust, for a warn record. */
 struct acpi_problem {
-	char table[5];     /* "RSDP", "XSDT", "RSDT", "APIC", "FACP", "HPET" */
+	char table[5]; /* "RSDP", "XSDT", "RSDT", "APIC", "FACP", "HPET" */
 	char message[120];
 };
 
@@ -102,7 +102,7 @@ struct acpi_result {
  * info is cleared first. With no usable MADT, info->madt_found is false and the kernel runs on
  * the boot CPU alone.
  */
-void acpi_parse(uint64_t rsdp_addr, acpi_translate_fn translate, void *ctx,
-		struct acpi_info *info, struct acpi_result *result);
+void acpi_parse(uint64_t rsdp_addr, acpi_translate_fn translate, void *ctx, struct acpi_info *info,
+		struct acpi_result *result);
 
 #endif

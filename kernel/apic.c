@@ -2,6 +2,8 @@
 /*
  * Local APIC register logic for xAPIC and x2APIC (SDM vol. 3A, chapter 10; x2APIC: 10.12).
  */
+#include <stddef.h>
+
 #include "kernel/apic.h"
 
 /* How long an xAPIC IPI may stay pending: far longer than any delivery takes. */
@@ -11,24 +13,27 @@ struct apic_mode_choice apic_choose_mode(uint64_t apic_base_msr, bool cpu_has_x2
 					 enum apic_request request, uint32_t highest_apic_id)
 {
 	struct apic_mode_choice c = { APIC_MODE_XAPIC, false, NULL };
-	bool firmware_x2apic = (apic_base_msr & APIC_BASE_ENABLE) && (apic_base_msr & APIC_BASE_EXTD);
+	bool firmware_x2apic =
+		(apic_base_msr & APIC_BASE_ENABLE) && (apic_base_msr & APIC_BASE_EXTD);
 
 	if (firmware_x2apic) {
 		c.mode = APIC_MODE_X2APIC;
 		if (request == APIC_REQUEST_XAPIC)
-			c.warning = "the firmware left the APIC in x2APIC mode; leaving it would mean "
-				    "disabling the APIC, so x2APIC stays";
+			c.warning =
+				"the firmware left the APIC in x2APIC mode; leaving it would mean "
+				"disabling the APIC, so x2APIC stays";
 		return c;
 	}
 	bool want_x2apic = request == APIC_REQUEST_X2APIC || highest_apic_id > 254;
 	if (!want_x2apic)
 		return c;
 	if (!cpu_has_x2apic) {
-		c.warning = highest_apic_id > 254
-				    ? "APIC ids above 254 need x2APIC, which this CPU lacks; the CPUs "
-				      "with those ids cannot be started"
-				    : "apic=x2apic: this CPU has no x2APIC (CPUID.1:ECX[21] is 0); "
-				      "using xAPIC";
+		c.warning =
+			highest_apic_id > 254
+				? "APIC ids above 254 need x2APIC, which this CPU lacks; the CPUs "
+				  "with those ids cannot be started"
+				: "apic=x2apic: this CPU has no x2APIC (CPUID.1:ECX[21] is 0); "
+				  "using xAPIC";
 		return c;
 	}
 	c.mode = APIC_MODE_X2APIC;
@@ -113,14 +118,16 @@ bool apic_send_ipi(const struct apic *a, uint32_t destination, uint32_t icr_low)
 bool apic_send_init(const struct apic *a, uint32_t destination)
 {
 	return apic_send_ipi(a, destination,
-			     APIC_ICR_DELIVERY_INIT | APIC_ICR_LEVEL_ASSERT | APIC_ICR_TRIGGER_LEVEL);
+			     APIC_ICR_DELIVERY_INIT | APIC_ICR_LEVEL_ASSERT |
+				     APIC_ICR_TRIGGER_LEVEL);
 }
 
 bool apic_send_startup(const struct apic *a, uint32_t destination, uint64_t trampoline_page)
 {
 	/* The vector is the page number of the real-mode start address (SDM vol. 3A, 9.4.4.1). */
 	return apic_send_ipi(a, destination,
-			     APIC_ICR_DELIVERY_STARTUP | (uint32_t)((trampoline_page >> 12) & 0xff));
+			     APIC_ICR_DELIVERY_STARTUP |
+				     (uint32_t)((trampoline_page >> 12) & 0xff));
 }
 
 bool apic_send_nmi(const struct apic *a, uint32_t destination)

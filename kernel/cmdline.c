@@ -44,6 +44,19 @@ static const struct choice selftest_choices[] = {
 	{ "gp", SELFTEST_GP },
 	{ "de", SELFTEST_DE },
 	{ "stack", SELFTEST_STACK },
+	{ "missing-ap", SELFTEST_MISSING_AP },
+	{ "user-fault", SELFTEST_USER_FAULT },
+	{ NULL, 0 },
+};
+static const struct choice smp_choices[] = {
+	{ "pair", SMP_MODE_PAIR },
+	{ "all", SMP_MODE_ALL },
+	{ NULL, 0 },
+};
+static const struct choice apic_choices[] = {
+	{ "auto", APIC_CHOICE_AUTO },
+	{ "xapic", APIC_CHOICE_XAPIC },
+	{ "x2apic", APIC_CHOICE_X2APIC },
 	{ NULL, 0 },
 };
 
@@ -53,6 +66,7 @@ enum key_kind {
 	KEY_EXP_LIST,	 /* comma list of experiment names, "all" or "none" -> string */
 	KEY_SERIAL_PORT, /* com1..com4, 0xPORT or none -> uint16_t */
 	KEY_BAUD,	 /* a divisor of the 16550's 115200 base rate -> uint32_t */
+	KEY_CORE,	 /* "boot" or a core index 0-255 -> int32_t */
 };
 
 struct key {
@@ -78,6 +92,10 @@ static const struct key keys[] = {
 	{ "baud", KEY_BAUD, FIELD(baud), NULL, 300, 115200,
 	  "115200|57600|38400|19200|9600 (a divisor of 115200)" },
 	{ "selftest", KEY_CHOICE, FIELD(selftest), selftest_choices, 0, 0, NULL },
+	{ "core", KEY_CORE, FIELD(core), NULL, 0, 255,
+	  "boot|0-255 (a core index, see the boot record)" },
+	{ "smp", KEY_CHOICE, FIELD(smp), smp_choices, 0, 0, NULL },
+	{ "apic", KEY_CHOICE, FIELD(apic), apic_choices, 0, 0, NULL },
 };
 
 #define KEY_COUNT (sizeof(keys) / sizeof(keys[0]))
@@ -94,6 +112,9 @@ void config_defaults(struct config *cfg)
 	cfg->mux_ms = 1;
 	cfg->serial_port = 0x3f8;
 	cfg->baud = 115200;
+	cfg->core = CONFIG_CORE_BOOT;
+	cfg->smp = SMP_MODE_PAIR;
+	cfg->apic = APIC_CHOICE_AUTO;
 }
 
 static const char *choice_name(const struct choice *c, unsigned v)
@@ -127,6 +148,16 @@ const char *config_exit_name(unsigned v)
 const char *config_selftest_name(unsigned v)
 {
 	return choice_name(selftest_choices, v);
+}
+
+const char *config_smp_name(unsigned v)
+{
+	return choice_name(smp_choices, v);
+}
+
+const char *config_apic_name(unsigned v)
+{
+	return choice_name(apic_choices, v);
 }
 
 /* A bounded string under construction. */
@@ -261,6 +292,17 @@ static bool apply(const struct key *k, const char *value, size_t n, struct confi
 		memcpy(field, &u, sizeof(u));
 		return true;
 	}
+	case KEY_CORE: {
+		int32_t core;
+		if (equal_n(value, n, "boot"))
+			core = CONFIG_CORE_BOOT;
+		else if (parse_uint(value, n, &v) && v <= k->max)
+			core = (int32_t)v;
+		else
+			return false;
+		memcpy(field, &core, sizeof(core));
+		return true;
+	}
 	case KEY_SERIAL_PORT: {
 		static const struct {
 			const char *name;
@@ -332,6 +374,15 @@ static void current_value(const struct key *k, const struct config *cfg, char *b
 	case KEY_EXP_LIST:
 		format_snprintf(buf, size, "%s", cfg->exp);
 		break;
+	case KEY_CORE: {
+		int32_t core;
+		memcpy(&core, field, sizeof(core));
+		if (core == CONFIG_CORE_BOOT)
+			format_snprintf(buf, size, "boot");
+		else
+			format_snprintf(buf, size, "%d", core);
+		break;
+	}
 	}
 }
 

@@ -16,14 +16,19 @@ enum xsu_mode { XSU_MODE_BOTH, XSU_MODE_ON, XSU_MODE_OFF };
 enum sched_mode { SCHED_MODE_GREEDY, SCHED_MODE_HK };
 enum pmu_choice { PMU_CHOICE_AUTO, PMU_CHOICE_HW, PMU_CHOICE_MODEL };
 enum exit_mode { EXIT_MODE_HALT, EXIT_MODE_REBOOT, EXIT_MODE_QEMU };
+enum smp_mode { SMP_MODE_PAIR, SMP_MODE_ALL };
+enum apic_choice { APIC_CHOICE_AUTO, APIC_CHOICE_XAPIC, APIC_CHOICE_X2APIC };
+#define CONFIG_CORE_BOOT (-1) /* the boot CPU's core */
 /* Deliberate faults that prove the exception path ends a run cleanly. */
 enum selftest {
 	SELFTEST_NONE,
-	SELFTEST_FAULT, /* page fault on an unmapped address (#PF, CR2 reported) */
-	SELFTEST_UD,	/* invalid opcode (#UD) */
-	SELFTEST_GP,	/* general protection: a non-canonical address (#GP) */
-	SELFTEST_DE,	/* divide error (#DE) */
-	SELFTEST_STACK, /* kernel stack overflow: double fault on its own stack (#DF) */
+	SELFTEST_FAULT,	     /* page fault on an unmapped address (#PF, CR2 reported) */
+	SELFTEST_UD,	     /* invalid opcode (#UD) */
+	SELFTEST_GP,	     /* general protection: a non-canonical address (#GP) */
+	SELFTEST_DE,	     /* divide error (#DE) */
+	SELFTEST_STACK,	     /* kernel stack overflow: double fault on its own stack (#DF) */
+	SELFTEST_MISSING_AP, /* start a CPU the MADT does not list: it must time out, run goes on */
+	SELFTEST_USER_FAULT, /* a page fault in ring-3 code on a sibling: reported, run ends */
 };
 
 #define CONFIG_EXP_MAX 256
@@ -38,6 +43,9 @@ struct config {
 	uint32_t mux_ms;	  /* multiplexing tick, milliseconds */
 	uint16_t serial_port;	  /* 16550 I/O port, 0 for no serial console */
 	uint32_t baud;
+	int32_t core; /* index of the core to use, or CONFIG_CORE_BOOT */
+	uint8_t smp;  /* enum smp_mode: start the chosen core's threads, or every CPU */
+	uint8_t apic; /* enum apic_choice */
 };
 
 /* The defaults: the full suite, XSU off and on, greedy, PMU chosen from CPUID, halt at the end. */
@@ -51,7 +59,7 @@ struct cmdline_warning {
 	char key[CMDLINE_KEY_MAX];
 	char value[CMDLINE_VALUE_MAX];
 	char accepted[CMDLINE_ACCEPTED_MAX]; /* e.g. "on|off|both", or the list of keys */
-	char used[CMDLINE_VALUE_MAX];         /* the value in force instead; empty for a bad key */
+	char used[CMDLINE_VALUE_MAX];	     /* the value in force instead; empty for a bad key */
 	char message[CMDLINE_ACCEPTED_MAX + 128];
 };
 
@@ -69,5 +77,7 @@ const char *config_sched_name(unsigned v);
 const char *config_pmu_name(unsigned v);
 const char *config_exit_name(unsigned v);
 const char *config_selftest_name(unsigned v);
+const char *config_smp_name(unsigned v);
+const char *config_apic_name(unsigned v);
 
 #endif

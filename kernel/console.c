@@ -51,6 +51,12 @@ void console_take_over(void)
 		spin_unlock(&console_lock);
 }
 
+void console_break_lock(void)
+{
+	if (!spin_held_by_me(&console_lock))
+		spin_unlock(&console_lock);
+}
+
 static void put_char(char c)
 {
 	if (c == '\n')

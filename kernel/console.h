@@ -30,4 +30,7 @@ void console_write_serial_line_locked(const char *s, size_t n);
  */
 void console_take_over(void);
 
+/* After the other CPUs were stopped: free the console even if one of them held it. */
+void console_break_lock(void);
+
 #endif

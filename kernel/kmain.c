@@ -5,33 +5,67 @@
 #include <string.h>
 
 #include "kernel/acpi.h"
+#include "kernel/apic_hw.h"
+#include "kernel/boot_checks.h"
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/cpuinfo.h"
+#include "kernel/exit.h"
+#include "kernel/fpu.h"
+#include "kernel/memmap.h"
 #include "kernel/multiboot.h"
+#include "kernel/page_alloc.h"
 #include "kernel/paging.h"
+#include "kernel/pair.h"
 #include "kernel/percpu.h"
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
 #include "kernel/selftest.h"
+#include "kernel/smp.h"
+#include "kernel/syscall.h"
+#include "kernel/tick.h"
+#include "kernel/time.h"
+#include "kernel/topology.h"
 #include "kernel/trap.h"
+#include "kernel/user.h"
 
 #ifndef PMU_VERSION
 #define PMU_VERSION "unknown"
 #endif
 
 #define MAX_WARNINGS 16
+#define AP_START_TIMEOUT_US 100000 /* an AP that is not up after 100 ms is reported and skipped */
+#define USER_STACK_SIZE (64 * 1024)
 
 static struct boot_info boot_info;
 static struct config config;
+static struct acpi_info acpi;
+static struct acpi_result acpi_result;
+static struct topology topology;
+static struct cpu_identity identity;
+static struct fpu_features fpu;
+static uint64_t trampoline_page;
+static int chosen_core = -1;
+static const char *apic_warning;
+static const char *topology_warning;
+
+/* What happened to each AP we tried to start, for the `cpu` records after the boot record. */
+static struct {
+	uint32_t apic_id;
+	bool started;
+	uint64_t elapsed_tsc;
+	struct percpu *cpu;
+} ap_results[MAX_CPUS];
+static unsigned ap_result_count;
 
 extern char boot_stack_guard[], boot_stack_top[];
+extern char __image_start[], __image_end[];
 static uint8_t boot_ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
 
 /* Physical memory below 4 GiB is identity mapped: a physical address is a pointer. */
-static const void *identity(uint64_t addr, size_t len, void *ctx)
+static const void *identity_map(uint64_t addr, size_t len, void *ctx)
 {
 	(void)ctx;
 	if (addr >= IDENTITY_MAP_END || len > IDENTITY_MAP_END - addr)
@@ -42,16 +76,15 @@ static const void *identity(uint64_t addr, size_t len, void *ctx)
 /* Exceptions must be reportable before anything else can go wrong. */
 static void early_cpu_setup(void)
 {
-	struct percpu *cpu = &percpu_boot;
-	uint64_t ist_tops[3];
+	struct percpu *cpu = &percpu[0];
 
 	for (unsigned i = 0; i < 3; i++)
-		ist_tops[i] = (uint64_t)(uintptr_t)(boot_ist_stacks[i] + IST_STACK_SIZE);
+		cpu->ist_tops[i] = (uint64_t)(uintptr_t)(boot_ist_stacks[i] + IST_STACK_SIZE);
 	cpu->index = 0;
 	cpu->apic_id = cpuid(1, 0).ebx >> 24;
 	cpu->stack_top = (uint64_t)(uintptr_t)boot_stack_top;
 	percpu_install(cpu);
-	gdt_load(&cpu->tables, cpu->stack_top, ist_tops);
+	gdt_load(&cpu->tables, cpu->stack_top, cpu->ist_tops);
 	idt_init();
 	idt_load();
 	pic_disable();
@@ -69,9 +102,170 @@ static void console_setup(void)
 		console_init_vga(0xb8000, 80, 25);
 }
 
-static void emit_boot_record(const struct cpu_identity *id)
+/* Free memory: the trampoline page below 1 MiB, everything else from 1 MiB to 4 GiB. */
+static void memory_setup(void)
+{
+	struct mem_range reserved[] = {
+		{ 0, 0x1000 }, /* the real-mode IVT and BIOS data area */
+		{ (uint64_t)(uintptr_t)__image_start, (uint64_t)(uintptr_t)__image_end },
+		{ boot_info.loader_info_start, boot_info.loader_info_end },
+	};
+	static struct memmap_free low, high;
+
+	memmap_free_ranges(&boot_info, reserved, 3, 0, 0x100000, &low);
+	memmap_free_ranges(&boot_info, reserved, 3, 0x100000, IDENTITY_MAP_END, &high);
+	page_alloc_init(&high);
+	trampoline_page = boot_info.trampoline_page ? boot_info.trampoline_page
+						    : memmap_trampoline_page(&low);
+}
+
+static void acpi_setup(void)
+{
+	if (!boot_info.acpi_rsdp) {
+		uint64_t rsdp = acpi_rsdp_scan(identity_map, NULL);
+		if (rsdp) {
+			boot_info.acpi_rsdp = rsdp;
+			boot_info.acpi_rsdp_source = BOOT_ACPI_BIOS_SCAN;
+		}
+	}
+	if (boot_info.acpi_rsdp)
+		acpi_parse(boot_info.acpi_rsdp, identity_map, NULL, &acpi, &acpi_result);
+}
+
+/* The enabled CPUs of the MADT (the boot CPU always among them), then their topology. */
+static void topology_setup(void)
+{
+	static uint32_t ids[TOPOLOGY_MAX_CPUS];
+	unsigned n = 0;
+	uint32_t boot_id = percpu[0].apic_id;
+	struct topology_shifts shifts;
+
+	if (acpi.madt_found) {
+		for (unsigned i = 0; i < acpi.cpu_count && n < TOPOLOGY_MAX_CPUS; i++)
+			if (acpi.cpus[i].enabled)
+				ids[n++] = acpi.cpus[i].apic_id;
+	} else {
+		topology_warning = "no usable ACPI MADT: running on the boot CPU alone";
+	}
+	bool has_boot = false;
+	for (unsigned i = 0; i < n; i++)
+		has_boot = has_boot || ids[i] == boot_id;
+	if (!has_boot) {
+		if (acpi.madt_found)
+			topology_warning = "the MADT does not list the boot CPU; adding it";
+		if (n < TOPOLOGY_MAX_CPUS)
+			ids[n++] = boot_id;
+	}
+
+	struct cpuid_regs leaf0 = cpuid(0, 0);
+	bool have_0b = false;
+	if (leaf0.eax >= 0xb) {
+		struct cpuid_regs s0 = cpuid(0xb, 0), s1 = cpuid(0xb, 1);
+		have_0b = topology_shifts_from_leaf_0b(s0.eax, s0.ebx, s0.ecx, s1.eax, s1.ebx,
+						       s1.ecx, &shifts);
+	}
+	if (!have_0b) {
+		struct cpuid_regs l1 = cpuid(1, 0);
+		bool have_4 = leaf0.eax >= 4;
+		topology_shifts_from_leaves_1_4(l1.ebx, l1.edx, have_4,
+						have_4 ? cpuid(4, 0).eax : 0, &shifts);
+	}
+	topology_build(ids, n, &shifts, &topology);
+
+	int boot_core = topology_core_of(&topology, boot_id);
+	chosen_core = boot_core;
+	if (config.core != CONFIG_CORE_BOOT) {
+		if ((unsigned)config.core < topology.core_count)
+			chosen_core = config.core;
+		else
+			topology_warning = "core= names no core of this machine; using the boot "
+					   "CPU's core";
+	}
+}
+
+static struct percpu *new_cpu(uint32_t apic_id)
+{
+	if (percpu_count >= MAX_CPUS)
+		return NULL;
+	struct percpu *cpu = &percpu[percpu_count];
+	cpu->index = percpu_count++;
+	cpu->apic_id = apic_id;
+	return cpu;
+}
+
+static struct percpu *cpu_by_apic(uint32_t apic_id)
+{
+	for (unsigned i = 0; i < percpu_count; i++)
+		if (percpu[i].apic_id == apic_id)
+			return &percpu[i];
+	return NULL;
+}
+
+static void start_ap(uint32_t apic_id)
+{
+	struct percpu *cpu = new_cpu(apic_id);
+
+	if (!cpu || ap_result_count >= MAX_CPUS)
+		return;
+	uint64_t elapsed = 0;
+	bool started = trampoline_page && smp_start_cpu(cpu, AP_START_TIMEOUT_US, &elapsed);
+	ap_results[ap_result_count++] = (typeof(ap_results[0])){ apic_id, started, elapsed, cpu };
+}
+
+/* Start the chosen core's other threads (smp=pair) or every CPU (smp=all); park the unused. */
+static void smp_setup(void)
+{
+	const struct topology_core *core = &topology.cores[chosen_core];
+	uint32_t boot_id = percpu[0].apic_id;
+
+	smp_init(trampoline_page,
+		 (identity.family == 6 && !strcmp(identity.vendor, "GenuineIntel")) ||
+			 (identity.family >= 0xf && !strcmp(identity.vendor, "AuthenticAMD")));
+	machine_set_stop_other_cpus(smp_stop_others);
+	percpu[0].online = 1;
+	for (unsigned i = 0; i < topology.cpu_count; i++) {
+		uint32_t id = topology.cpus[i].apic_id;
+		bool in_core = topology.cpus[i].core_index == chosen_core;
+		if (id != boot_id && (in_core || config.smp == SMP_MODE_ALL))
+			start_ap(id);
+	}
+	if (config.selftest == SELFTEST_MISSING_AP) {
+		/* An id no CPU has: the start must time out and the run go on. */
+		uint32_t unused = 0;
+		while (cpu_by_apic(unused) || topology_core_of(&topology, unused) >= 0)
+			unused++;
+		start_ap(unused);
+	}
+
+	the_pair.thread_count = 0;
+	for (unsigned t = 0; t < core->thread_count && the_pair.thread_count < 2; t++) {
+		struct percpu *cpu = cpu_by_apic(core->threads[t]);
+		if (cpu && cpu->online)
+			the_pair.cpu[the_pair.thread_count++] = cpu;
+	}
+	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		struct percpu *cpu = the_pair.cpu[t];
+		cpu->user_stack_top = user_stack_alloc(USER_STACK_SIZE);
+	}
+}
+
+/* Every started CPU that is not one of the chosen core's threads halts (interrupts off). */
+static void park_unused_cpus(void)
+{
+	for (unsigned i = 1; i < percpu_count; i++) {
+		struct percpu *cpu = &percpu[i];
+		bool in_pair = false;
+		for (unsigned t = 0; t < the_pair.thread_count; t++)
+			in_pair = in_pair || the_pair.cpu[t] == cpu;
+		if (cpu->online && !in_pair)
+			smp_post(cpu, smp_park, NULL);
+	}
+}
+
+static void emit_boot_record(void)
 {
 	static struct record r;
+	const struct time_calibration *time = time_info();
 
 	record_begin(&r, "boot");
 	record_string(&r, "version", PMU_VERSION);
@@ -88,13 +282,43 @@ static void emit_boot_record(const struct cpu_identity *id)
 	record_bool(&r, "uefi",
 		    boot_info.efi_system_table != 0 || boot_info.path == BOOT_PATH_UEFI);
 	record_begin_object(&r, "cpu");
-	record_string(&r, "vendor", id->vendor);
-	record_uint(&r, "family", id->family);
-	record_uint(&r, "model", id->model);
-	record_uint(&r, "stepping", id->stepping);
-	record_string(&r, "brand", id->brand);
-	record_string(&r, "hypervisor", id->hypervisor ? id->hypervisor_vendor : NULL);
+	record_string(&r, "vendor", identity.vendor);
+	record_uint(&r, "family", identity.family);
+	record_uint(&r, "model", identity.model);
+	record_uint(&r, "stepping", identity.stepping);
+	record_string(&r, "brand", identity.brand);
+	record_string(&r, "hypervisor", identity.hypervisor ? identity.hypervisor_vendor : NULL);
+	record_bool(&r, "avx", fpu.avx);
 	record_end_object(&r);
+
+	record_uint(&r, "cpus", topology.cpu_count);
+	record_uint(&r, "packages", topology.package_count);
+	record_uint(&r, "cores", topology.core_count);
+	record_uint(&r, "threads_per_core", topology.threads_per_core);
+	record_string(&r, "topology_source",
+		      topology.shifts.source == TOPOLOGY_LEAF_0B      ? "cpuid-0x0b"
+		      : topology.shifts.source == TOPOLOGY_LEAVES_1_4 ? "cpuid-0x01-0x04"
+								      : "none");
+	record_uint(&r, "core", (uint64_t)chosen_core);
+	record_begin_array(&r, "threads");
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		record_uint(&r, NULL, the_pair.cpu[t]->apic_id);
+	record_end_array(&r);
+	record_bool(&r, "smt", the_pair.thread_count == 2);
+	record_begin_array(&r, "core_threads");
+	for (unsigned c = 0; c < topology.core_count; c++) {
+		record_begin_array(&r, NULL);
+		for (unsigned t = 0; t < topology.cores[c].thread_count; t++)
+			record_uint(&r, NULL, topology.cores[c].threads[t]);
+		record_end_array(&r);
+	}
+	record_end_array(&r);
+	record_string(&r, "smp", config_smp_name(config.smp));
+	record_uint(&r, "tsc_hz", time->tsc_hz);
+	record_string(&r, "tsc_ref", time->reference);
+	record_uint(&r, "apic_timer_hz", time->apic_timer_hz);
+	record_string(&r, "apic_mode", apic_mode_name());
+
 	record_begin_object(&r, "console");
 	if (console_has_serial())
 		record_hex(&r, "serial", config.serial_port);
@@ -111,51 +335,73 @@ static void emit_boot_record(const struct cpu_identity *id)
 	record_uint(&r, "mux_ms", config.mux_ms);
 	record_string(&r, "exit", config_exit_name(config.exit));
 	record_string(&r, "selftest", config_selftest_name(config.selftest));
+	record_string(&r, "apic", config_apic_name(config.apic));
 	record_end_object(&r);
 	record_emit(&r);
 }
 
-static void print_banner(const struct cpu_identity *id)
+static void print_banner(void)
 {
+	const struct time_calibration *time = time_info();
+
 	kprintf("\npmu-testkernel %s: booted via %s%s%s\n", PMU_VERSION,
 		boot_path_name(boot_info.path), boot_info.loader_name[0] ? " from " : "",
 		boot_info.loader_name);
 	kprintf("  command line: %s\n", boot_info.cmdline[0] ? boot_info.cmdline : "(empty)");
-	kprintf("  CPU: %s, family %u model 0x%x stepping %u (%s)%s%s\n", id->vendor, id->family,
-		id->model, id->stepping, id->brand[0] ? id->brand : "no brand string",
-		id->hypervisor ? ", under hypervisor " : "",
-		id->hypervisor ? id->hypervisor_vendor : "");
+	kprintf("  CPU: %s, family %u model 0x%x stepping %u (%s)%s%s\n", identity.vendor,
+		identity.family, identity.model, identity.stepping,
+		identity.brand[0] ? identity.brand : "no brand string",
+		identity.hypervisor ? ", under hypervisor " : "",
+		identity.hypervisor ? identity.hypervisor_vendor : "");
 	kprintf("  memory: %llu MiB usable in %u regions; ACPI RSDP %s%p (%s)\n",
 		(unsigned long long)boot_usable_mib(&boot_info), boot_info.memory_region_count,
 		boot_info.acpi_rsdp ? "at " : "not found ", (void *)(uintptr_t)boot_info.acpi_rsdp,
 		boot_acpi_source_name(boot_info.acpi_rsdp_source));
+	kprintf("  TSC %llu kHz (against %s); %s; %u CPUs in %u packages, %u cores, %u thread(s) "
+		"per core\n",
+		(unsigned long long)(time->tsc_hz / 1000), time->reference, apic_mode_name(),
+		topology.cpu_count, topology.package_count, topology.core_count,
+		topology.threads_per_core);
+	if (the_pair.thread_count == 2)
+		kprintf("  using core %d: hyperthreads APIC %u and %u\n", chosen_core,
+			the_pair.cpu[0]->apic_id, the_pair.cpu[1]->apic_id);
+	else
+		kprintf("  using core %d: APIC %u alone: NO SMT SIBLING, so the cross-hyperthread "
+			"erratum cannot show on this core\n",
+			chosen_core, the_pair.thread_count ? the_pair.cpu[0]->apic_id : 0);
 }
 
-static void kmain(const char *handoff_error, const char *handoff_warning)
+static void emit_cpu_records(void)
 {
-	static struct cmdline_warning warnings[MAX_WARNINGS];
-	struct cpu_identity id;
+	for (unsigned i = 0; i < ap_result_count; i++) {
+		struct record r;
+		struct percpu *cpu = ap_results[i].cpu;
+		int core = topology_core_of(&topology, ap_results[i].apic_id);
 
-	config_defaults(&config);
-	unsigned warning_count =
-		cmdline_parse(boot_info.cmdline, &config, NULL, warnings, MAX_WARNINGS);
-	console_setup();
-	run_set_exit_mode(config.exit);
-	paging_init();
-	paging_guard_page((uint64_t)(uintptr_t)boot_stack_guard);
-
-	if (!boot_info.acpi_rsdp) {
-		uint64_t rsdp = acpi_rsdp_scan(identity, NULL);
-		if (rsdp) {
-			boot_info.acpi_rsdp = rsdp;
-			boot_info.acpi_rsdp_source = BOOT_ACPI_BIOS_SCAN;
+		record_begin(&r, "cpu");
+		record_uint(&r, "apic", ap_results[i].apic_id);
+		record_uint(&r, "index", cpu->index);
+		record_bool(&r, "started", ap_results[i].started);
+		record_uint(&r, "start_us", tsc_to_ns(ap_results[i].elapsed_tsc) / 1000);
+		if (core >= 0)
+			record_uint(&r, "core", (uint64_t)core);
+		else
+			record_null(&r, "core");
+		if (ap_results[i].started) {
+			record_uint(&r, "initial_apic_id", cpu->initial_apic_id);
+			record_uint(&r, "x2apic_id", cpu->x2apic_id);
+		} else {
+			kprintf("warning: the CPU with APIC id %u did not answer within %u ms; "
+				"going on without it\n",
+				ap_results[i].apic_id, AP_START_TIMEOUT_US / 1000);
 		}
+		record_emit(&r);
 	}
+}
 
-	cpu_identify(&id);
-	print_banner(&id);
-	emit_boot_record(&id);
-
+static void emit_warnings(const char *handoff_error, const char *handoff_warning,
+			  const struct cmdline_warning *warnings, unsigned warning_count)
+{
 	if (handoff_error)
 		record_warn("boot", "boot", boot_path_name(boot_info.path),
 			    "multiboot1|multiboot2|uefi", NULL, handoff_error);
@@ -170,6 +416,63 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	if (warning_count > MAX_WARNINGS)
 		record_warn("cmdline", "cmdline", "", "", NULL,
 			    "more command-line problems than reported here");
+	for (unsigned i = 0; i < acpi_result.problem_count && i < ACPI_MAX_PROBLEMS; i++)
+		record_warn("acpi", acpi_result.problems[i].table, "", "", NULL,
+			    acpi_result.problems[i].message);
+	if (!boot_info.acpi_rsdp)
+		record_warn("acpi", "RSDP", "", "", NULL,
+			    "no ACPI RSDP found: running on the boot CPU alone");
+	if (topology_warning)
+		record_warn("smp", "core", "", "", NULL, topology_warning);
+	if (apic_warning)
+		record_warn("smp", "apic", config_apic_name(config.apic), "auto|xapic|x2apic",
+			    apic_mode_name(), apic_warning);
+	if (time_info()->problem)
+		record_warn("time", "tsc", "", "acpi_pm|pit", time_info()->reference,
+			    time_info()->problem);
+	if (!trampoline_page)
+		record_warn("smp", "trampoline", "", "", NULL,
+			    "no free page below 1 MiB for the AP start-up code: no AP starts");
+}
+
+static void kmain(const char *handoff_error, const char *handoff_warning)
+{
+	static struct cmdline_warning warnings[MAX_WARNINGS];
+
+	record_set_boot_hook(emit_boot_record);
+	config_defaults(&config);
+	unsigned warning_count =
+		cmdline_parse(boot_info.cmdline, &config, NULL, warnings, MAX_WARNINGS);
+	console_setup();
+	run_set_exit_mode(config.exit);
+	paging_init();
+	paging_guard_page((uint64_t)(uintptr_t)boot_stack_guard);
+	cpu_identify(&identity);
+	fpu_enable(&fpu);
+	memory_setup();
+	acpi_setup();
+
+	uint32_t highest = percpu[0].apic_id;
+	for (unsigned i = 0; i < acpi.cpu_count; i++)
+		if (acpi.cpus[i].enabled && acpi.cpus[i].apic_id > highest)
+			highest = acpi.cpus[i].apic_id;
+	apic_warning = apic_setup_boot_cpu((enum apic_request)config.apic, highest);
+	percpu[0].apic_id = apic_id(&local_apic);
+	time_calibrate(acpi.pm_timer_port, acpi.pm_timer_32bit);
+	syscall_init();
+	user_init();
+	tick_init();
+	topology_setup();
+	smp_setup();
+
+	print_banner();
+	emit_boot_record();
+	emit_warnings(handoff_error, handoff_warning, warnings, warning_count);
+	emit_cpu_records();
+	park_unused_cpus();
+
+	check_ticks(config.mux_ms);
+	check_siblings();
 
 	selftest_run(config.selftest);
 
@@ -181,7 +484,7 @@ void multiboot_main(uint32_t magic, uint32_t info_addr)
 {
 	early_cpu_setup();
 	struct multiboot_result result =
-		multiboot_parse(magic, info_addr, identity, NULL, &boot_info);
+		multiboot_parse(magic, info_addr, identity_map, NULL, &boot_info);
 	kmain(result.error, result.warning);
 }
 

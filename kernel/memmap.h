@@ -23,8 +23,8 @@ struct mem_range {
 struct memmap_free {
 	unsigned count;
 	struct mem_range ranges[MEMMAP_FREE_MAX]; /* sorted, disjoint, 4 KiB aligned */
-	uint64_t bytes;                           /* their total */
-	unsigned dropped;                         /* ranges that did not fit in ranges[] */
+	uint64_t bytes;				  /* their total */
+	unsigned dropped;			  /* ranges that did not fit in ranges[] */
 };
 
 /*
@@ -34,7 +34,8 @@ struct memmap_free {
  * inward to 4 KiB boundaries, sorted and merged.
  */
 void memmap_free_ranges(const struct boot_info *info, const struct mem_range *reserved,
-			unsigned reserved_count, uint64_t low, uint64_t high, struct memmap_free *out);
+			unsigned reserved_count, uint64_t low, uint64_t high,
+			struct memmap_free *out);
 
 /*
  * A page for the real-mode trampoline: 4 KiB aligned, at or above 0x1000 and below 0x9F000 (under

@@ -10,7 +10,8 @@
 
 #define IA32_GS_BASE 0xc0000101
 
-struct percpu percpu_boot;
+struct percpu percpu[MAX_CPUS];
+unsigned percpu_count = 1;
 
 void percpu_install(struct percpu *p)
 {

@@ -16,13 +16,34 @@
 #define KERNEL_STACK_SIZE (16 * 1024)
 #define IST_STACK_SIZE (8 * 1024)
 
+struct trap_frame;
+
+/* Work handed to a CPU (kernel/smp.c). */
+struct cpu_work {
+	void (*fn)(void *arg);
+	void *arg;
+	volatile uint64_t posted;   /* incremented by the poster */
+	volatile uint64_t finished; /* set to posted by the CPU when fn returned */
+};
+
 struct percpu {
 	struct percpu *self; /* first: this_cpu() reads %gs:0 */
 	uint32_t index;	     /* 0 is the boot CPU */
 	uint32_t apic_id;
 	uint64_t stack_top;	  /* kernel stack (TSS RSP0 for entries from CPL 3) */
+	uint64_t ist_tops[3];	  /* tops of the #DF, NMI and #MC stacks */
+	uint64_t user_stack_top;  /* this CPU's ring-3 stack, 0 until allocated */
 	uint32_t exception_depth; /* nested exceptions while reporting one */
-	uint32_t reserved;
+	volatile uint32_t online; /* the CPU runs kernel code and takes work */
+	uint64_t
+		user_return_rsp; /* kernel stack to resume when ring-3 code exits (kernel/user.c) */
+	volatile uint64_t ticks; /* APIC timer ticks taken (kernel/tick.c) */
+	void (*tick_hook)(struct trap_frame *frame, void *context); /* on every tick, or NULL */
+	void *tick_context;
+	struct cpu_work work;
+	uint64_t started_tsc;	  /* when the CPU came up */
+	uint32_t initial_apic_id; /* CPUID.1:EBX[31:24] as the CPU itself reports it */
+	uint32_t x2apic_id;	  /* CPUID 0x0B EDX, or the initial id without that leaf */
 	struct cpu_tables tables; /* GDT and TSS */
 };
 
@@ -34,8 +55,9 @@ static inline struct percpu *this_cpu(void)
 	return p;
 }
 
-/* The boot CPU's per-CPU data, usable before anything is allocated. */
-extern struct percpu percpu_boot;
+/* Every CPU's per-CPU data; percpu[0] is the boot CPU's. */
+extern struct percpu percpu[MAX_CPUS];
+extern unsigned percpu_count; /* CPUs with an entry (started or not) */
 
 /* Make p this CPU's per-CPU data (writes IA32_GS_BASE). */
 void percpu_install(struct percpu *p);

@@ -3,6 +3,8 @@
  * Numbering and printing records. The sequence number is taken under the console lock, so the
  * numbers appear on the wire in order.
  */
+#include <string.h>
+
 #include "kernel/console.h"
 #include "kernel/record_stream.h"
 
@@ -16,8 +18,19 @@ static void emit_locked(struct record *r)
 	console_write_serial_line_locked(line, n);
 }
 
+static void (*boot_hook)(void);
+static int boot_hook_running;
+
+void record_set_boot_hook(void (*hook)(void))
+{
+	boot_hook = hook;
+}
+
 void record_emit(struct record *r)
 {
+	if (__atomic_load_n(&next_seq, __ATOMIC_ACQUIRE) == 0 && strcmp(r->type, "boot") != 0 &&
+	    boot_hook && !__atomic_exchange_n(&boot_hook_running, 1, __ATOMIC_ACQ_REL))
+		boot_hook();
 	uint64_t flags = console_acquire();
 	emit_locked(r);
 	console_release(flags);
@@ -26,6 +39,10 @@ void record_emit(struct record *r)
 void record_emit_end(bool pass, unsigned failures, const char *reason)
 {
 	static struct record r;
+
+	if (__atomic_load_n(&next_seq, __ATOMIC_ACQUIRE) == 0 && boot_hook &&
+	    !__atomic_exchange_n(&boot_hook_running, 1, __ATOMIC_ACQ_REL))
+		boot_hook();
 	uint64_t flags = console_acquire();
 
 	record_begin(&r, "end");

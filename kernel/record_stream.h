@@ -13,6 +13,12 @@
 
 void record_emit(struct record *r);
 
+/*
+ * The boot record must be first. Until it is out, a record of another type (an exception during
+ * bring-up) first calls hook, which emits the boot record with what is known so far.
+ */
+void record_set_boot_hook(void (*hook)(void));
+
 /* The last record: "records" is its own sequence number (how many came before it). */
 void record_emit_end(bool pass, unsigned failures, const char *reason);
 

@@ -40,6 +40,7 @@ void run_end(void)
 	bool pass = !run_failed();
 	/* Other CPUs must stop touching the console and the PMU before the end record. */
 	machine_stop_other_cpus();
+	console_break_lock();
 	record_emit_end(pass, failures, pass ? NULL : first_reason);
 	if (!pass)
 		vga_set_alert(1);

@@ -4,7 +4,14 @@
  */
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
+#include "kernel/pair.h"
 #include "kernel/selftest.h"
+#include "kernel/time.h"
+#include "kernel/user.h"
+#include "tests/bench/probe.h"
+#include "tests/bench/user.h"
+
+extern char __image_start[];
 
 /* Above the 4 GiB identity map: nothing is mapped there. */
 #define UNMAPPED_ADDRESS 0x200000000ull
@@ -24,9 +31,19 @@ static __attribute__((noinline)) unsigned recurse(unsigned depth)
 	return recurse(depth + 1) + frame[(depth + 1) & 0xff];
 }
 
+static void user_fault_thread(unsigned thread, void *arg)
+{
+	(void)arg;
+	if (thread + 1 != the_pair.thread_count)
+		return;
+	user_call((uint64_t)(uintptr_t)user_start, (uint64_t)(uintptr_t)probe_fault,
+		  (uint64_t)(uintptr_t)__image_start, this_cpu()->user_stack_top);
+}
+
 void selftest_run(unsigned which)
 {
-	if (which == SELFTEST_NONE)
+	/* missing-ap happened during start-up (kernel/kmain.c) and faults nothing. */
+	if (which == SELFTEST_NONE || which == SELFTEST_MISSING_AP)
 		return;
 	kprintf("selftest=%s: provoking an exception on purpose\n", config_selftest_name(which));
 	switch (which) {
@@ -50,6 +67,14 @@ void selftest_run(unsigned which)
 	case SELFTEST_STACK:
 		recurse(0);
 		break;
+	case SELFTEST_USER_FAULT: {
+		/* The last thread of the pair (the sibling AP when there is one) writes to the
+		 * kernel image from ring 3: a page fault at CPL 3, reported from that CPU. */
+		struct pair_job job = { .fn = user_fault_thread };
+		if (!pair_run(&job, tsc_hz() * 5))
+			kprintf("selftest=user-fault: %s\n", job.error);
+		break;
+	}
 	}
 	kprintf("selftest=%s: no exception happened\n", config_selftest_name(which));
 }

@@ -22,16 +22,16 @@
 #define TOPOLOGY_MAX_THREADS 4 /* per core */
 
 enum topology_source {
-	TOPOLOGY_NONE,      /* no information: every CPU its own core and package */
+	TOPOLOGY_NONE,	    /* no information: every CPU its own core and package */
 	TOPOLOGY_LEAF_0B,   /* CPUID 0x0B */
 	TOPOLOGY_LEAVES_1_4 /* CPUID 1 (EBX[23:16]) and 4 (EAX[31:26]) */
 };
 
 struct topology_shifts {
-	uint8_t smt_bits;     /* width of the SMT id field */
+	uint8_t smt_bits;      /* width of the SMT id field */
 	uint8_t package_shift; /* SMT and core id fields together: apic_id >> package_shift is the
 				* package id */
-	uint8_t source;       /* enum topology_source */
+	uint8_t source;	       /* enum topology_source */
 };
 
 /*
@@ -56,8 +56,8 @@ void topology_shifts_from_leaves_1_4(uint32_t leaf1_ebx, uint32_t leaf1_edx, boo
 struct topology_cpu {
 	uint32_t apic_id;
 	uint32_t package;    /* package id (from the APIC id) */
-	uint32_t core;       /* core id within the package (from the APIC id) */
-	uint32_t smt;        /* SMT id within the core */
+	uint32_t core;	     /* core id within the package (from the APIC id) */
+	uint32_t smt;	     /* SMT id within the core */
 	uint16_t core_index; /* index into topology.cores */
 };
 
@@ -76,9 +76,9 @@ struct topology {
 	struct topology_core cores[TOPOLOGY_MAX_CPUS]; /* sorted by (package, core) */
 	unsigned package_count;
 	unsigned threads_per_core; /* the most threads found in one core */
-	bool duplicates;           /* an APIC id was listed twice (kept once) */
-	bool cpus_truncated;       /* more than TOPOLOGY_MAX_CPUS distinct ids: the rest dropped */
-	bool threads_truncated;    /* a core had more than TOPOLOGY_MAX_THREADS threads: the later
+	bool duplicates;	   /* an APIC id was listed twice (kept once) */
+	bool cpus_truncated;	   /* more than TOPOLOGY_MAX_CPUS distinct ids: the rest dropped */
+	bool threads_truncated;	   /* a core had more than TOPOLOGY_MAX_THREADS threads: the later
 				    * ones are in cpus[] but not in their core's threads[] */
 };
 

@@ -180,7 +180,7 @@ static void raw_message(const char *s)
 		serial_putc(*s++);
 }
 
-static __attribute__((noreturn)) void exception_report(struct trap_frame *f)
+void trap_report_unexpected(struct trap_frame *f)
 {
 	struct percpu *cpu = this_cpu();
 	uint64_t cr2 = read_cr2();
@@ -249,5 +249,5 @@ void trap_dispatch(struct trap_frame *frame)
 	/* Spurious interrupts carry no state and need no EOI (SDM vol. 3A, 11.9; 8259A IRQ 7/15). */
 	if (v == VECTOR_SPURIOUS_APIC || v == VECTOR_PIC_BASE + 7 || v == VECTOR_PIC_BASE + 15)
 		return;
-	exception_report(frame);
+	trap_report_unexpected(frame);
 }

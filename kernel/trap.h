@@ -35,6 +35,9 @@ void trap_register(uint8_t vector, trap_handler handler, int dpl3);
 /* Called by the entry stubs. */
 void trap_dispatch(struct trap_frame *frame);
 
+/* Report an exception or interrupt nobody handles and end the run (verdict fail). */
+__attribute__((noreturn)) void trap_report_unexpected(struct trap_frame *frame);
+
 /* Mask the legacy 8259 PICs, remapped out of the exception vectors. */
 void pic_disable(void);
 

@@ -36,6 +36,24 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.serial_port, 0x3f8);
 	assert_int_equal(cfg.baud, 115200);
 	assert_int_equal(cfg.selftest, SELFTEST_NONE);
+	assert_int_equal(cfg.core, CONFIG_CORE_BOOT);
+	assert_int_equal(cfg.smp, SMP_MODE_PAIR);
+	assert_int_equal(cfg.apic, APIC_CHOICE_AUTO);
+}
+
+static void test_topology_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("core=3 smp=all apic=x2apic"), 0);
+	assert_int_equal(cfg.core, 3);
+	assert_int_equal(cfg.smp, SMP_MODE_ALL);
+	assert_int_equal(cfg.apic, APIC_CHOICE_X2APIC);
+	assert_int_equal(parse("core=2 core=boot"), 0);
+	assert_int_equal(cfg.core, CONFIG_CORE_BOOT);
+	assert_int_equal(parse("core=256 core=-1 core=x smp=some apic=2"), 5);
+	assert_int_equal(cfg.core, CONFIG_CORE_BOOT);
+	assert_string_equal(warnings[0].used, "boot");
+	assert_string_equal(warnings[3].accepted, "pair|all");
 }
 
 static void test_every_key(void **state)
@@ -98,7 +116,7 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_string_equal(warnings[0].key, "foo");
 	assert_string_equal(warnings[0].value, "1");
 	assert_string_equal(warnings[0].accepted,
-			    "exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest");
+			    "exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic");
 	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
 	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));
 	assert_non_null(strstr(warnings[2].message, "'xsu' needs a value"));
@@ -158,6 +176,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_topology_keys),
 		cmocka_unit_test(test_bad_value_keeps_default_and_names_accepted),
 		cmocka_unit_test(test_unknown_and_malformed_words),
 		cmocka_unit_test(test_image_path_first_word),

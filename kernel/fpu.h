@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x87/SSE/AVX for the ring-3 workloads. The kernel itself is built without vector registers
+ * (-mgeneral-regs-only) and every CPU runs one workload at a time, so no vector state is ever
+ * saved or restored: the tick handler and system calls touch only general registers.
+ */
+#ifndef KERNEL_FPU_H
+#define KERNEL_FPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct fpu_features {
+	bool sse2;
+	bool xsave;
+	bool avx;
+	uint64_t xcr0; /* state components enabled (0 without XSAVE) */
+};
+
+/* Enable SSE (and AVX where the CPU has it) on the calling CPU (SDM vol. 3A, 13.1 and 13.3). */
+void fpu_enable(struct fpu_features *out);
+
+#endif

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calling ring-3 code and the exit system call that brings it back.
+ */
+#include <stddef.h>
+
+#include "kernel/page_alloc.h"
+#include "kernel/paging.h"
+#include "kernel/percpu.h"
+#include "kernel/syscall.h"
+#include "kernel/user.h"
+
+/* tss_rsp0 is the TSS's RSP0 field: 8 bytes at offset 4 of the packed TSS, so not aligned. */
+uint64_t user_enter(uint64_t rip, uint64_t rsp, uint64_t arg0, uint64_t arg1, void *tss_rsp0,
+		    uint64_t *return_rsp);
+__attribute__((noreturn)) void user_exit(uint64_t return_rsp, uint64_t result);
+
+extern char __user_start[], __user_end[];
+
+static int64_t sys_exit(struct trap_frame *frame, uint64_t result, uint64_t unused1,
+			uint64_t unused2)
+{
+	(void)frame;
+	(void)unused1;
+	(void)unused2;
+	user_exit(this_cpu()->user_return_rsp, result);
+}
+
+void user_init(void)
+{
+	paging_allow_user((uint64_t)(uintptr_t)__user_start, (uint64_t)(uintptr_t)__user_end);
+	syscall_register(SYS_EXIT, sys_exit);
+}
+
+uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_stack_top)
+{
+	struct percpu *cpu = this_cpu();
+	/* Entered as if called: RSP + 8 is 16-byte aligned at the first instruction (SysV ABI). */
+	uint64_t rsp = (user_stack_top & ~0xfull) - 8;
+	void *tss_rsp0 = (uint8_t *)&cpu->tables.tss + offsetof(struct tss64, rsp);
+	uint64_t result = user_enter(entry, rsp, arg0, arg1, tss_rsp0, &cpu->user_return_rsp);
+
+	cpu->tables.tss.rsp[0] = cpu->stack_top;
+	return result;
+}
+
+uint64_t user_stack_alloc(uint64_t size)
+{
+	uint64_t top = stack_alloc(size);
+
+	if (top && !paging_allow_user(top - size, top))
+		return 0;
+	return top;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Ring 3: workloads run at CPL 3 so that events counted with `:u`, as the thesis measures,
+ * exclude the kernel's own tick handler.
+ */
+#ifndef KERNEL_USER_H
+#define KERNEL_USER_H
+
+#include <stdint.h>
+
+/*
+ * Run entry(arg0, arg1) at CPL 3 on the given user stack, with interrupts enabled (the tick must
+ * reach the workload), until it makes the exit system call; returns the value passed to it. The
+ * code must lie on user pages (the .user sections, or memory given to paging_allow_user()).
+ */
+uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_stack_top);
+
+/* A user stack of size bytes (with a guard page below); returns its top or 0. */
+uint64_t user_stack_alloc(uint64_t size);
+
+/* Make the workloads' code and data (the .user sections) reachable from CPL 3. */
+void user_init(void);
+
+#endif
