@@ -45,7 +45,8 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -nostdinc \
 	-mcmodel=small -DPMU_KERNEL=1
 # Workloads (tests/bench) run at CPL 3 on the siblings and may use SSE/AVX once the kernel has
 # enabled them. Their sections are renamed to .user.* so the linker places them on user pages.
-WORKLOAD_CFLAGS := $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) -msse2
+WORKLOAD_CFLAGS := $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) -msse2 -fno-builtin \
+	-fno-tree-loop-distribute-patterns
 KERNEL_LDFLAGS := -nostdlib -static -no-pie -Wl,-n -Wl,-z,max-page-size=0x1000 -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
 	-Wl,--build-id=none -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -w+all -w-unknown-warning -I.
@@ -107,9 +108,17 @@ $(BUILD)/workload/%.o: %.c
 	$(Q)$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -c $< -o $@.tmp
 	$(Q)$(OBJCOPY) --prefix-alloc-sections=.user $@.tmp $@ && rm -f $@.tmp
 
-$(KERNEL_ELF): $(KERNEL_OBJS) $(WORKLOAD_OBJS) linker.ld
+# Ring-3 code may only call ring-3 code: a call into the kernel's pages (say, a memcpy GCC
+# emitted) would fault at CPL 3. Linked alone, the workloads must leave nothing undefined.
+$(BUILD)/workload/user.o: $(WORKLOAD_OBJS)
+	$(say) CHECK "ring-3 code is self-contained"
+	$(Q)ld -r -o $@ $(WORKLOAD_OBJS)
+	$(Q)undefined=$$(nm -u $@); if [ -n "$$undefined" ]; then \
+		echo "ring-3 workloads call outside their pages:"; echo "$$undefined"; rm -f $@; exit 1; fi
+
+$(KERNEL_ELF): $(KERNEL_OBJS) $(BUILD)/workload/user.o linker.ld
 	$(say) LD $@
-	$(Q)$(CC) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(WORKLOAD_OBJS) -lgcc
+	$(Q)$(CC) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/workload/user.o -lgcc
 
 # ---- host: unit tests and tools -----------------------------------------------------------------
 $(BUILD)/host/%.o: %.c

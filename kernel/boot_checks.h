@@ -19,4 +19,13 @@ void check_ticks(uint32_t period_ms);
  * results and the start skew in TSC cycles; a wrong result fails the run. */
 void check_siblings(void);
 
+/*
+ * Both threads run the call/return workload for a known number of units with INST_RETIRED.ANY on
+ * fixed counter 0 and NEAR_CALL, NEAR_RETURN, ALL_BRANCHES on GP counters 0-2, and NEAR_CALL again
+ * on GP counter 3 preloaded so that it wraps halfway: a `pmu_check` record. On the model the
+ * counts must be exactly the profile's; on real counters, NEAR_CALL within 1% of the units and the
+ * wrapped counter equal to the plain one. A wrong count fails the run.
+ */
+void check_pmu(void);
+
 #endif

@@ -26,9 +26,9 @@ static const struct choice sched_choices[] = {
 	{ NULL, 0 },
 };
 static const struct choice pmu_choices[] = {
-	{ "auto", PMU_CHOICE_AUTO },
-	{ "hw", PMU_CHOICE_HW },
-	{ "model", PMU_CHOICE_MODEL },
+	{ "auto", PMU_REQ_AUTO },
+	{ "hw", PMU_REQ_HW },
+	{ "model", PMU_REQ_MODEL },
 	{ NULL, 0 },
 };
 static const struct choice exit_choices[] = {
@@ -106,7 +106,7 @@ void config_defaults(struct config *cfg)
 	memcpy(cfg->exp, "all", 4);
 	cfg->xsu = XSU_MODE_BOTH;
 	cfg->sched = SCHED_MODE_GREEDY;
-	cfg->pmu = PMU_CHOICE_AUTO;
+	cfg->pmu = PMU_REQ_AUTO;
 	cfg->exit = EXIT_MODE_HALT;
 	cfg->selftest = SELFTEST_NONE;
 	cfg->mux_ms = 1;

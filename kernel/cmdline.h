@@ -12,9 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmu/select.h"
+
 enum xsu_mode { XSU_MODE_BOTH, XSU_MODE_ON, XSU_MODE_OFF };
 enum sched_mode { SCHED_MODE_GREEDY, SCHED_MODE_HK };
-enum pmu_choice { PMU_CHOICE_AUTO, PMU_CHOICE_HW, PMU_CHOICE_MODEL };
 enum exit_mode { EXIT_MODE_HALT, EXIT_MODE_REBOOT, EXIT_MODE_QEMU };
 enum smp_mode { SMP_MODE_PAIR, SMP_MODE_ALL };
 enum apic_choice { APIC_CHOICE_AUTO, APIC_CHOICE_XAPIC, APIC_CHOICE_X2APIC };
@@ -37,7 +38,7 @@ struct config {
 	char exp[CONFIG_EXP_MAX]; /* comma list of experiment names, "all" or "none" */
 	uint8_t xsu;		  /* enum xsu_mode */
 	uint8_t sched;		  /* enum sched_mode */
-	uint8_t pmu;		  /* enum pmu_choice */
+	uint8_t pmu;		  /* enum pmu_request */
 	uint8_t exit;		  /* enum exit_mode */
 	uint8_t selftest;	  /* enum selftest */
 	uint32_t mux_ms;	  /* multiplexing tick, milliseconds */

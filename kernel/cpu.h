@@ -8,9 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct cpuid_regs {
-	uint32_t eax, ebx, ecx, edx;
-};
+#include "kernel/cpuid_regs.h"
 
 static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 {

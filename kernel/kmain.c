@@ -11,7 +11,6 @@
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
-#include "kernel/cpuinfo.h"
 #include "kernel/exit.h"
 #include "kernel/fpu.h"
 #include "kernel/memmap.h"
@@ -20,6 +19,7 @@
 #include "kernel/paging.h"
 #include "kernel/pair.h"
 #include "kernel/percpu.h"
+#include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
 #include "kernel/selftest.h"
@@ -44,7 +44,6 @@ static struct config config;
 static struct acpi_info acpi;
 static struct acpi_result acpi_result;
 static struct topology topology;
-static struct cpu_identity identity;
 static struct fpu_features fpu;
 static uint64_t trampoline_page;
 static int chosen_core = -1;
@@ -218,9 +217,10 @@ static void smp_setup(void)
 	const struct topology_core *core = &topology.cores[chosen_core];
 	uint32_t boot_id = percpu[0].apic_id;
 
+	const struct pmu_info *id = &the_pmu.info;
 	smp_init(trampoline_page,
-		 (identity.family == 6 && !strcmp(identity.vendor, "GenuineIntel")) ||
-			 (identity.family >= 0xf && !strcmp(identity.vendor, "AuthenticAMD")));
+		 (id->family == 6 && id->intel) ||
+			 (id->family >= 0xf && !strcmp(id->vendor, "AuthenticAMD")));
 	machine_set_stop_other_cpus(smp_stop_others);
 	percpu[0].online = 1;
 	for (unsigned i = 0; i < topology.cpu_count; i++) {
@@ -282,12 +282,12 @@ static void emit_boot_record(void)
 	record_bool(&r, "uefi",
 		    boot_info.efi_system_table != 0 || boot_info.path == BOOT_PATH_UEFI);
 	record_begin_object(&r, "cpu");
-	record_string(&r, "vendor", identity.vendor);
-	record_uint(&r, "family", identity.family);
-	record_uint(&r, "model", identity.model);
-	record_uint(&r, "stepping", identity.stepping);
-	record_string(&r, "brand", identity.brand);
-	record_string(&r, "hypervisor", identity.hypervisor ? identity.hypervisor_vendor : NULL);
+	record_string(&r, "vendor", the_pmu.info.vendor);
+	record_uint(&r, "family", the_pmu.info.family);
+	record_uint(&r, "model", the_pmu.info.model);
+	record_uint(&r, "stepping", the_pmu.info.stepping);
+	record_string(&r, "brand", the_pmu.info.brand);
+	record_string(&r, "hypervisor", the_pmu.info.hypervisor ? the_pmu.info.hv_signature : NULL);
 	record_bool(&r, "avx", fpu.avx);
 	record_end_object(&r);
 
@@ -348,11 +348,11 @@ static void print_banner(void)
 		boot_path_name(boot_info.path), boot_info.loader_name[0] ? " from " : "",
 		boot_info.loader_name);
 	kprintf("  command line: %s\n", boot_info.cmdline[0] ? boot_info.cmdline : "(empty)");
-	kprintf("  CPU: %s, family %u model 0x%x stepping %u (%s)%s%s\n", identity.vendor,
-		identity.family, identity.model, identity.stepping,
-		identity.brand[0] ? identity.brand : "no brand string",
-		identity.hypervisor ? ", under hypervisor " : "",
-		identity.hypervisor ? identity.hypervisor_vendor : "");
+	const struct pmu_info *id = &the_pmu.info;
+	kprintf("  CPU: %s, family %u model 0x%x stepping %u (%s)%s%s\n", id->vendor, id->family,
+		id->model, id->stepping, id->brand[0] ? id->brand : "no brand string",
+		id->hypervisor ? ", under hypervisor " : "",
+		id->hypervisor ? id->hv_signature : "");
 	kprintf("  memory: %llu MiB usable in %u regions; ACPI RSDP %s%p (%s)\n",
 		(unsigned long long)boot_usable_mib(&boot_info), boot_info.memory_region_count,
 		boot_info.acpi_rsdp ? "at " : "not found ", (void *)(uintptr_t)boot_info.acpi_rsdp,
@@ -447,7 +447,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	run_set_exit_mode(config.exit);
 	paging_init();
 	paging_guard_page((uint64_t)(uintptr_t)boot_stack_guard);
-	cpu_identify(&identity);
+	pmu_identify();
 	fpu_enable(&fpu);
 	memory_setup();
 	acpi_setup();
@@ -470,9 +470,11 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	emit_warnings(handoff_error, handoff_warning, warnings, warning_count);
 	emit_cpu_records();
 	park_unused_cpus();
+	pmu_core_setup(config.pmu, the_pair.thread_count == 2);
 
 	check_ticks(config.mux_ms);
 	check_siblings();
+	check_pmu();
 
 	selftest_run(config.selftest);
 

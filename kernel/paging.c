@@ -88,8 +88,19 @@ bool paging_guard_page(uint64_t addr)
 
 bool paging_allow_user(uint64_t start, uint64_t end)
 {
-	for (uint64_t a = start & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE)
+	for (uint64_t a = start & ~(PAGE_SIZE - 1); a < end;) {
+		uint64_t *pde = a < IDENTITY_MAP_END ? directory_entry(a) : NULL;
+		/* A whole 2 MiB page still mapped large: one entry, no page table used up. */
+		if (pde && (*pde & PTE_LARGE) && a % LARGE_PAGE_SIZE == 0 &&
+		    end - a >= LARGE_PAGE_SIZE) {
+			*pde |= PTE_USER;
+			invlpg(a);
+			a += LARGE_PAGE_SIZE;
+			continue;
+		}
 		if (!paging_update_4k(a, PTE_USER, 0))
 			return false;
+		a += PAGE_SIZE;
+	}
 	return true;
 }

@@ -44,6 +44,15 @@ uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_s
 	return result;
 }
 
+uint64_t user_memory_alloc(uint64_t bytes)
+{
+	uint64_t base = page_alloc(bytes, PAGE_SIZE);
+
+	if (base && !paging_allow_user(base, base + bytes))
+		return 0;
+	return base;
+}
+
 uint64_t user_stack_alloc(uint64_t size)
 {
 	uint64_t top = stack_alloc(size);

@@ -18,6 +18,9 @@ uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_s
 /* A user stack of size bytes (with a guard page below); returns its top or 0. */
 uint64_t user_stack_alloc(uint64_t size);
 
+/* Zeroed memory that CPL 3 may use (workload parameters, arrays); its address, or 0. */
+uint64_t user_memory_alloc(uint64_t bytes);
+
 /* Make the workloads' code and data (the .user sections) reachable from CPL 3. */
 void user_init(void);
 

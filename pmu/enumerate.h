@@ -13,11 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/cpuid_regs.h"
 #include "pmu/uarch.h"
-
-struct cpuid_regs {
-	uint32_t eax, ebx, ecx, edx;
-};
 
 /* CPUID leaves (SDM vol. 2A, CPUID) and the hypervisor leaf (0x40000000, by convention). */
 #define CPUID_VENDOR 0x0u

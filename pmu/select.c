@@ -8,19 +8,6 @@
 #include "pmu/model.h"
 #include "pmu/select.h"
 
-bool pmu_request_parse(const char *s, enum pmu_request *req)
-{
-	if (strcmp(s, "auto") == 0)
-		*req = PMU_REQ_AUTO;
-	else if (strcmp(s, "hw") == 0)
-		*req = PMU_REQ_HW;
-	else if (strcmp(s, "model") == 0)
-		*req = PMU_REQ_MODEL;
-	else
-		return false;
-	return true;
-}
-
 bool pmu_hw_usable(const struct pmu_info *info)
 {
 	/*

@@ -19,12 +19,6 @@ enum pmu_request {
 	PMU_REQ_MODEL,
 };
 
-/* "auto", "hw" or "model" -> *req; false for anything else (the caller warns, keeps auto). */
-bool pmu_request_parse(const char *s, enum pmu_request *req);
-
-/* The accepted values, for the warn record. */
-#define PMU_REQUEST_VALUES "auto|hw|model"
-
 enum pmu_backend_kind {
 	PMU_BACKEND_NONE, /* pmu=hw without a PMU: the run ends with a failure record */
 	PMU_BACKEND_HW,

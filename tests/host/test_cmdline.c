@@ -30,7 +30,7 @@ static void test_defaults(void **state)
 	assert_string_equal(cfg.exp, "all");
 	assert_int_equal(cfg.xsu, XSU_MODE_BOTH);
 	assert_int_equal(cfg.sched, SCHED_MODE_GREEDY);
-	assert_int_equal(cfg.pmu, PMU_CHOICE_AUTO);
+	assert_int_equal(cfg.pmu, PMU_REQ_AUTO);
 	assert_int_equal(cfg.exit, EXIT_MODE_HALT);
 	assert_int_equal(cfg.mux_ms, 1);
 	assert_int_equal(cfg.serial_port, 0x3f8);
@@ -65,7 +65,7 @@ static void test_every_key(void **state)
 	assert_string_equal(cfg.exp, "ch7-aligned,ch4-branch-misses");
 	assert_int_equal(cfg.xsu, XSU_MODE_OFF);
 	assert_int_equal(cfg.sched, SCHED_MODE_HK);
-	assert_int_equal(cfg.pmu, PMU_CHOICE_MODEL);
+	assert_int_equal(cfg.pmu, PMU_REQ_MODEL);
 	assert_int_equal(cfg.mux_ms, 4);
 	assert_int_equal(cfg.exit, EXIT_MODE_QEMU);
 	assert_int_equal(cfg.serial_port, 0x2f8);

@@ -207,20 +207,9 @@ static void test_reasons(void **state)
 	assert_non_null(strstr(c.reason, "not a GenuineIntel CPU"));
 }
 
-static void test_request_parse(void **state)
+static void test_backend_names(void **state)
 {
 	(void)state;
-	enum pmu_request req = PMU_REQ_MODEL;
-
-	assert_true(pmu_request_parse("auto", &req));
-	assert_int_equal(req, PMU_REQ_AUTO);
-	assert_true(pmu_request_parse("hw", &req));
-	assert_int_equal(req, PMU_REQ_HW);
-	assert_true(pmu_request_parse("model", &req));
-	assert_int_equal(req, PMU_REQ_MODEL);
-	assert_false(pmu_request_parse("HW", &req));
-	assert_false(pmu_request_parse("", &req));
-	assert_int_equal(req, PMU_REQ_MODEL);
 	assert_string_equal(pmu_backend_name(PMU_BACKEND_HW), "hw");
 	assert_string_equal(pmu_backend_name(PMU_BACKEND_MODEL), "model");
 	assert_null(pmu_backend_name(PMU_BACKEND_NONE));
@@ -233,7 +222,7 @@ int main(void)
 		cmocka_unit_test(test_qemu_takes_model),
 		cmocka_unit_test(test_model_record_ht_off),
 		cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_request_parse),
+		cmocka_unit_test(test_backend_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's side of the counters: which PMU this machine has and which backend measures (the
+ * real MSRs or the model PMU), the state the chosen core's two threads share (the lock of XSU
+ * transactions and of the model, the model itself), and the system call by which workloads
+ * report their work to the model (ARCHITECTURE.md, "Counters: one driver, two MSR backends").
+ */
+#ifndef KERNEL_PMU_CORE_H
+#define KERNEL_PMU_CORE_H
+
+#include <stdbool.h>
+
+#include "kernel/spinlock.h"
+#include "pmu/backend_hw.h"
+#include "pmu/driver.h"
+#include "pmu/enumerate.h"
+#include "pmu/model.h"
+#include "pmu/msr.h"
+#include "pmu/select.h"
+
+struct pmu_core {
+	struct pmu_info info;
+	struct pmu_choice choice;
+	struct pmu_geometry geometry; /* what the driver programs, per logical CPU */
+	bool smt;		      /* the chosen core has two threads */
+	bool model;		      /* the model backend measures */
+	/* Taken for every XSU transaction and, under the model, for every model or driver call. */
+	struct spinlock lock;
+	struct model_core model_state;
+	struct pmu_hw_ctx hw[2];
+	struct msr_backend backend[2]; /* thread 0 and thread 1 of the pair */
+	struct pmu_driver driver[2];
+};
+
+extern struct pmu_core the_pmu;
+
+/* CPUID (and IA32_PERF_CAPABILITIES when it exists) into the_pmu.info; safe at any time. */
+void pmu_identify(void);
+
+/*
+ * Choose the backend for request (pmu=), set up the shared state for the pair, install the
+ * pmu_account system call and emit the `pmu` record. pmu=hw on a machine without a PMU ends the
+ * run here, with a clear failure record.
+ */
+void pmu_core_setup(unsigned request, bool smt);
+
+/* The pair thread (0 or 1) the calling CPU is, or -1. */
+int pmu_thread_of_this_cpu(void);
+
+/*
+ * On the calling CPU, pair thread `thread`: bind its driver to its backend and leave every counter
+ * released (with the real MSRs this must run on that CPU). pmu_thread_end() releases them again.
+ * Both take the_pmu.lock around the driver, as the model requires.
+ */
+struct pmu_driver *pmu_thread_begin(unsigned thread);
+void pmu_thread_end(unsigned thread);
+
+#endif

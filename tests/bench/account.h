@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmu_account(profile, n): a workload tells the model PMU it did n more units of work. Under the
+ * `hw` backend the kernel clears params.account and this is a branch not taken.
+ */
+#ifndef TESTS_BENCH_ACCOUNT_H
+#define TESTS_BENCH_ACCOUNT_H
+
+#include <stdint.h>
+
+#include "pmu/model_profile.h"
+#include "tests/bench/user.h"
+#include "tests/bench/workload.h"
+
+static inline void pmu_account(const struct workload_params *p, const struct model_profile *profile,
+			       uint64_t n)
+{
+	if (p->account && n)
+		user_syscall(SYS_PMU_ACCOUNT, (uint64_t)(uintptr_t)profile, n, 0);
+}
+
+static inline uint64_t user_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* True when the workload should stop (the kernel's deadline or unit limit). */
+static inline int workload_done(const struct workload_params *p, uint64_t units)
+{
+	if (p->max_units && units >= p->max_units)
+		return 1;
+	return p->deadline_tsc && user_rdtsc() >= p->deadline_tsc;
+}
+
+#endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * triad: c[i] = a[i] + k * b[i], the memory-bound loop of the thesis (ch. 4 and 7: "a single-
+ * threaded, very stable workload performing loads and stores"). The arrays are larger than L2
+ * (and by default than L3), so loads miss the L1 and L2 caches at a steady rate.
+ */
+#include "tests/bench/account.h"
+#include "tests/bench/workload.h"
+
+/*
+ * The events of one element, per 1000 elements, after the thesis's Haswell figures (ch. 7 and 8,
+ * triad on an i7-4770 over 10 s): 5.6G MEM_UOPS_RETIRED.ALL_LOADS for 305M L1 misses, 213M L2
+ * misses and 2.9G L1 hits, i.e. per two loads 0.109, 0.076 and 1.04; one taken loop branch.
+ * Instructions and cycles are estimates for the model's fixed counters.
+ */
+static const struct model_rate triad_rates[] = {
+	{ .event = 0xd0, .umask = 0x81, .per_units = 2000 }, /* MEM_UOPS_RETIRED.ALL_LOADS */
+	{ .event = 0xd0, .umask = 0x82, .per_units = 1000 }, /* MEM_UOPS_RETIRED.ALL_STORES */
+	{ .event = 0xd1, .umask = 0x01, .per_units = 1039 }, /* MEM_LOAD_UOPS_RETIRED.L1_HIT */
+	{ .event = 0xd1, .umask = 0x08, .per_units = 109 },  /* MEM_LOAD_UOPS_RETIRED.L1_MISS */
+	{ .event = 0xd1, .umask = 0x10, .per_units = 76 },   /* MEM_LOAD_UOPS_RETIRED.L2_MISS */
+	{ .event = 0xc4, .umask = 0x00, .per_units = 1000 }, /* BR_INST_RETIRED.ALL_BRANCHES */
+	{ .event = 0xc4, .umask = 0x20, .per_units = 1000 }, /* BR_INST_RETIRED.NEAR_TAKEN */
+};
+
+const struct model_profile triad_profile = {
+	.name = "triad",
+	.ring = MODEL_RING_USER,
+	.instructions = 6000,
+	.core_cycles = 4000,
+	.ref_cycles = 4000,
+	.rates = triad_rates,
+	.nrates = sizeof(triad_rates) / sizeof(triad_rates[0]),
+};
+
+/*
+ * Once per pass over the arrays: the call into the loop and its return, the loop exit (a branch
+ * not taken, mispredicted) and the chunk loop around it. The thesis counts 342 calls, 342 returns,
+ * about 1000 not-taken branches and 644-772 mispredictions in 10 s.
+ */
+static const struct model_rate triad_pass_rates[] = {
+	{ .event = 0xc4, .umask = 0x02, .per_units = 1000 }, /* BR_INST_RETIRED.NEAR_CALL */
+	{ .event = 0xc4, .umask = 0x08, .per_units = 1000 }, /* BR_INST_RETIRED.NEAR_RETURN */
+	{ .event = 0xc4, .umask = 0x10, .per_units = 3000 }, /* BR_INST_RETIRED.NOT_TAKEN */
+	{ .event = 0xc4, .umask = 0x00, .per_units = 3000 }, /* BR_INST_RETIRED.ALL_BRANCHES */
+	{ .event = 0xc5, .umask = 0x00, .per_units = 2000 }, /* BR_MISP_RETIRED.ALL_BRANCHES */
+};
+
+const struct model_profile triad_pass_profile = {
+	.name = "triad-pass",
+	.ring = MODEL_RING_USER,
+	.instructions = 20000,
+	.core_cycles = 40000,
+	.ref_cycles = 40000,
+	.rates = triad_pass_rates,
+	.nrates = sizeof(triad_pass_rates) / sizeof(triad_pass_rates[0]),
+};
+
+/* One chunk of the loop; noinline so that a pass really is a call (NEAR_CALL, NEAR_RETURN). */
+static __attribute__((noinline)) void triad_chunk(double *c, const double *a, const double *b,
+						  double k, uint64_t from, uint64_t to)
+{
+	for (uint64_t i = from; i < to; i++)
+		c[i] = a[i] + k * b[i];
+}
+
+uint64_t triad_run(uint64_t arg)
+{
+	struct workload_params *p = (struct workload_params *)(uintptr_t)arg;
+	const double k = 3.0;
+	uint64_t units = 0, chunk = p->chunk_units ? p->chunk_units : 4096;
+
+	for (uint64_t i = 0; i < p->elements; i++) {
+		p->a[i] = (double)(i & 1023);
+		p->b[i] = (double)((i * 7) & 1023);
+	}
+	while (!workload_done(p, units)) {
+		for (uint64_t from = 0; from < p->elements && !workload_done(p, units);) {
+			uint64_t to = from + chunk < p->elements ? from + chunk : p->elements;
+			triad_chunk(p->c, p->a, p->b, k, from, to);
+			pmu_account(p, &triad_profile, to - from);
+			units += to - from;
+			from = to;
+		}
+		p->passes++;
+		pmu_account(p, &triad_pass_profile, 1);
+	}
+	p->units_done = units;
+	p->checksum = (uint64_t)p->c[p->elements / 2];
+	return units;
+}

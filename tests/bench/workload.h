@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The workloads the siblings run at CPL 3, and what the kernel tells them.
+ *
+ * A workload does its work in chunks of units (a triad element, a call/return pair, ...). After
+ * each chunk it reports the chunk to the model PMU (when params.account is set: the `hw` backend
+ * needs no report, the hardware counts) and checks the time; it stops at deadline_tsc or after
+ * max_units, whichever comes first, and returns the units done.
+ *
+ * Each workload declares the events one unit produces as a model profile (pmu/model_profile.h).
+ * Small per-pass events (the call into the loop, its exit misprediction) have their own profile,
+ * reported once per pass, so that rates stay exact integers per MODEL_RATE_UNITS units.
+ */
+#ifndef TESTS_BENCH_WORKLOAD_H
+#define TESTS_BENCH_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "pmu/model_profile.h"
+
+struct workload_params {
+	/* Set by the kernel. */
+	uint64_t chunk_units;  /* units between reports and time checks */
+	uint64_t deadline_tsc; /* stop once the TSC passes this; 0 for no deadline */
+	uint64_t max_units;    /* stop after this many units; 0 for no limit */
+	uint32_t account;      /* report to the model PMU (SYS_PMU_ACCOUNT) */
+	uint32_t thread;       /* which sibling runs it (0 or 1) */
+	/* triad: c[i] = a[i] + k * b[i] over elements elements */
+	double *a, *b, *c;
+	uint64_t elements;
+	/* Filled in by the workload. */
+	uint64_t units_done;
+	uint64_t passes;
+	uint64_t checksum; /* something derived from the results, so the work cannot be skipped */
+};
+
+/* Ring-3 entry points: arg is the address of a struct workload_params in user memory. */
+uint64_t triad_run(uint64_t arg);
+uint64_t callret_run(uint64_t arg);
+uint64_t nomispredict_run(uint64_t arg);
+uint64_t idle_run(uint64_t arg);
+
+/* The events per unit, for the model (in user memory, passed to SYS_PMU_ACCOUNT). */
+extern const struct model_profile triad_profile, triad_pass_profile;
+extern const struct model_profile callret_profile;
+extern const struct model_profile nomispredict_profile;
+extern const struct model_profile idle_profile;
+
+#endif

@@ -1,0 +1,67 @@
+"""The PMU (issue 5): enumeration names the microarchitecture and erratum of each QEMU CPU model,
+the model backend stands in for the missing PMU, pmu=hw fails cleanly, and counts through the
+whole path (ring-3 system call, model, driver) are exact."""
+
+from tests.qemu.driver import Case
+
+PAIR = "2,sockets=1,cores=1,threads=2"
+
+
+def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a PMU")):
+    def check(result, stream):
+        pmus = stream.of_type("pmu")
+        assert len(pmus) == 1, "%d pmu records" % len(pmus)
+        p = pmus[0]
+        got = (p["backend"], p["uarch"], p["erratum"])
+        assert got == (backend, uarch, erratum), "pmu record %r, expected %r" % (
+            got, (backend, uarch, erratum))
+        for key in ("reason", "version", "gp", "gp_width", "fixed"):
+            assert key in p.obj, "pmu record lacks %r" % key
+        if backend == "model":
+            assert any(r in p["reason"] for r in reason), "reason %r" % p["reason"]
+            assert p["hypervisor"] == "TCGTCGTCGTCG", p["hypervisor"]
+            assert p["gp"] == 4 and p["fixed"] == 3 and p["gp_width"] == 48, p.obj
+            assert p["model"]["erratum_applied"] is (erratum is not None), p["model"]
+            shares = {s["event"]: s["share"] for s in p["model"]["shares"]}
+            assert abs(shares["0x81d0"] - 0.024) < 0.002, shares
+    return check
+
+
+def pmu_check_exact(result, stream):
+    checks = stream.of_type("pmu_check")
+    assert len(checks) == 1, "%d pmu_check records" % len(checks)
+    c = checks[0]
+    assert c["ok"] and c["backend"] == "model", c.obj
+    assert len(c["threads"]) == len(stream.boot["threads"])
+    for t in c["threads"]:
+        assert t["counts"] == t["expected"], "thread %d counted %r, expected %r" % (
+            t["thread"], t["counts"], t["expected"])
+        assert t["wraps"] >= 1, "the preloaded counter did not wrap"
+
+
+def hw_refused(result, stream):
+    p = stream.first("pmu")
+    assert p is not None and p["backend"] == "none", "pmu record %r" % (p and p.obj)
+    assert "pmu=hw" in p["reason"], p["reason"]
+    assert stream.records[-2] is p, "the run did not end right after the pmu record"
+    assert "pmu=hw" in (stream.end.get("reason") or ""), stream.end.get("reason")
+
+
+CASES = [
+    Case("pmu/sandybridge", smp=PAIR, cpu="SandyBridge",
+         checks=[pmu_record_is("sandybridge", "BJ122"), pmu_check_exact]),
+    Case("pmu/ivybridge", smp=PAIR, cpu="IvyBridge",
+         checks=[pmu_record_is("ivybridge", "BV98"), pmu_check_exact]),
+    Case("pmu/haswell", smp=PAIR, cpu="Haswell",
+         checks=[pmu_record_is("haswell", "HSD29"), pmu_check_exact]),
+    Case("pmu/skylake", smp=PAIR, cpu="Skylake-Client",
+         checks=[pmu_record_is("skylake", None), pmu_check_exact]),
+    Case("pmu/qemu64", smp=PAIR, cpu="qemu64",
+         describe="an AMD family 15 model: no tables, no erratum",
+         checks=[pmu_record_is("unknown", None), pmu_check_exact]),
+    Case("pmu/hw-without-pmu", smp=PAIR, cmdline="exit=qemu pmu=hw", verdict="fail",
+         describe="pmu=hw under QEMU: a clear failure record and a clean exit",
+         checks=[hw_refused]),
+    Case("pmu/model-forced", smp=PAIR, cmdline="exit=qemu pmu=model",
+         checks=[pmu_record_is("haswell", "HSD29", reason=("pmu=model",)), pmu_check_exact]),
+]
