@@ -96,6 +96,11 @@ static const struct key keys[] = {
 	  "boot|0-255 (a core index, see the boot record)" },
 	{ "smp", KEY_CHOICE, FIELD(smp), smp_choices, 0, 0, NULL },
 	{ "apic", KEY_CHOICE, FIELD(apic), apic_choices, 0, 0, NULL },
+	{ "dur_ms", KEY_UINT, FIELD(dur_ms), NULL, 10, 600000, "an integer from 10 to 600000" },
+	{ "triad_kib", KEY_UINT, FIELD(triad_kib), NULL, 16, 262144,
+	  "an integer from 16 to 262144 (KiB per array)" },
+	{ "triad_reps", KEY_UINT, FIELD(triad_reps), NULL, 0, 1000000,
+	  "an integer from 0 (until dur_ms) to 1000000" },
 };
 
 #define KEY_COUNT (sizeof(keys) / sizeof(keys[0]))
@@ -115,6 +120,9 @@ void config_defaults(struct config *cfg)
 	cfg->core = CONFIG_CORE_BOOT;
 	cfg->smp = SMP_MODE_PAIR;
 	cfg->apic = APIC_CHOICE_AUTO;
+	cfg->dur_ms = 500;
+	cfg->triad_kib = 4096; /* 3 x 4 MiB: larger than L2 and than the L3 of client parts */
+	cfg->triad_reps = 0;
 }
 
 static const char *choice_name(const struct choice *c, unsigned v)

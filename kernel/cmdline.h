@@ -47,6 +47,9 @@ struct config {
 	int32_t core; /* index of the core to use, or CONFIG_CORE_BOOT */
 	uint8_t smp;  /* enum smp_mode: start the chosen core's threads, or every CPU */
 	uint8_t apic; /* enum apic_choice */
+	uint32_t dur_ms;     /* how long each run of an experiment measures */
+	uint32_t triad_kib;  /* size of each of triad's three arrays */
+	uint32_t triad_reps; /* passes over the arrays per run; 0: as many as dur_ms allows */
 };
 
 /* The defaults: the full suite, XSU off and on, greedy, PMU chosen from CPUID, halt at the end. */

@@ -39,6 +39,20 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.core, CONFIG_CORE_BOOT);
 	assert_int_equal(cfg.smp, SMP_MODE_PAIR);
 	assert_int_equal(cfg.apic, APIC_CHOICE_AUTO);
+	assert_int_equal(cfg.dur_ms, 500);
+	assert_int_equal(cfg.triad_kib, 4096);
+	assert_int_equal(cfg.triad_reps, 0);
+}
+
+static void test_workload_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("dur_ms=10000 triad_kib=64 triad_reps=3"), 0);
+	assert_int_equal(cfg.dur_ms, 10000);
+	assert_int_equal(cfg.triad_kib, 64);
+	assert_int_equal(cfg.triad_reps, 3);
+	assert_int_equal(parse("dur_ms=5 triad_kib=0 triad_reps=x"), 3);
+	assert_int_equal(cfg.dur_ms, 500);
 }
 
 static void test_topology_keys(void **state)
@@ -116,7 +130,8 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_string_equal(warnings[0].key, "foo");
 	assert_string_equal(warnings[0].value, "1");
 	assert_string_equal(warnings[0].accepted,
-			    "exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic");
+			    "exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic|dur_ms|"
+			    "triad_kib|triad_reps");
 	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
 	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));
 	assert_non_null(strstr(warnings[2].message, "'xsu' needs a value"));
@@ -177,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_topology_keys),
+		cmocka_unit_test(test_workload_keys),
 		cmocka_unit_test(test_bad_value_keeps_default_and_names_accepted),
 		cmocka_unit_test(test_unknown_and_malformed_words),
 		cmocka_unit_test(test_image_path_first_word),
