@@ -64,6 +64,9 @@ TOOLS :=            # host programs, $(BUILD)/tools/<name>
 BENCH_PROGS :=      # programs `make bench` runs, in order
 IMAGE_FILES :=      # files `make image` produces
 
+# Before the fragments: make expands the prerequisites of their rules as it reads them.
+KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
+
 include boot/boot.mk
 include kernel/kernel.mk
 include pmu/pmu.mk
@@ -71,8 +74,6 @@ include tests/bench/bench.mk
 include tests/experiments/experiments.mk
 include tests/host/host.mk
 include tools/tools.mk
-
-KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
 
 kernel_obj = $(patsubst %.c,$(BUILD)/kernel/%.o,$(patsubst %.asm,$(BUILD)/kernel/%.o,$(1)))
 KERNEL_OBJS := $(call kernel_obj,$(KERNEL_SRCS) $(PURE_SRCS))
