@@ -1,6 +1,9 @@
 # boot/: how control reaches the kernel.
 KERNEL_SRCS += boot/multiboot.asm
 
+# The native UEFI loader.
+include boot/efi/efi.mk
+
 # The USB/ISO image: GRUB for BIOS (i386-pc) and UEFI (x86_64-efi) with our menu. The MBR gets an
 # active partition: some BIOSes of the Sandy Bridge era refuse a stick without one.
 ISO := $(BUILD)/pmu-testkernel.iso
