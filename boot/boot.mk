@@ -1,7 +1,7 @@
 # boot/: how control reaches the kernel.
 KERNEL_SRCS += boot/multiboot.asm
 
-# The native UEFI loader.
+# The native UEFI loader and its FAT image.
 include boot/efi/efi.mk
 
 # The USB/ISO image: GRUB for BIOS (i386-pc) and UEFI (x86_64-efi) with our menu. The MBR gets an

@@ -1,4 +1,4 @@
-# boot/efi/: the native UEFI loader BOOTX64.EFI (GNU-EFI).
+# boot/efi/: the native UEFI loader BOOTX64.EFI (GNU-EFI) and the FAT image for a USB stick.
 #
 # The loader is a hosted-by-firmware PE32+ program with its own flags (position independent, the
 # firmware's calling convention), none of the kernel's: it is linked as a shared ELF against
@@ -14,7 +14,8 @@ HOST_TEST_SRCS += $(EFI_PURE_SRCS)
 
 EFI_DIR := $(BUILD)/efi
 EFI_LOADER := $(EFI_DIR)/BOOTX64.EFI
-IMAGE_FILES += $(EFI_LOADER)
+EFI_IMAGE := $(BUILD)/pmu-testkernel-efi.img
+IMAGE_FILES += $(EFI_IMAGE)
 
 EFI_LD := ld
 GNU_EFI_INC := /usr/include/efi
@@ -56,3 +57,17 @@ $(EFI_LOADER): $(EFI_DIR)/loader.so
 	$(say) PE32+ $@
 	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
 		-j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+
+# Legacy BIOS boot code for the image's MBR: says the stick boots under UEFI only.
+$(EFI_DIR)/mbr.bin: boot/efi/mbr.asm
+	$(say) NASM $<
+	@mkdir -p $(@D)
+	$(Q)$(NASM) -f bin -w+all $< -o $@
+
+# The stick: an MBR with one FAT32 partition holding \EFI\BOOT\BOOTX64.EFI and an editable
+# cmdline.txt (the layout and why: tools/efi_image.py), made with mtools, no root needed.
+$(EFI_IMAGE): $(EFI_LOADER) $(EFI_DIR)/mbr.bin boot/efi/cmdline.txt tools/efi_image.py
+	$(say) IMAGE $@
+	$(Q)$(PYTHON) tools/efi_image.py create $@ --mbr $(EFI_DIR)/mbr.bin \
+		--file $(EFI_LOADER)=/EFI/BOOT/BOOTX64.EFI \
+		--file boot/efi/cmdline.txt=/EFI/BOOT/cmdline.txt
