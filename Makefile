@@ -2,7 +2,8 @@
 # counter corruption and shows XSU scheduling with Hopcroft-Karp counter assignment removing it.
 #
 #   make            kernel, host tools, host tests
-#   make image      build/pmu-testkernel.iso (BIOS + UEFI, CD or USB stick)
+#   make image      build/pmu-testkernel.iso (BIOS + UEFI, CD or USB stick) and
+#                   build/pmu-testkernel-efi.img (the native UEFI loader, USB stick)
 #   make run        the default experiment suite in QEMU, then the report
 #   make test       every test (host unit tests and QEMU boots); last line "N passed, N failed"
 #   make bench      scheduler timings
