@@ -144,21 +144,20 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		Print(LOADER_SAY L"no loaded image protocol: %r\n", status);
 		return give_up(&l, status);
 	}
-	/* The kernel's place is fixed: claim it before anything else allocates. */
+	/* The kernel's place is fixed and low memory is scarce: claim both before anything else. */
 	status = kernel_load(&l.plan);
 	if (EFI_ERROR(status))
 		return give_up(&l, status);
 	l.kernel_loaded = TRUE;
+	l.trampoline = handoff_reserve_trampoline();
+	if (!l.trampoline)
+		Print(L"  no free page below 0x9F000 for the AP trampoline (the kernel looks)\n");
 
 	status = handoff_prepare(&l.block, &l.block_pages);
 	if (EFI_ERROR(status))
 		return give_up(&l, status);
 	fill_boot_info(&l);
-
-	l.trampoline = handoff_reserve_trampoline();
 	l.block->info.trampoline_page = l.trampoline;
-	if (!l.trampoline)
-		Print(L"  no free page below 0x9F000 for the AP trampoline (the kernel looks)\n");
 	Print(L"  kernel 0x%lx-0x%lx, entry 0x%lx; boot_info at 0x%lx; trampoline page 0x%lx\n",
 	      l.plan.low, l.plan.high, l.plan.entry, (UINT64)(UINTN)&l.block->info, l.trampoline);
 
