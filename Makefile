@@ -2,7 +2,8 @@
 # counter corruption and shows XSU scheduling with Hopcroft-Karp counter assignment removing it.
 #
 #   make            kernel, host tools, host tests
-#   make image      build/pmu-testkernel.iso (BIOS + UEFI, CD or USB stick)
+#   make image      build/pmu-testkernel.iso (BIOS + UEFI, CD or USB stick) and
+#                   build/pmu-testkernel-efi.img (the native UEFI loader, USB stick)
 #   make run        the default experiment suite in QEMU, then the report
 #   make test       every test (host unit tests and QEMU boots); last line "N passed, N failed"
 #   make bench      scheduler timings
@@ -67,6 +68,9 @@ TOOLS :=            # host programs, $(BUILD)/tools/<name>
 BENCH_PROGS :=      # programs `make bench` runs, in order
 IMAGE_FILES :=      # files `make image` produces
 
+# Before the fragments: make expands the prerequisites of their rules as it reads them.
+KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
+
 include boot/boot.mk
 include kernel/kernel.mk
 include pmu/pmu.mk
@@ -74,8 +78,6 @@ include tests/bench/bench.mk
 include tests/experiments/experiments.mk
 include tests/host/host.mk
 include tools/tools.mk
-
-KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
 
 kernel_obj = $(patsubst %.c,$(BUILD)/kernel/%.o,$(patsubst %.asm,$(BUILD)/kernel/%.o,$(1)))
 KERNEL_OBJS := $(call kernel_obj,$(KERNEL_SRCS) $(PURE_SRCS))

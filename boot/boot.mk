@@ -1,15 +1,20 @@
 # boot/: how control reaches the kernel.
 KERNEL_SRCS += boot/multiboot.asm boot/trampoline.asm
 
+# The native UEFI loader and its FAT image.
+include boot/efi/efi.mk
+
 # The USB/ISO image: GRUB for BIOS (i386-pc) and UEFI (x86_64-efi) with our menu. The MBR gets an
-# active partition: some BIOSes of the Sandy Bridge era refuse a stick without one.
+# active partition: some BIOSes of the Sandy Bridge era refuse a stick without one. Under UEFI,
+# the menu also offers the native loader, chainloaded from /boot/pmu-testkernel.efi.
 ISO := $(BUILD)/pmu-testkernel.iso
 IMAGE_FILES += $(ISO)
 
-$(ISO): $(KERNEL_ELF) boot/grub.cfg
+$(ISO): $(KERNEL_ELF) $(EFI_LOADER) boot/grub.cfg
 	$(say) ISO $@
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	$(Q)cp $(KERNEL_ELF) $(BUILD)/iso/boot/pmu-testkernel.elf
+	$(Q)cp $(EFI_LOADER) $(BUILD)/iso/boot/pmu-testkernel.efi
 	$(Q)cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
 	$(Q)grub-mkrescue --mbr-force-bootable --locales= --themes= --fonts= \
 		-o $@ $(BUILD)/iso >$(BUILD)/grub-mkrescue.log 2>&1 || \

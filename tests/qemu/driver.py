@@ -26,7 +26,9 @@ class Case:
                  checks=(), exclusive=False, menu_key=b"\r", describe=""):
         self.name = name
         self.way = way
-        self.image = image            # "kernel" (the ELF), "iso", or "efi" (the FAT image)
+        # "kernel" (the ELF), "iso", "efi" (the FAT image), or a function (build dir) -> path that
+        # prepares an image of its own for the case (a variant of one of these).
+        self.image = image
         self.cmdline = cmdline if way == "kernel" else None
         self.smp = smp
         self.cpu = cpu
@@ -48,6 +50,8 @@ class Case:
 
 
 def image_path(case, build):
+    if callable(case.image):
+        return case.image(build)
     return {
         "kernel": os.path.join(build, "pmu-testkernel.elf"),
         "iso": os.path.join(build, "pmu-testkernel.iso"),
@@ -65,7 +69,10 @@ def run_case(case, build):
     from tests.run import Outcome  # the runner's outcome type
 
     name = "qemu/" + case.name
-    path = image_path(case, build)
+    try:
+        path = image_path(case, build)
+    except Exception as e:  # a case's own image could not be made: that case fails, not the run
+        return Outcome(name, FAIL, 0, "cannot prepare the image: %s: %s" % (type(e).__name__, e))
     if not os.path.exists(path):
         return Outcome(name, FAIL, 0, "%s does not exist (run make image)" % path)
     log_dir = os.path.join(build, "test-logs")

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The native UEFI loader (BOOTX64.EFI): what its parts share. The loader takes the kernel ELF
+ * embedded in itself, loads it where it is linked, gathers what kernel/boot_info.h asks for,
+ * leaves the firmware and enters kernel_entry64 (boot/multiboot.asm) with RDI = &boot_info.
+ *
+ * Built with GNU-EFI: efi_main() is called by GNU-EFI's crt0 in the System V ABI; firmware calls
+ * go straight through the function pointers, which GNU_EFI_USE_MS_ABI declares ms_abi.
+ */
+#ifndef BOOT_EFI_LOADER_H
+#define BOOT_EFI_LOADER_H
+
+#include <efi.h>
+#include <efilib.h>
+
+#include "boot/efi/elf_plan.h"
+#include "kernel/boot_info.h"
+
+#ifndef HAVE_USE_MS_ABI
+#error "build with -DGNU_EFI_USE_MS_ABI: the loader calls the firmware directly"
+#endif
+
+#define LOADER_NAME "pmu-testkernel UEFI loader (GNU-EFI)"
+#define LOADER_SAY L"pmu-testkernel UEFI loader: "
+
+/* The kernel's entry for loaders that are already in long mode (boot/multiboot.asm). */
+#define KERNEL_ENTRY_SYMBOL "kernel_entry64"
+/* The kernel's identity map covers 0-4 GiB: its image and boot_info must lie below. */
+#define LOADER_LIMIT_4G 0x100000000ull
+
+/* kernel_load.c: the embedded kernel, checked, at its physical addresses, bss zeroed. */
+EFI_STATUS kernel_load(struct elf_plan *plan);
+void kernel_unload(const struct elf_plan *plan);
+
+/* esp_file.c: up to *size bytes of a file in the loader's own directory; *size = bytes read. */
+EFI_STATUS esp_read_beside_loader(EFI_LOADED_IMAGE *self, const CHAR16 *name, void *buffer,
+				  UINTN *size);
+
+/* firmware_info.c: the ACPI RSDP and the GOP framebuffer into boot_info. */
+void firmware_find_acpi(struct boot_info *info);
+void firmware_find_framebuffer(struct boot_info *info);
+
+/* firmware_map.c: the memory map, and leaving boot services with it. */
+struct firmware_map {
+	UINT8 *buffer;
+	UINTN capacity; /* bytes allocated */
+	UINTN size;	/* bytes of descriptors in the last map read */
+	UINTN key;
+	UINTN desc_size;
+	UINT32 desc_version;
+};
+EFI_STATUS firmware_map_read(struct firmware_map *map);
+void firmware_map_free(struct firmware_map *map);
+EFI_STATUS firmware_exit_boot_services(EFI_HANDLE image, struct firmware_map *map,
+				       BOOLEAN *exit_attempted);
+const CHAR16 *firmware_memory_type_name(UINT32 type);
+
+#endif
