@@ -30,6 +30,8 @@
 #include "kernel/topology.h"
 #include "kernel/trap.h"
 #include "kernel/user.h"
+#include "tests/experiments/experiment.h"
+#include "tests/experiments/suite.h"
 
 #ifndef PMU_VERSION
 #define PMU_VERSION "unknown"
@@ -441,8 +443,8 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 
 	record_set_boot_hook(emit_boot_record);
 	config_defaults(&config);
-	unsigned warning_count =
-		cmdline_parse(boot_info.cmdline, &config, NULL, warnings, MAX_WARNINGS);
+	unsigned warning_count = cmdline_parse(boot_info.cmdline, &config, experiment_names(),
+					       warnings, MAX_WARNINGS);
 	console_setup();
 	run_set_exit_mode(config.exit);
 	paging_init();
@@ -477,6 +479,10 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	check_pmu();
 
 	selftest_run(config.selftest);
+	if (!run_failed())
+		experiments_run(&config);
+	else
+		kprintf("the checks failed: no experiment runs\n");
 
 	run_end();
 }

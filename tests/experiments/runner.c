@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One run of an experiment on both siblings.
+ */
+#include <string.h>
+
+#include "kernel/cpu.h"
+#include "kernel/format.h"
+#include "kernel/pair.h"
+#include "kernel/pmu_core.h"
+#include "kernel/record_stream.h"
+#include "kernel/tick.h"
+#include "kernel/time.h"
+#include "kernel/user.h"
+#include "pmu/event_parse.h"
+#include "pmu/mux.h"
+#include "pmu/xsu.h"
+#include "tests/bench/user.h"
+#include "tests/experiments/runner.h"
+
+/* A progress record at most this often, from thread 0's tick. */
+#define PROGRESS_PERIOD_MS 1000
+
+struct run_thread {
+	struct run *run;
+	unsigned thread;
+	unsigned nr_given;
+	struct pmu_event given[EXP_MAX_EVENTS]; /* as parsed, in list order */
+	struct mux_thread mux;
+	struct mux_schedule schedule;
+	struct pmu_driver *driver;
+	uint64_t ticks;
+	uint64_t exposure_at_start;
+	uint64_t violations;
+	uint64_t next_progress;
+	enum pmu_drv_status program_error;
+};
+
+struct run {
+	const struct exp_run *spec;
+	const struct exp_settings *settings;
+	struct xsu_core xsu;
+	struct run_thread thread[2];
+	uint64_t start_tsc;
+	uint64_t duration_tsc;
+};
+
+static uint64_t (*const workload_entry[])(uint64_t) = {
+	[WORKLOAD_TRIAD] = triad_run,
+	[WORKLOAD_CALLRET] = callret_run,
+	[WORKLOAD_NOMISPREDICT] = nomispredict_run,
+	[WORKLOAD_IDLE] = idle_run,
+};
+
+bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *count, char *error,
+		      unsigned error_size)
+{
+	struct event_parse_error e;
+
+	*count = 0;
+	if (!text[0])
+		return true;
+	int n = event_parse_list(text, the_pmu.info.uarch, events, EXP_MAX_EVENTS, &e);
+	if (n < 0) {
+		format_snprintf(error, error_size, "event list \"%s\": %s (at character %u)", text,
+				e.message, e.offset);
+		return false;
+	}
+	*count = (unsigned)n;
+	return true;
+}
+
+/* Fold what each counter counted since the last take into its event. Lock held. */
+static void collect(struct run_thread *rt)
+{
+	pmu_driver_stop(rt->driver);
+	for (unsigned i = 0; i < rt->mux.nr_events; i++) {
+		int counter = rt->schedule.counter[i];
+		if (counter != SCHED_NO_COUNTER)
+			rt->mux.events[i].count += pmu_driver_take(rt->driver, (unsigned)counter);
+	}
+}
+
+/* Program the schedule the mux layer just made. Lock held. */
+static void program(struct run_thread *rt)
+{
+	struct pmu_assignment a[MUX_MAX_EVENTS];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < rt->mux.nr_events; i++) {
+		int counter = rt->schedule.counter[i];
+		if (counter != SCHED_NO_COUNTER)
+			a[n++] = (struct pmu_assignment){ &rt->mux.events[i].event,
+							  (unsigned)counter, 0 };
+	}
+	enum pmu_drv_status status = pmu_driver_program(rt->driver, a, n);
+	if (status != PMU_DRV_OK && rt->program_error == PMU_DRV_OK)
+		rt->program_error = status;
+}
+
+/* Every run checks the XSU invariant after each schedule: no corrupting event shares a GP
+ * counter index with an enabled event of the sibling (pmu/xsu.h). Lock held. */
+static void check_invariant(struct run_thread *rt)
+{
+	struct run *run = rt->run;
+
+	if (run->xsu.enabled && !xsu_invariant(&run->xsu, mux_usage(&run->thread[0].mux),
+					       mux_usage(&run->thread[1].mux)))
+		rt->violations++;
+}
+
+static void emit_progress(struct run *run, uint64_t now)
+{
+	static struct record r;
+	uint64_t elapsed = now - run->start_tsc;
+	uint64_t pct = run->duration_tsc ? elapsed * 100 / run->duration_tsc : 0;
+
+	record_begin(&r, "progress");
+	record_uint(&r, "done_pct", pct > 100 ? 100 : pct);
+	record_uint(&r, "elapsed_ns", tsc_to_ns(elapsed));
+	record_emit(&r);
+}
+
+/* The multiplexing tick, in the APIC timer interrupt of the thread's CPU (interrupts off). */
+static void run_tick(struct trap_frame *frame, void *context)
+{
+	struct run_thread *rt = context;
+	uint64_t now = rdtsc();
+	(void)frame;
+
+	spin_lock(&the_pmu.lock);
+	collect(rt);
+	if (the_pmu.model)
+		model_tick(&the_pmu.model_state, rt->thread);
+	mux_tick(&rt->mux, now, &rt->schedule);
+	check_invariant(rt);
+	program(rt);
+	spin_unlock(&the_pmu.lock);
+	rt->ticks++;
+	if (rt->thread == 0 && now >= rt->next_progress) {
+		emit_progress(rt->run, now);
+		rt->next_progress = now + tsc_from_us(PROGRESS_PERIOD_MS * 1000ull);
+	}
+}
+
+static void run_thread_main(unsigned thread, void *arg)
+{
+	struct run *run = arg;
+	struct run_thread *rt = &run->thread[thread];
+	const struct exp_thread *spec = &run->spec->thread[thread];
+	struct workload_params *p = run->settings->params[thread];
+
+	rt->driver = pmu_thread_begin(thread);
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	if (the_pmu.model)
+		rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, thread);
+	mux_start(&rt->mux, rdtsc(), &rt->schedule);
+	check_invariant(rt);
+	program(rt);
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
+
+	/* Every thread ends at the common start plus the duration, so a thread started later
+	 * measures inside the other's run, as the thesis's second perf does. */
+	uint64_t now = rdtsc();
+	uint64_t offset = tsc_from_us(spec->offset_ms * 1000ull);
+	p->deadline_tsc = now + (run->duration_tsc > offset ? run->duration_tsc - offset : 0);
+	p->max_units = spec->workload == WORKLOAD_TRIAD && run->settings->triad_reps
+			       ? run->settings->triad_reps * p->elements
+			       : 0;
+	p->account = the_pmu.model;
+	p->thread = thread;
+	p->units_done = p->passes = 0;
+	rt->next_progress = now + tsc_from_us(PROGRESS_PERIOD_MS * 1000ull);
+	if (thread == 0)
+		run->start_tsc = now;
+	tick_start(run->settings->mux_ms, run_tick, rt);
+	user_call((uint64_t)(uintptr_t)user_start,
+		  (uint64_t)(uintptr_t)workload_entry[spec->workload], (uint64_t)(uintptr_t)p,
+		  this_cpu()->user_stack_top);
+	tick_stop();
+
+	flags = spin_lock_irqsave(&the_pmu.lock);
+	collect(rt);
+	if (the_pmu.model)
+		model_tick(&the_pmu.model_state, thread);
+	mux_stop(&rt->mux, rdtsc());
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	pmu_thread_end(thread);
+}
+
+static void fill_results(struct run *run, struct exp_run_result *out, const struct pair_job *job)
+{
+	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		struct run_thread *rt = &run->thread[t];
+		struct exp_thread_result *tr = &out->thread[t];
+		const struct workload_params *p = run->settings->params[t];
+
+		tr->nr_events = rt->mux.nr_events;
+		for (unsigned i = 0; i < rt->mux.nr_events; i++) {
+			const struct mux_event *e = &rt->mux.events[i];
+			struct exp_count *c = &tr->counts[i];
+			c->event = e->event;
+			c->given = c->event.name;
+			c->reading = mux_read(e);
+			c->last_counter = e->last_counter;
+			c->corrupting = pmu_event_code_is_corrupting(e->event.event);
+			c->has_baseline = false;
+		}
+		tr->units = p->units_done;
+		tr->passes = p->passes;
+		tr->ticks = rt->ticks;
+		tr->start_tsc = job->start_tsc[t];
+		tr->end_tsc = job->end_tsc[t];
+		tr->invariant_violations = rt->violations;
+		tr->exposure = the_pmu.model ? model_exposure_ticks(&the_pmu.model_state, t) -
+						       rt->exposure_at_start
+					     : 0;
+	}
+}
+
+void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
+		 struct exp_run_result *out)
+{
+	static struct run run;
+	static char error[200];
+	struct pair_job job = { .fn = run_thread_main, .arg = &run };
+
+	memset(out, 0, sizeof(*out));
+	memset(&run, 0, sizeof(run));
+	out->run = spec;
+	run.spec = spec;
+	run.settings = s;
+	run.duration_tsc = tsc_from_us(s->dur_ms * 1000ull);
+
+	enum sched_algorithm algorithm = spec->sched == EXP_SCHED_GREEDY ? SCHED_GREEDY
+					 : spec->sched == EXP_SCHED_HK	 ? SCHED_HOPCROFT_KARP
+									 : s->sched;
+	struct mux_config config = {
+		.uarch = the_pmu.info.uarch,
+		.gp = the_pmu.geometry.gp,
+		.fixed = the_pmu.geometry.fixed,
+		.algorithm = algorithm,
+	};
+	xsu_init(&run.xsu, spec->xsu, spec->limit);
+	for (unsigned t = 0; t < 2; t++) {
+		struct run_thread *rt = &run.thread[t];
+		rt->run = &run;
+		rt->thread = t;
+		mux_init(&rt->mux, &config, &run.xsu, t);
+		if (!exp_parse_events(spec->thread[t].events, rt->given, &rt->nr_given, error,
+				      sizeof(error)) ||
+		    mux_add_events(&rt->mux, rt->given, rt->nr_given) < 0) {
+			out->error = error[0] ? error : "too many events for one thread";
+			return;
+		}
+		job.offset_tsc[t] = tsc_from_us(spec->thread[t].offset_ms * 1000ull);
+	}
+
+	/* Generous: the longer thread's offset and duration, and time to start and stop. */
+	uint64_t longest =
+		job.offset_tsc[0] > job.offset_tsc[1] ? job.offset_tsc[0] : job.offset_tsc[1];
+	if (!pair_run(&job, longest + run.duration_tsc * 4 + tsc_hz() * 10)) {
+		out->error = job.error;
+		return;
+	}
+	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		if (run.thread[t].program_error != PMU_DRV_OK) {
+			format_snprintf(error, sizeof(error),
+					"thread %u: the driver refused an "
+					"assignment: %s",
+					t, pmu_drv_status_name(run.thread[t].program_error));
+			out->error = error;
+			return;
+		}
+	}
+	fill_results(&run, out, &job);
+	uint64_t first = job.start_tsc[0], last = job.end_tsc[0];
+	for (unsigned t = 1; t < the_pair.thread_count; t++) {
+		first = job.start_tsc[t] < first ? job.start_tsc[t] : first;
+		last = job.end_tsc[t] > last ? job.end_tsc[t] : last;
+	}
+	out->elapsed_tsc = last - first;
+	if (the_pair.thread_count == 2) {
+		uint64_t a = job.start_tsc[0] + job.offset_tsc[1],
+			 b = job.start_tsc[1] + job.offset_tsc[0];
+		out->skew_tsc = a > b ? a - b : b - a;
+	}
+	out->done = true;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running one run of an experiment on the chosen core's two threads (ARCHITECTURE.md, data flow
+ * step 4): each thread starts its workload at CPL 3 at the common start plus its offset; every
+ * mux_ms its APIC timer fires and the tick hook stops its counters, takes their counts, runs the
+ * XSU transaction and the scheduler (pmu/mux.h) and programs the new assignment, all under the
+ * core's lock; at the end each thread reads its counts with time enabled and running.
+ */
+#ifndef TESTS_EXPERIMENTS_RUNNER_H
+#define TESTS_EXPERIMENTS_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu/sched.h"
+#include "tests/bench/workload.h"
+#include "tests/experiments/experiment.h"
+
+struct exp_settings {
+	uint32_t dur_ms;
+	uint32_t mux_ms;
+	uint32_t triad_reps;	    /* 0: until dur_ms */
+	enum sched_algorithm sched; /* for runs that take sched= */
+	/* Per thread, in user memory: the workload's parameters (and triad's arrays in them). */
+	struct workload_params *params[2];
+	uint64_t triad_elements;
+};
+
+/*
+ * Parse an event list for this machine; false with a message naming the bad part. The runner and
+ * the suite share it, so an experiment whose list this CPU cannot count is refused before it runs.
+ */
+bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *count, char *error,
+		      unsigned error_size);
+
+/* Measure one run; results in *out (out->done false and out->error set when it could not run). */
+void exp_run_one(const struct exp_run *run, const struct exp_settings *s,
+		 struct exp_run_result *out);
+
+#endif

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The suite: selection, memory for the workloads, records and tables, verdicts.
+ */
+#include <string.h>
+
+#include "kernel/console.h"
+#include "kernel/format.h"
+#include "kernel/pair.h"
+#include "kernel/pmu_core.h"
+#include "kernel/record_stream.h"
+#include "kernel/run.h"
+#include "kernel/time.h"
+#include "kernel/user.h"
+#include "pmu/event_names.h"
+#include "tests/experiments/runner.h"
+#include "tests/experiments/suite.h"
+#include "tests/experiments/verdict.h"
+
+static const char *const phase_names[] = {
+	[PHASE_MEASURE] = "measure",
+	[PHASE_BASELINE] = "baseline",
+	[PHASE_ALONE] = "alone",
+	[PHASE_LIMIT] = "limit",
+};
+static const char *const workload_names[] = {
+	[WORKLOAD_TRIAD] = "triad",
+	[WORKLOAD_CALLRET] = "callret",
+	[WORKLOAD_NOMISPREDICT] = "nomispredict",
+	[WORKLOAD_IDLE] = "idle",
+};
+
+static struct exp_settings settings;
+static struct exp_results results;
+static unsigned tally[3];
+
+static bool selected(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strcmp(list, "all"))
+		return true;
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+static const char *sched_name(const struct exp_run *run)
+{
+	enum sched_algorithm a = run->sched == EXP_SCHED_GREEDY ? SCHED_GREEDY
+				 : run->sched == EXP_SCHED_HK	? SCHED_HOPCROFT_KARP
+								: settings.sched;
+	return a == SCHED_GREEDY ? "greedy" : "hk";
+}
+
+/* Intel's name for an event, from the names table, or NULL. */
+static const char *intel_name(const struct pmu_event *e)
+{
+	uint16_t code = pmu_event_code(e);
+
+	for (const struct event_name *n = event_names; n->name; n++) {
+		bool edge = n->flags & EVENT_NAME_EDGE, inv = n->flags & EVENT_NAME_INV;
+		if (n->code == code && n->cmask == e->cmask && edge == e->edge && inv == e->inv &&
+		    strchr(n->name, ':') &&
+		    (!n->uarchs || (n->uarchs & UARCH_BIT(the_pmu.info.uarch->id))))
+			return n->name;
+	}
+	return NULL;
+}
+
+static void counter_name(int counter, char *buf, size_t size)
+{
+	if (counter < 0)
+		buf[0] = 0;
+	else if (counter >= PMU_FIXED_BASE)
+		format_snprintf(buf, size, "fixed%d", counter - PMU_FIXED_BASE);
+	else
+		format_snprintf(buf, size, "gp%d", counter);
+}
+
+static void run_keys(struct record *r, const struct experiment *e, const struct exp_run *run)
+{
+	record_string(r, "exp", e->name);
+	record_string(r, "phase", phase_names[run->phase]);
+	record_string(r, "xsu", run->xsu ? "on" : "off");
+	record_string(r, "sched", sched_name(run));
+}
+
+static void emit_exp(const struct experiment *e, const struct exp_run *run)
+{
+	static struct record r;
+
+	record_begin(&r, "exp");
+	run_keys(&r, e, run);
+	record_string(&r, "title", e->title);
+	record_string(&r, "section", e->section);
+	record_string(&r, "rule", e->rule_text);
+	record_begin_array(&r, "threads");
+	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		const struct exp_thread *th = &run->thread[t];
+		struct pmu_event events[EXP_MAX_EVENTS];
+		unsigned n = 0;
+		char error[8];
+		record_begin_object(&r, NULL);
+		record_uint(&r, "thread", t);
+		record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
+		record_begin_array(&r, "events");
+		if (exp_parse_events(th->events, events, &n, error, sizeof(error)))
+			for (unsigned i = 0; i < n; i++)
+				record_string(&r, NULL, events[i].name);
+		record_end_array(&r);
+		record_uint(&r, "offset_ns", th->offset_ms * 1000000ull);
+		record_string(&r, "workload", workload_names[th->workload]);
+		record_end_object(&r);
+	}
+	record_end_array(&r);
+	record_uint(&r, "duration_ns", settings.dur_ms * 1000000ull);
+	record_uint(&r, "mux_ms", settings.mux_ms);
+	record_begin_object(&r, "params");
+	record_uint(&r, "triad_kib", settings.triad_elements * sizeof(double) / 1024);
+	record_uint(&r, "triad_reps", settings.triad_reps);
+	record_end_object(&r);
+	if (e->rule == RULE_BASELINE) {
+		record_begin_object(&r, "tolerance");
+		record_uint(&r, "pct", EXP_TOLERANCE_PCT);
+		record_uint(&r, "abs", EXP_TOLERANCE_ABS);
+		record_end_object(&r);
+	}
+	record_emit(&r);
+	kprintf("\n== %s, %s, XSU %s, %s: %s\n", e->name, phase_names[run->phase],
+		run->xsu ? "on" : "off", sched_name(run), e->title);
+}
+
+static void emit_counts(const struct experiment *e, const struct exp_run_result *res)
+{
+	const struct exp_run *run = res->run;
+
+	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		const struct exp_thread_result *tr = &res->thread[t];
+		kprintf("  HT%u (APIC %u), %llu units of %s:\n", t, the_pair.cpu[t]->apic_id,
+			(unsigned long long)tr->units, workload_names[run->thread[t].workload]);
+		for (unsigned i = 0; i < tr->nr_events; i++) {
+			const struct exp_count *c = &tr->counts[i];
+			static struct record r;
+			char code[8], counter[12];
+			format_snprintf(code, sizeof(code), "0x%04x", pmu_event_code(&c->event));
+			counter_name(c->last_counter, counter, sizeof(counter));
+			record_begin(&r, "count");
+			run_keys(&r, e, run);
+			record_uint(&r, "thread", t);
+			record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
+			record_string(&r, "event", c->given);
+			record_string(&r, "code", code);
+			record_string(&r, "name", intel_name(&c->event));
+			record_bool(&r, "corrupting", c->corrupting);
+			record_string(&r, "counter", counter[0] ? counter : NULL);
+			record_uint(&r, "raw", c->reading.raw);
+			record_uint(&r, "enabled", c->reading.time_enabled);
+			record_uint(&r, "running", c->reading.time_running);
+			if (c->reading.counted)
+				record_uint(&r, "scaled", c->reading.scaled);
+			else
+				record_null(&r, "scaled");
+			if (c->has_baseline) {
+				record_uint(&r, "baseline", c->baseline);
+				record_uint(&r, "tolerance", c->tolerance);
+			}
+			record_emit(&r);
+			if (c->reading.counted)
+				kprintf("  %'20llu  %-12s [%3u.%02u%%]%s\n",
+					(unsigned long long)c->reading.scaled, c->given,
+					c->reading.percent / 100, c->reading.percent % 100,
+					c->has_baseline &&
+							c->reading.scaled >
+								c->baseline + c->tolerance &&
+							!c->corrupting
+						? "  <- corrupted"
+						: "");
+			else
+				kprintf("  %20s  %-12s\n", "<not counted>", c->given);
+		}
+	}
+}
+
+static void emit_end(const struct experiment *e, const struct exp_run_result *res)
+{
+	static struct record r;
+	uint64_t exposure = 0;
+
+	record_begin(&r, "exp_end");
+	run_keys(&r, e, res->run);
+	record_uint(&r, "elapsed_ns", tsc_to_ns(res->elapsed_tsc));
+	record_begin_array(&r, "ticks");
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		record_uint(&r, NULL, res->thread[t].ticks);
+	record_end_array(&r);
+	record_begin_array(&r, "units");
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		record_uint(&r, NULL, res->thread[t].units);
+	record_end_array(&r);
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		exposure += res->thread[t].exposure;
+	if (the_pmu.model)
+		record_uint(&r, "exposure", exposure);
+	else
+		record_null(&r, "exposure");
+	record_uint(&r, "invariant_violations",
+		    res->thread[0].invariant_violations + res->thread[1].invariant_violations);
+	record_uint(&r, "skew_tsc", res->skew_tsc);
+	record_emit(&r);
+	if (the_pmu.model)
+		kprintf("  exposure: %llu ticks in which a corrupting event shared a counter index "
+			"with the sibling\n",
+			(unsigned long long)exposure);
+}
+
+static void emit_verdict(const struct experiment *e, bool xsu_on, const char *sched,
+			 const struct exp_verdict *v)
+{
+	static struct record r;
+	static const char *const results_text[] = { "pass", "fail", "skip" };
+
+	record_begin(&r, "verdict");
+	record_string(&r, "exp", e->name);
+	record_string(&r, "xsu", xsu_on ? "on" : "off");
+	record_string(&r, "sched", sched);
+	record_string(&r, "result", results_text[v->result]);
+	record_string(&r, "reason", v->reason);
+	if (v->result == RESULT_SKIP)
+		record_string(&r, "skip", v->skip);
+	record_uint(&r, "exposure", v->exposure);
+	record_uint(&r, "checked", v->checked);
+	record_uint(&r, "corrupted", v->corrupted);
+	record_emit(&r);
+	kprintf("%s %s, XSU %s: %s\n",
+		v->result == RESULT_PASS   ? "PASS"
+		: v->result == RESULT_FAIL ? "FAIL"
+					   : "SKIP",
+		e->name, xsu_on ? "on" : "off", v->reason);
+	tally[v->result]++;
+	if (v->result == RESULT_FAIL)
+		run_fail("an experiment's verdict failed");
+}
+
+/* Without a sibling thread, an experiment cannot show anything: it is skipped, saying why. */
+static void skip_without_sibling(const struct experiment *e, const struct config *config)
+{
+	struct exp_verdict v = { .result = RESULT_SKIP, .skip = "no_smt" };
+
+	format_snprintf(v.reason, sizeof(v.reason),
+			"core %u has no SMT sibling: the cross-hyperthread experiment cannot run",
+			the_pair.thread_count ? the_pair.cpu[0]->apic_id : 0);
+	for (unsigned mode = 0; mode < 2; mode++) {
+		bool xsu_on = mode == 1;
+		if ((xsu_on && config->xsu == XSU_MODE_OFF) ||
+		    (!xsu_on && config->xsu == XSU_MODE_ON))
+			continue;
+		emit_verdict(e, xsu_on, "both", &v);
+	}
+}
+
+static bool mode_selected(const struct config *config, const struct exp_run *run)
+{
+	if (run->reference || config->xsu == XSU_MODE_BOTH)
+		return true;
+	return run->xsu == (config->xsu == XSU_MODE_ON);
+}
+
+static void run_experiment(const struct experiment *e, const struct config *config,
+			   const struct exp_machine *machine)
+{
+	memset(&results, 0, sizeof(results));
+	results.exp = e;
+	for (unsigned i = 0; i < e->nr_runs; i++) {
+		const struct exp_run *run = &e->runs[i];
+		struct exp_run_result *res = &results.runs[i];
+		if (!mode_selected(config, run))
+			continue;
+		emit_exp(e, run);
+		exp_run_one(run, &settings, res);
+		if (!res->done) {
+			kprintf("  the run could not be measured: %s\n", res->error);
+			record_warn("experiment", e->name, phase_names[run->phase], "", NULL,
+				    res->error ? res->error : "the run could not be measured");
+			continue;
+		}
+		exp_annotate(&results, i);
+		emit_counts(e, res);
+		emit_end(e, res);
+	}
+	for (unsigned mode = 0; mode < 2; mode++) {
+		struct exp_verdict v;
+		bool xsu_on = mode == 1;
+		if (exp_judge(&results, xsu_on, machine, &v))
+			emit_verdict(e, xsu_on,
+				     e->rule == RULE_HK_VS_GREEDY ? "both"
+								  : sched_name(&e->runs[0]),
+				     &v);
+	}
+}
+
+/* Parameters and triad's arrays for each thread, in memory ring 3 may use. */
+static bool allocate_workload_memory(const struct config *config)
+{
+	settings.triad_elements = (uint64_t)config->triad_kib * 1024 / sizeof(double);
+	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		uint64_t bytes = settings.triad_elements * sizeof(double);
+		struct workload_params *p =
+			(struct workload_params *)(uintptr_t)user_memory_alloc(sizeof(*p));
+		uint64_t arrays = user_memory_alloc(3 * bytes);
+		if (!p || !arrays)
+			return false;
+		p->a = (double *)(uintptr_t)arrays;
+		p->b = (double *)(uintptr_t)(arrays + bytes);
+		p->c = (double *)(uintptr_t)(arrays + 2 * bytes);
+		p->elements = settings.triad_elements;
+		p->chunk_units = 4096;
+		settings.params[t] = p;
+	}
+	return true;
+}
+
+void experiments_run(const struct config *config)
+{
+	struct exp_machine machine = {
+		.erratum = uarch_has_erratum(the_pmu.info.uarch),
+		.model = the_pmu.model,
+		.uarch = the_pmu.info.uarch->id == UARCH_GENERIC ? "unknown"
+								 : the_pmu.info.uarch->name,
+		.threads = the_pair.thread_count,
+	};
+	unsigned chosen = 0;
+
+	if (!strcmp(config->exp, "none"))
+		return;
+	settings.dur_ms = config->dur_ms;
+	settings.mux_ms = config->mux_ms;
+	settings.triad_reps = config->triad_reps;
+	settings.sched = config->sched == SCHED_MODE_HK ? SCHED_HOPCROFT_KARP : SCHED_GREEDY;
+	if (the_pair.thread_count == 2 && !allocate_workload_memory(config)) {
+		run_fail("no memory for the workloads' arrays (triad_kib too large?)");
+		return;
+	}
+	for (unsigned i = 0; i < experiment_count; i++) {
+		const struct experiment *e = &experiments[i];
+		if (!selected(config->exp, e->name))
+			continue;
+		chosen++;
+		if (the_pair.thread_count < 2)
+			skip_without_sibling(e, config);
+		else
+			run_experiment(e, config, &machine);
+	}
+	kprintf("\nexperiments: %u run, verdicts %u pass, %u fail, %u skip\n", chosen,
+		tally[RESULT_PASS], tally[RESULT_FAIL], tally[RESULT_SKIP]);
+}

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Verdict rules. Counts are compared per unit of work (a triad element), not as totals: a busy
+ * host (or a different clock) changes how much work a run does, not the rate of its events.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "kernel/format.h"
+#include "pmu/mux.h"
+#include "tests/experiments/verdict.h"
+
+bool exp_is_checked(const struct experiment *e, const char *given)
+{
+	size_t n = strlen(given);
+
+	for (const char *p = e->checked; *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && strncmp(p, given, n) == 0)
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+static const struct exp_run_result *reference(const struct exp_results *r, unsigned phase,
+					      unsigned before)
+{
+	for (unsigned i = 0; i < before && i < r->exp->nr_runs; i++)
+		if (r->runs[i].done && r->runs[i].run->phase == phase)
+			return &r->runs[i];
+	return NULL;
+}
+
+static const struct exp_count *find(const struct exp_thread_result *t, const char *given)
+{
+	for (unsigned i = 0; i < t->nr_events; i++)
+		if (strcmp(t->counts[i].given, given) == 0)
+			return &t->counts[i];
+	return NULL;
+}
+
+/* The reference's count of `given`, per unit of its work, scaled to `units`. */
+static bool scaled_reference(const struct exp_thread_result *ref, const char *given, uint64_t units,
+			     uint64_t *out)
+{
+	const struct exp_count *c = find(ref, given);
+
+	if (!c || !c->reading.counted || ref->units == 0)
+		return false;
+	*out = mux_mul_div(c->reading.scaled, units, ref->units);
+	return true;
+}
+
+void exp_annotate(struct exp_results *r, unsigned index)
+{
+	const struct experiment *e = r->exp;
+	struct exp_run_result *run = &r->runs[index];
+
+	for (unsigned t = 0; t < 2; t++) {
+		struct exp_thread_result *tr = &run->thread[t];
+		for (unsigned i = 0; i < tr->nr_events; i++) {
+			struct exp_count *c = &tr->counts[i];
+			const struct exp_run_result *ref;
+			uint64_t base;
+			c->has_baseline = false;
+			if (!exp_is_checked(e, c->given))
+				continue;
+			switch (e->rule) {
+			case RULE_BASELINE:
+				ref = reference(r, PHASE_BASELINE, index);
+				if (run->run->phase != PHASE_BASELINE && ref &&
+				    scaled_reference(&ref->thread[t], c->given, tr->units, &base)) {
+					c->has_baseline = true;
+					c->baseline = base;
+					c->tolerance = base * EXP_TOLERANCE_PCT / 100;
+					if (c->tolerance < EXP_TOLERANCE_ABS)
+						c->tolerance = EXP_TOLERANCE_ABS;
+				}
+				break;
+			case RULE_ZERO:
+			case RULE_ALIGNED:
+				c->has_baseline = true;
+				c->baseline = 0;
+				c->tolerance = 0;
+				break;
+			case RULE_LOSS:
+				/* Against thread 0 alone: the sibling's counters unused. */
+				ref = reference(r, PHASE_ALONE, index);
+				if (run->run->phase != PHASE_ALONE && ref &&
+				    scaled_reference(&ref->thread[0], c->given, tr->units, &base)) {
+					c->has_baseline = true;
+					c->baseline = base;
+					c->tolerance = base * EXP_LOSS_MATCH_PCT / 100;
+				}
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+static void say(struct exp_verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct exp_verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	format_vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void set(struct exp_verdict *v, enum exp_result_kind result, const char *skip)
+{
+	v->result = result;
+	v->skip = skip;
+}
+
+/* What every measured run of the mode shows: checked counts against their baselines, exposure,
+ * the invariant, and which checked events were never counted. */
+struct mode_view {
+	unsigned runs;
+	uint64_t exposure;
+	uint64_t violations;
+	unsigned checked, corrupted, deviating, not_counted;
+	const struct exp_count *worst; /* the checked count furthest above its baseline */
+	unsigned worst_thread;
+};
+
+static bool run_in_mode(const struct exp_run *run, bool xsu_on)
+{
+	return !run->reference && run->xsu == xsu_on;
+}
+
+static void view_mode(const struct exp_results *r, bool xsu_on, unsigned phase, unsigned threads,
+		      struct mode_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		if (!run->done || !run_in_mode(run->run, xsu_on) || run->run->phase != phase)
+			continue;
+		v->runs++;
+		for (unsigned t = 0; t < threads; t++) {
+			const struct exp_thread_result *tr = &run->thread[t];
+			v->exposure += tr->exposure;
+			v->violations += tr->invariant_violations;
+			for (unsigned k = 0; k < tr->nr_events; k++) {
+				const struct exp_count *c = &tr->counts[k];
+				if (!c->has_baseline)
+					continue;
+				v->checked++;
+				if (!c->reading.counted) {
+					v->not_counted++;
+					continue;
+				}
+				uint64_t s = c->reading.scaled;
+				if (s > c->baseline + c->tolerance) {
+					v->corrupted++;
+					if (!v->worst ||
+					    s - c->baseline >
+						    v->worst->reading.scaled - v->worst->baseline) {
+						v->worst = c;
+						v->worst_thread = t;
+					}
+				} else if (c->baseline > s + c->tolerance) {
+					v->deviating++;
+				}
+			}
+		}
+	}
+}
+
+/* The XSU-off verdict of the corruption rules: corruption seen exactly where the erratum is. */
+static void judge_corruption_off(const struct mode_view *v, const struct exp_machine *m,
+				 struct exp_verdict *out)
+{
+	if (v->corrupted && m->erratum) {
+		set(out, RESULT_PASS, NULL);
+		say(out,
+		    "corruption as in the thesis: %u of %u checked counts above their "
+		    "baselines, HT%u %s %'llu against %'llu",
+		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    (unsigned long long)v->worst->reading.scaled,
+		    (unsigned long long)v->worst->baseline);
+	} else if (v->corrupted) {
+		set(out, RESULT_FAIL, NULL);
+		say(out,
+		    "%u checked counts corrupted on %s, which has no cross-HT erratum: HT%u %s "
+		    "%'llu against %'llu",
+		    v->corrupted, m->uarch, v->worst_thread, v->worst->given,
+		    (unsigned long long)v->worst->reading.scaled,
+		    (unsigned long long)v->worst->baseline);
+	} else if (m->erratum) {
+		set(out, RESULT_FAIL, NULL);
+		say(out,
+		    "no corruption although %s has the erratum: all %u checked counts within "
+		    "their baselines",
+		    m->uarch, v->checked);
+	} else {
+		set(out, RESULT_SKIP, "no_erratum");
+		say(out,
+		    "%s has no cross-HT erratum: the corruption is not observable here (all %u "
+		    "checked counts clean)",
+		    m->uarch, v->checked);
+	}
+}
+
+/* The XSU-on verdict: nothing corrupted, nothing exposed, the invariant held throughout. */
+static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
+			struct exp_verdict *out)
+{
+	if (v->violations) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "the XSU invariant failed %llu times", (unsigned long long)v->violations);
+	} else if (m->model && v->exposure) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "the model saw %llu exposed ticks with XSU on",
+		    (unsigned long long)v->exposure);
+	} else if (v->corrupted) {
+		set(out, RESULT_FAIL, NULL);
+		say(out,
+		    "%u of %u checked counts corrupted with XSU on: HT%u %s %'llu against %'llu",
+		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    (unsigned long long)v->worst->reading.scaled,
+		    (unsigned long long)v->worst->baseline);
+	} else if (v->deviating || v->not_counted) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "%u checked counts far below their baselines and %u never counted",
+		    v->deviating, v->not_counted);
+	} else {
+		return true;
+	}
+	return false;
+}
+
+static const struct exp_count *count_of(const struct exp_results *r, unsigned phase, bool xsu_on,
+					unsigned thread, const char *given, bool any_mode,
+					const struct exp_thread_result **tr)
+{
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		if (!run->done || run->run->phase != phase ||
+		    (!any_mode && run->run->xsu != xsu_on))
+			continue;
+		const struct exp_count *c = find(&run->thread[thread], given);
+		if (c) {
+			if (tr)
+				*tr = &run->thread[thread];
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Per mille of the rate of `given` in the measured run of the mode, over both threads together,
+ * relative to thread 0 measuring alone. Summed over the siblings, every count one thread leaks
+ * reaches the other when both count: the total does not depend on how the host shared its time
+ * between the two virtual CPUs.
+ */
+static bool loss_ratio(const struct exp_results *r, bool xsu_on, unsigned threads,
+		       const char *given, uint64_t *per_mille)
+{
+	const struct exp_thread_result *alone_t, *run_t;
+	const struct exp_count *alone = count_of(r, PHASE_ALONE, false, 0, given, true, &alone_t);
+	uint64_t count = 0, units = 0;
+
+	if (!alone || !alone->reading.counted || !alone->reading.scaled || !alone_t->units)
+		return false;
+	for (unsigned t = 0; t < threads; t++) {
+		const struct exp_count *c =
+			count_of(r, PHASE_MEASURE, xsu_on, t, given, false, &run_t);
+		if (!c || !c->reading.counted)
+			return false;
+		count += c->reading.scaled;
+		units += run_t->units;
+	}
+	if (!units)
+		return false;
+	uint64_t rate = mux_mul_div(count, alone_t->units, units);
+	*per_mille = mux_mul_div(rate, 1000, alone->reading.scaled);
+	return true;
+}
+
+#define LOSS_EVENT "r08d1:u" /* MEM_LOAD_UOPS_RETIRED.L1_MISS: the largest share (thesis ch. 8) */
+
+static void judge_loss(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
+		       const struct mode_view *v, struct exp_verdict *out)
+{
+	uint64_t ratio;
+
+	if (!loss_ratio(r, xsu_on, m->threads, LOSS_EVENT, &ratio)) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "%s was not counted in the run alone or in the XSU %s run", LOSS_EVENT,
+		    xsu_on ? "on" : "off");
+		return;
+	}
+	uint64_t high = 1000 + EXP_LOSS_MATCH_PCT * 10, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
+	if (!xsu_on) {
+		bool compensated = ratio >= 1000 + EXP_LOSS_COMPENSATION_PCT * 10;
+		if (m->erratum && compensated) {
+			set(out, RESULT_PASS, NULL);
+			say(out,
+			    "alone, %s loses %llu%% of its count into the unused sibling counter; "
+			    "aligned siblings compensate (%llu.%02llu times the rate alone), as in "
+			    "ch. 8",
+			    LOSS_EVENT, (unsigned long long)(1000 - 1000000 / ratio) / 10,
+			    (unsigned long long)ratio / 1000,
+			    (unsigned long long)ratio % 1000 / 10);
+		} else if (!m->erratum && ratio >= low && ratio <= high) {
+			set(out, RESULT_SKIP, "no_erratum");
+			say(out, "%s has no cross-HT erratum: no loss alone, nothing to compensate",
+			    m->uarch);
+		} else {
+			set(out, RESULT_FAIL, NULL);
+			say(out, "%s aligned at %llu per mille of the rate alone: expected %s",
+			    LOSS_EVENT, (unsigned long long)ratio,
+			    m->erratum ? "a loss alone that aligned siblings compensate"
+				       : "the same rate (no erratum)");
+		}
+		return;
+	}
+	if (v->violations || (m->model && v->exposure)) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "XSU on: invariant failures %llu, exposed ticks %llu",
+		    (unsigned long long)v->violations, (unsigned long long)v->exposure);
+		return;
+	}
+	bool matches = ratio >= low && ratio <= high;
+	set(out, matches ? RESULT_PASS : RESULT_FAIL, NULL);
+	say(out,
+	    "with XSU on %s runs at %llu per mille of its rate alone (within %u%% expected: "
+	    "XSU neither causes nor prevents the loss), exposure 0",
+	    LOSS_EVENT, (unsigned long long)ratio, EXP_LOSS_MATCH_PCT);
+}
+
+static void judge_starvation(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
+			     struct exp_verdict *out)
+{
+	const struct exp_count *measured =
+		count_of(r, PHASE_MEASURE, xsu_on, 1, "branches", false, NULL);
+
+	if (!measured) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "HT1 did not measure branches");
+		return;
+	}
+	if (!xsu_on) {
+		bool counted = measured->reading.counted;
+		set(out, counted ? RESULT_PASS : RESULT_FAIL, NULL);
+		say(out,
+		    "without XSU, HT1's branches ran %u.%02u%% of the time (no starvation, but "
+		    "nothing keeps it off a counter facing a corrupting event)",
+		    measured->reading.percent / 100, measured->reading.percent % 100);
+		return;
+	}
+	struct mode_view on, limit;
+	view_mode(r, true, PHASE_MEASURE, m->threads, &on);
+	view_mode(r, true, PHASE_LIMIT, m->threads, &limit);
+	const struct exp_count *limited =
+		count_of(r, PHASE_LIMIT, true, 1, "branches", false, NULL);
+	if (on.violations || limit.violations || (m->model && (on.exposure || limit.exposure))) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "XSU on: invariant failures %llu, exposed ticks %llu",
+		    (unsigned long long)(on.violations + limit.violations),
+		    (unsigned long long)(on.exposure + limit.exposure));
+		return;
+	}
+	bool starved = measured->reading.percent < EXP_STARVED_BELOW;
+	bool relieved = limited && limited->reading.counted;
+	set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
+	say(out,
+	    "XSU on: HT1's branches ran %u.%02u%% of the time (%s); with the half-of-the-"
+	    "counters limit %u.%02u%%; exposure 0",
+	    measured->reading.percent / 100, measured->reading.percent % 100,
+	    starved ? "starved by four corrupting events on HT0, as in ch. 8" : "not starved",
+	    limited ? limited->reading.percent / 100 : 0,
+	    limited ? limited->reading.percent % 100 : 0);
+}
+
+/* The sum of running fractions (hundredths of a percent) over both threads of a run. */
+static uint64_t total_running(const struct exp_run_result *run, unsigned threads)
+{
+	uint64_t sum = 0;
+
+	for (unsigned t = 0; t < threads; t++)
+		for (unsigned i = 0; i < run->thread[t].nr_events; i++)
+			sum += run->thread[t].counts[i].reading.percent;
+	return sum;
+}
+
+static void judge_hk_vs_greedy(const struct exp_results *r, const struct exp_machine *m,
+			       struct exp_verdict *out)
+{
+	const struct exp_run_result *greedy = NULL, *hk = NULL;
+
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		if (!r->runs[i].done)
+			continue;
+		if (r->runs[i].run->sched == EXP_SCHED_GREEDY)
+			greedy = &r->runs[i];
+		if (r->runs[i].run->sched == EXP_SCHED_HK)
+			hk = &r->runs[i];
+	}
+	if (!greedy || !hk) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "the greedy or the Hopcroft-Karp run is missing");
+		return;
+	}
+	struct mode_view v;
+	view_mode(r, true, PHASE_MEASURE, m->threads, &v);
+	if (v.violations || (m->model && v.exposure)) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "invariant failures %llu, exposed ticks %llu",
+		    (unsigned long long)v.violations, (unsigned long long)v.exposure);
+		return;
+	}
+	uint64_t g = total_running(greedy, m->threads), h = total_running(hk, m->threads);
+	unsigned events = 0;
+	for (unsigned t = 0; t < m->threads; t++)
+		events += hk->thread[t].nr_events;
+	/* A run's timing moves fractions by a tick or two; never worse by more than that. */
+	bool not_worse = h + 200 * events >= g;
+	set(out, not_worse ? RESULT_PASS : RESULT_FAIL, NULL);
+	say(out,
+	    "mean running fraction per event: greedy %llu.%02llu%%, Hopcroft-Karp "
+	    "%llu.%02llu%%%s",
+	    (unsigned long long)(g / events / 100), (unsigned long long)(g / events % 100),
+	    (unsigned long long)(h / events / 100), (unsigned long long)(h / events % 100),
+	    h > g + 200 * events ? ": Hopcroft-Karp lets more events run"
+	    : not_worse		 ? ": the same schedules here"
+				 : ": Hopcroft-Karp ran less");
+}
+
+bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
+	       struct exp_verdict *out)
+{
+	const struct experiment *e = r->exp;
+	bool any = false;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < e->nr_runs; i++)
+		any = any || (r->runs[i].run && run_in_mode(r->runs[i].run, xsu_on));
+	if (!any)
+		return false;
+	for (unsigned i = 0; i < e->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		if (run->run && !run->done &&
+		    (run->run->reference || run_in_mode(run->run, xsu_on))) {
+			set(out, RESULT_FAIL, NULL);
+			say(out, "a run could not be measured: %s", run->error ? run->error : "?");
+			return true;
+		}
+	}
+
+	struct mode_view v;
+	view_mode(r, xsu_on, PHASE_MEASURE, m->threads, &v);
+	out->exposure = v.exposure;
+	out->checked = v.checked;
+	out->corrupted = v.corrupted;
+
+	switch (e->rule) {
+	case RULE_BASELINE:
+	case RULE_ZERO:
+		if (!xsu_on) {
+			judge_corruption_off(&v, m, out);
+		} else if (judge_clean(&v, m, out)) {
+			set(out, RESULT_PASS, NULL);
+			say(out, "all %u checked counts within their baselines, exposure 0",
+			    v.checked);
+		}
+		break;
+	case RULE_ALIGNED:
+		if (judge_clean(&v, m, out) ||
+		    (!xsu_on && !v.corrupted && !v.deviating && !v.not_counted && !v.violations)) {
+			set(out, RESULT_PASS, NULL);
+			say(out, "%s stayed exactly 0 on both threads%s", e->checked,
+			    xsu_on ? ", exposure 0" : ": aligned lists do not corrupt each other");
+		}
+		break;
+	case RULE_LOSS:
+		judge_loss(r, xsu_on, m, &v, out);
+		break;
+	case RULE_STARVATION:
+		judge_starvation(r, xsu_on, m, out);
+		break;
+	case RULE_HK_VS_GREEDY:
+		if (!m->erratum && !xsu_on) {
+			set(out, RESULT_SKIP, "no_erratum");
+			say(out, "no XSU constraints without the erratum");
+			break;
+		}
+		judge_hk_vs_greedy(r, m, out);
+		break;
+	}
+	return true;
+}
