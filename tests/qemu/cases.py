@@ -131,7 +131,7 @@ CASES = [
          checks=[warns_about(("xsu", "maybe"), ("sched", "fast"), ("mux_ms", "0"),
                              ("pmu", "hw2"), ("foo", "1"), ("loose", ""),
                              ("exp", "nonsense")),
-                 config_is(xsu="both", sched="greedy", mux_ms=1, pmu="auto", exp="all")]),
+                 config_is(xsu="both", sched="greedy", mux_ms=1, pmu="auto")]),
     Case("cmdline/good-values", cmdline="exit=qemu xsu=off sched=hk mux_ms=4 pmu=model",
          checks=[warns_about(), config_is(xsu="off", sched="hk", mux_ms=4, pmu="model")]),
     Case("exception/page-fault", cmdline="exit=qemu selftest=fault", verdict="fail",

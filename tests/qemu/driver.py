@@ -23,13 +23,17 @@ class Skip(Exception):
 class Case:
     def __init__(self, name, way="kernel", image="kernel", cmdline="exit=qemu", smp="1",
                  cpu="Haswell", memory="512M", timeout=60, verdict="pass", exit_status="auto",
-                 checks=(), exclusive=False, menu_key=b"\r", describe=""):
+                 checks=(), exclusive=False, menu_key=b"\r", describe="", experiments=False):
         self.name = name
         self.way = way
         # "kernel" (the ELF), "iso", "efi" (the FAT image), or a function (build dir) -> path that
         # prepares an image of its own for the case (a variant of one of these).
         self.image = image
         self.cmdline = cmdline if way == "kernel" else None
+        # Cases about something else skip the experiment suite (exp=none, appended last so that
+        # it wins over any exp= the case passes on purpose, and a bad one still warns).
+        if self.cmdline is not None and not experiments:
+            self.cmdline += " exp=none"
         self.smp = smp
         self.cpu = cpu
         self.memory = memory

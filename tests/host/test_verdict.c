@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The experiments' verdict rules (tests/experiments/verdict.c) on synthetic results: each rule
+ * passes what the thesis shows and fails what it does not, with and without the erratum.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/experiments/experiment.h"
+#include "tests/experiments/verdict.h"
+
+static const struct exp_machine haswell_model = { true, true, "haswell", 2 };
+static const struct exp_machine skylake_model = { false, true, "skylake", 2 };
+static const struct exp_machine haswell_hw = { true, false, "haswell", 2 };
+
+static const struct experiment *find_experiment(const char *name)
+{
+	for (unsigned i = 0; i < experiment_count; i++)
+		if (!strcmp(experiments[i].name, name))
+			return &experiments[i];
+	fail_msg("no experiment %s", name);
+	return NULL;
+}
+
+/* Results with every run done, and no events yet. */
+static void start(struct exp_results *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->exp = find_experiment(name);
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		r->runs[i].run = &r->exp->runs[i];
+		r->runs[i].done = true;
+		r->runs[i].thread[0].units = r->runs[i].thread[1].units = 1000000;
+	}
+}
+
+/* One count: scaled, running percent (in hundredths), counted unless percent is 0. */
+static void count(struct exp_results *r, unsigned run, unsigned thread, const char *given,
+		  uint64_t scaled, unsigned percent)
+{
+	struct exp_thread_result *t = &r->runs[run].thread[thread];
+	struct exp_count *c = &t->counts[t->nr_events++];
+
+	memset(c, 0, sizeof(*c));
+	strcpy(c->event.name, given);
+	c->given = c->event.name;
+	c->reading.counted = percent > 0;
+	c->reading.scaled = scaled;
+	c->reading.raw = scaled * percent / 10000;
+	c->reading.percent = percent;
+	c->corrupting = given[1] == '8' || given[3] == 'd';
+}
+
+static void annotate_all(struct exp_results *r)
+{
+	for (unsigned i = 0; i < r->exp->nr_runs; i++)
+		exp_annotate(r, i);
+}
+
+static struct exp_verdict judge(struct exp_results *r, bool xsu_on, const struct exp_machine *m)
+{
+	struct exp_verdict v;
+
+	annotate_all(r);
+	assert_true(exp_judge(r, xsu_on, m, &v));
+	return v;
+}
+
+/* ch4-branch-misses: runs baseline, off, on; HT1 counts r00c5:u. */
+static void branch_misses(struct exp_results *r, uint64_t off, uint64_t on)
+{
+	start(r, "ch4-branch-misses");
+	count(r, 0, 1, "r00c5:u", 700, 10000);
+	count(r, 1, 0, "r81d0:u", 5000000000, 10000);
+	count(r, 1, 1, "r00c5:u", off, 10000);
+	count(r, 2, 0, "r81d0:u", 5000000000, 10000);
+	count(r, 2, 1, "r00c5:u", on, 10000);
+}
+
+static void test_checked(void **state)
+{
+	(void)state;
+	const struct experiment *e = find_experiment("ch7-five-events");
+	assert_true(exp_is_checked(e, "r02c4:u"));
+	assert_true(exp_is_checked(e, "r08c4:u"));
+	assert_false(exp_is_checked(e, "r81d0:u"));
+	assert_false(exp_is_checked(e, "r02c4"));
+}
+
+static void test_baseline_rule(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+	struct exp_verdict v;
+
+	/* The thesis: 644 mispredictions become 40,960,843. */
+	branch_misses(&r, 40960843, 781);
+	v = judge(&r, false, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_int_equal(v.corrupted, 1);
+	assert_non_null(strstr(v.reason, "40,960,843"));
+	v = judge(&r, true, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_int_equal(v.checked, 1);
+
+	/* The baseline follows the work done: twice the units, twice the count, still clean. */
+	r.runs[2].thread[1].units = 2000000;
+	r.runs[2].thread[1].counts[0].reading.scaled = 1400;
+	v = judge(&r, true, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_int_equal(r.runs[2].thread[1].counts[0].baseline, 1400);
+
+	/* XSU on but corrupted: fail. */
+	branch_misses(&r, 40960843, 40960843);
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	/* The erratum, XSU off, but nothing corrupted: the corruption did not show, fail. */
+	branch_misses(&r, 700, 700);
+	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_FAIL);
+	/* No erratum and clean: not observable, skipped with its code. */
+	v = judge(&r, false, &skylake_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "no_erratum");
+	/* No erratum but corrupted: something else is wrong, fail. */
+	branch_misses(&r, 40960843, 700);
+	assert_int_equal(judge(&r, false, &skylake_model).result, RESULT_FAIL);
+	/* Within the tolerance (25% or 100 counts) is clean; beyond it is not. */
+	branch_misses(&r, 40960843, 799);
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	branch_misses(&r, 40960843, 900);
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	/* Far below the baseline is as wrong as far above. */
+	branch_misses(&r, 40960843, 0);
+	r.runs[0].thread[1].counts[0].reading.scaled = 70000;
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+}
+
+static void test_exposure_and_invariant(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	branch_misses(&r, 40960843, 781);
+	r.runs[2].thread[0].exposure = 3;
+	struct exp_verdict v = judge(&r, true, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_non_null(strstr(v.reason, "exposed"));
+	/* Real counters cannot see exposure: it is not held against the run. */
+	assert_int_equal(judge(&r, true, &haswell_hw).result, RESULT_PASS);
+	r.runs[2].thread[0].exposure = 0;
+	r.runs[2].thread[1].invariant_violations = 1;
+	assert_int_equal(judge(&r, true, &haswell_hw).result, RESULT_FAIL);
+}
+
+static void test_zero_and_aligned_rules(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	start(&r, "ch4-lbr-inserts");
+	count(&r, 0, 1, "r20cc:u", 41284632, 10000);
+	count(&r, 1, 1, "r20cc:u", 0, 10000);
+	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	/* One LBR insert with XSU on is one too many. */
+	r.runs[1].thread[1].counts[0].reading.scaled = 1;
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	/* Never counted cannot prove zero. */
+	r.runs[1].thread[1].counts[0].reading.scaled = 0;
+	r.runs[1].thread[1].counts[0].reading.counted = false;
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+
+	start(&r, "ch7-aligned");
+	for (unsigned run = 0; run < 2; run++)
+		for (unsigned t = 0; t < 2; t++)
+			count(&r, run, t, "r20cc:u", 0, 10000);
+	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	r.runs[0].thread[1].counts[0].reading.scaled = 137641709;
+	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_FAIL);
+}
+
+/* ch8-corrupting-loss: alone (HT0), off (aligned), on; r08d1:u decides. */
+static void loss(struct exp_results *r, uint64_t alone, uint64_t off, uint64_t on)
+{
+	start(r, "ch8-corrupting-loss");
+	count(r, 0, 0, "r08d1:u", alone, 10000);
+	for (unsigned t = 0; t < 2; t++) {
+		count(r, 1, t, "r08d1:u", off, 10000);
+		count(r, 2, t, "r08d1:u", on, 5000);
+	}
+}
+
+static void test_loss_rule(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	/* Thesis ch. 8: 292M aligned, 159M alone, 157M with XSU on. */
+	loss(&r, 159592403, 292858367, 157542131);
+	struct exp_verdict v = judge(&r, false, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "1.83 times"));
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	/* Aligned but no compensation on a CPU with the erratum: fail. */
+	loss(&r, 159592403, 160000000, 157542131);
+	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_FAIL);
+	/* XSU on far from the rate alone: fail. */
+	loss(&r, 159592403, 292858367, 292858367);
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	/* Without the erratum nothing is lost: skipped. */
+	loss(&r, 292858367, 292858367, 292858367);
+	assert_string_equal(judge(&r, false, &skylake_model).skip, "no_erratum");
+	/* The aggregate does not care how the work was shared between the siblings. */
+	loss(&r, 159592403, 292858367, 157542131);
+	r.runs[1].thread[0].units = 500000;
+	r.runs[1].thread[0].counts[0].reading.scaled = 292858367 / 2 - 40000000;
+	r.runs[1].thread[1].units = 1500000;
+	r.runs[1].thread[1].counts[0].reading.scaled = 292858367 * 3 / 2 + 40000000;
+	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
+}
+
+static void test_starvation_rule(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	start(&r, "ch8-starvation");
+	count(&r, 0, 1, "branches", 3000000, 10000);
+	count(&r, 1, 1, "branches", 0, 0);
+	count(&r, 2, 1, "branches", 3000000, 10000);
+	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
+	struct exp_verdict v = judge(&r, true, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "starved"));
+	/* Not starved where the thesis was: fail; not relieved by the limit: fail. */
+	r.runs[1].thread[1].counts[0].reading =
+		(struct mux_reading){ 1, 1, 1, 3000000, true, 5000 };
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
+	r.runs[2].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+}
+
+static void test_hk_vs_greedy_rule(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+	const char *ht1[] = { "r01cd:u", "r003c:u", "r04a3:u", "r01c0:u" };
+
+	start(&r, "xsu-hk-vs-greedy");
+	for (unsigned i = 0; i < 4; i++) {
+		count(&r, 0, 0, "r00c4:u", 1, 10000);
+		count(&r, 1, 0, "r00c4:u", 1, 10000);
+		count(&r, 0, 1, ht1[i], 1, 2500 * i);
+		count(&r, 1, 1, ht1[i], 1, 10000);
+	}
+	struct exp_verdict v = judge(&r, true, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "lets more events run"));
+	/* No XSU-off run: no verdict for XSU off. */
+	struct exp_verdict none;
+	assert_false(exp_judge(&r, false, &haswell_model, &none));
+	/* Hopcroft-Karp running less than greedy fails. */
+	for (unsigned i = 0; i < 4; i++)
+		r.runs[1].thread[1].counts[i].reading.percent = 100;
+	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+}
+
+static void test_missing_run_fails(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	branch_misses(&r, 40960843, 781);
+	r.runs[0].done = false; /* the baseline could not be measured */
+	r.runs[0].error = "a sibling thread did not finish in time";
+	struct exp_verdict v = judge(&r, true, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_non_null(strstr(v.reason, "did not finish"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_checked),
+		cmocka_unit_test(test_baseline_rule),
+		cmocka_unit_test(test_exposure_and_invariant),
+		cmocka_unit_test(test_zero_and_aligned_rules),
+		cmocka_unit_test(test_loss_rule),
+		cmocka_unit_test(test_starvation_rule),
+		cmocka_unit_test(test_hk_vs_greedy_rule),
+		cmocka_unit_test(test_missing_run_fails),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
