@@ -44,9 +44,9 @@ struct config {
 	uint32_t mux_ms;	  /* multiplexing tick, milliseconds */
 	uint16_t serial_port;	  /* 16550 I/O port, 0 for no serial console */
 	uint32_t baud;
-	int32_t core; /* index of the core to use, or CONFIG_CORE_BOOT */
-	uint8_t smp;  /* enum smp_mode: start the chosen core's threads, or every CPU */
-	uint8_t apic; /* enum apic_choice */
+	int32_t core;	     /* index of the core to use, or CONFIG_CORE_BOOT */
+	uint8_t smp;	     /* enum smp_mode: start the chosen core's threads, or every CPU */
+	uint8_t apic;	     /* enum apic_choice */
 	uint32_t dur_ms;     /* how long each run of an experiment measures */
 	uint32_t triad_kib;  /* size of each of triad's three arrays */
 	uint32_t triad_reps; /* passes over the arrays per run; 0: as many as dur_ms allows */

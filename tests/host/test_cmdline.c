@@ -129,9 +129,10 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_int_equal(parse("foo=1 bar xsu"), 3);
 	assert_string_equal(warnings[0].key, "foo");
 	assert_string_equal(warnings[0].value, "1");
-	assert_string_equal(warnings[0].accepted,
-			    "exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic|dur_ms|"
-			    "triad_kib|triad_reps");
+	assert_string_equal(
+		warnings[0].accepted,
+		"exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic|dur_ms|"
+		"triad_kib|triad_reps");
 	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
 	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));
 	assert_non_null(strstr(warnings[2].message, "'xsu' needs a value"));
