@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/acpi.h"
+#include "kernel/unaligned.h"
 #include "kernel/format.h"
 
 static uint8_t checksum(const uint8_t *p, size_t n)
@@ -119,31 +120,6 @@ uint64_t acpi_rsdp_scan(acpi_translate_fn translate, void *ctx)
 
 /* IA-PC HPET specification 1.0a, table 3: the base address GAS follows a 32-bit timer block id. */
 #define HPET_BASE_ADDRESS 40
-
-static uint16_t read16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t read32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* XSDT entries are 64-bit at 4-byte alignment (36 + 8i): always read through memcpy. */
-static uint64_t read64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 /* Signatures and OEM ids go into JSON records: printable ASCII only. */
 static void copy_printable(char *dst, const uint8_t *src, size_t n)

@@ -286,15 +286,12 @@ static bool apply(const struct key *k, const char *value, size_t n, struct confi
 			}
 		}
 		return false;
-	case KEY_UINT: {
+	case KEY_UINT:
+	case KEY_BAUD: {
 		if (!parse_uint(value, n, &v) || v < k->min || v > k->max)
 			return false;
-		uint32_t u = (uint32_t)v;
-		memcpy(field, &u, sizeof(u));
-		return true;
-	}
-	case KEY_BAUD: {
-		if (!parse_uint(value, n, &v) || v < k->min || v > k->max || 115200 % v != 0)
+		/* The 16550 divides its 115200 base rate: only the divisors are exact speeds. */
+		if (k->kind == KEY_BAUD && 115200 % v != 0)
 			return false;
 		uint32_t u = (uint32_t)v;
 		memcpy(field, &u, sizeof(u));

@@ -8,25 +8,10 @@
 #include <string.h>
 
 #include "kernel/multiboot.h"
+#include "kernel/unaligned.h"
 
 /* Multiboot2 tags never exceed this; a larger size means the structure is corrupt. */
 #define MB2_INFO_MAX (1u << 20)
-
-static uint32_t read32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t read64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 /* Copy a NUL-terminated string of at most max bytes (source length bounded by avail). */
 static void copy_string(char *dst, size_t max, const char *src, size_t avail)
