@@ -258,11 +258,14 @@ static void skip_without_sibling(const struct experiment *e, const struct config
 			"core %u has no SMT sibling: the cross-hyperthread experiment cannot run",
 			the_pair.thread_count ? the_pair.cpu[0]->apic_id : 0);
 	for (unsigned mode = 0; mode < 2; mode++) {
-		bool xsu_on = mode == 1;
+		bool xsu_on = mode == 1, has_mode = false;
 		if ((xsu_on && config->xsu == XSU_MODE_OFF) ||
 		    (!xsu_on && config->xsu == XSU_MODE_ON))
 			continue;
-		emit_verdict(e, xsu_on, "both", &v);
+		for (unsigned i = 0; i < e->nr_runs; i++)
+			has_mode = has_mode || (!e->runs[i].reference && e->runs[i].xsu == xsu_on);
+		if (has_mode)
+			emit_verdict(e, xsu_on, "both", &v);
 	}
 }
 

@@ -172,6 +172,11 @@ static void test_zero_and_aligned_rules(void **state)
 	r.runs[1].thread[1].counts[0].reading.scaled = 0;
 	r.runs[1].thread[1].counts[0].reading.counted = false;
 	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	/* But an event XSU starved beside one that ran and stayed clean is reported, not failed. */
+	count(&r, 1, 0, "r20cc:u", 0, 6000);
+	struct exp_verdict v = judge(&r, true, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "1 never ran"));
 
 	start(&r, "ch7-aligned");
 	for (unsigned run = 0; run < 2; run++)

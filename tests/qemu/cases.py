@@ -119,10 +119,11 @@ CASES = [
          checks=[boot_record_complete("multiboot1"), cpu_is("GenuineIntel", 6, 0x3c, 4),
                  warns_about(), config_is(exit="qemu", xsu="both", sched="greedy")]),
 ] + [
-    Case("boot/iso-%s" % way, way=way, image="iso", timeout=120,
-         describe="the USB/ISO image through GRUB",
+    Case("boot/iso-%s" % way, way=way, image="iso", smp="2,sockets=1,cores=1,threads=2",
+         timeout=120, menu_key=b"b",
+         describe="the USB/ISO image through GRUB, its boot-check entry (hotkey b)",
          checks=[boot_record_complete("multiboot2"), loader_is_grub, uefi_is(uefi),
-                 warns_about()])
+                 warns_about(), config_is(exp="none")])
     for way, uefi in ISO_BOOTS
 ] + [
     Case("cmdline/bad-values",

@@ -103,14 +103,16 @@ def efi_image_with_cmdline(name, text):
 # exit=qemu is on no command line the loader gets from the shipped image or the ISO's menu; the
 # driver stops QEMU when the kernel says it halted.
 CASES = [
-    Case("uefi/efi-usb", way="ovmf-usb", image="efi", smp=PAIR, timeout=120,
+    # Without a command line the kernel runs its whole suite: these run alone.
+    Case("uefi/efi-usb", way="ovmf-usb", image="efi", smp=PAIR, timeout=240, exclusive=True,
          describe="FAT image on an xHCI USB stick, OVMF; the shipped cmdline.txt is comments only",
          checks=[uefi_boot(""), cmdline_warnings(), loader_ran_once,
                  loader_said("command line (cmdline.txt): (empty)")]),
-    Case("uefi/efi-disk", way="ovmf-disk", image="efi", smp=PAIR, timeout=120,
+    Case("uefi/efi-disk", way="ovmf-disk", image="efi", smp=PAIR, timeout=240, exclusive=True,
          describe="FAT image as a plain (SATA) disk, OVMF",
          checks=[uefi_boot(""), cmdline_warnings(), loader_ran_once]),
-    Case("uefi/grub-chainload", way="ovmf-usb", image="iso", smp=PAIR, timeout=120,
+    Case("uefi/grub-chainload", way="ovmf-usb", image="iso", smp=PAIR, timeout=240,
+         exclusive=True,
          menu_key=b"u",
          describe="the ISO's GRUB menu entry (hotkey u) chainloads the native loader",
          checks=[uefi_boot("exp=all xsu=both"), cmdline_warnings(), loader_ran_once,
@@ -118,25 +120,27 @@ CASES = [
     Case("uefi/load-options-bad-values", way="ovmf-usb", image="iso", smp=PAIR, timeout=120,
          # GRUB's command line ('c'), typed in as GRUB shows its menu: the arguments of
          # chainloader become the loader's load options (UCS-2).
-         menu_key=b"cchainloader /boot/pmu-testkernel.efi exit=qemu xsu=maybe sched=fast\r"
-                  b"boot\r",
+         menu_key=b"cchainloader /boot/pmu-testkernel.efi exit=qemu xsu=maybe sched=fast "
+                  b"exp=none\rboot\r",
          exit_status=1,
          describe="bad values in the load options: warn records, defaults kept, run completes",
-         checks=[uefi_boot("exit=qemu xsu=maybe sched=fast"), loader_ran_once,
+         checks=[uefi_boot("exit=qemu xsu=maybe sched=fast exp=none"), loader_ran_once,
                  cmdline_warnings(("xsu", "maybe"), ("sched", "fast")),
                  config_is(xsu="both", sched="greedy", exit="qemu")]),
     Case("uefi/cmdline-txt-bad-values", way="ovmf-usb", smp=PAIR, timeout=120, exit_status=1,
          image=efi_image_with_cmdline(
              "bad-values", b"# written on Windows\r\nexit=qemu xsu=maybe\r\n"
-                           b"sched=fast mux_ms=0   # two more\r\n"),
+                           b"sched=fast mux_ms=0   # two more\r\nexp=none\r\n"),
          describe="cmdline.txt with bad values: warn records, defaults kept, run completes",
-         checks=[uefi_boot("exit=qemu xsu=maybe sched=fast mux_ms=0"), loader_ran_once,
+         checks=[uefi_boot("exit=qemu xsu=maybe sched=fast mux_ms=0 exp=none"), loader_ran_once,
                  cmdline_warnings(("xsu", "maybe"), ("sched", "fast"), ("mux_ms", "0")),
                  config_is(xsu="both", sched="greedy", mux_ms=1, exit="qemu")]),
     Case("uefi/cmdline-txt-good-values", way="ovmf-disk", smp=PAIR, timeout=120, exit_status=1,
          image=efi_image_with_cmdline(
-             "good-values", b"\xef\xbb\xbfexit=qemu\nxsu=off sched=hk\n# mux_ms=9\npmu=model"),
+             "good-values", b"\xef\xbb\xbfexit=qemu\nxsu=off sched=hk\n# mux_ms=9\npmu=model\n"
+                            b"exp=ch7-three-events"),
          describe="cmdline.txt (UTF-8 with a byte-order mark) sets the configuration",
-         checks=[uefi_boot("exit=qemu xsu=off sched=hk pmu=model"), cmdline_warnings(),
+         checks=[uefi_boot("exit=qemu xsu=off sched=hk pmu=model exp=ch7-three-events"),
+                 cmdline_warnings(),
                  loader_ran_once, config_is(xsu="off", sched="hk", pmu="model", mux_ms=1)]),
 ]
