@@ -62,12 +62,12 @@ def qemu_available():
 
 
 def command(way, path, smp="2,sockets=1,cores=1,threads=2", cpu="Haswell", memory="512M",
-            cmdline=None, vars_file=None, extra=()):
+            cmdline=None, vars_file=None, extra=(), accel="tcg"):
     """The QEMU command line for one boot way. path is the kernel ELF for "kernel", else the
     image. cmdline is only possible with "kernel" (GRUB's menu decides it otherwise)."""
     if way not in BOOT_WAYS:
         raise ValueError("unknown boot way %r (known: %s)" % (way, ", ".join(BOOT_WAYS)))
-    args = [QEMU, "-machine", "q35", "-cpu", cpu, "-smp", smp, "-m", memory,
+    args = [QEMU, "-machine", "q35", "-accel", accel, "-cpu", cpu, "-smp", smp, "-m", memory,
             "-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if way == "kernel":

@@ -2,7 +2,9 @@
 the model backend stands in for the missing PMU, pmu=hw fails cleanly, and counts through the
 whole path (ring-3 system call, model, driver) are exact."""
 
-from tests.qemu.driver import Case
+import os
+
+from tests.qemu.driver import Case, Skip
 
 PAIR = "2,sockets=1,cores=1,threads=2"
 
@@ -47,7 +49,28 @@ def hw_refused(result, stream):
     assert "pmu=hw" in (stream.end.get("reason") or ""), stream.end.get("reason")
 
 
+def real_counters(result, stream):
+    """The real-counter path end to end: the hw backend chosen, RDPMC and MSRs, the PMU check's
+    calls within 1% of the units and its wrapped counter equal to the plain one."""
+    p = stream.first("pmu")
+    if p is None or p["backend"] != "hw":
+        raise Skip("needs a real PMU: QEMU's TCG emulates none (%s); set "
+                   "PMU_TESTKERNEL_ACCEL=kvm on a host whose KVM exposes one"
+                   % (p["reason"] if p else "no pmu record"))
+    c = stream.first("pmu_check")
+    assert c is not None and c["backend"] == "hw", "no pmu_check on real counters"
+    assert c["ok"], "the PMU check counted wrong on real counters: %r" % c.obj
+
+
+# PMU_TESTKERNEL_ACCEL=kvm runs the real-counter case under KVM with the host's CPU (and its
+# virtual PMU); by default it boots under TCG, which has none, and is skipped.
+ACCEL = os.environ.get("PMU_TESTKERNEL_ACCEL", "tcg")
+
 CASES = [
+    Case("pmu/real-counters", smp=PAIR, accel=ACCEL,
+         cpu="host,-arch-capabilities" if ACCEL == "kvm" else "Haswell",
+         describe="the hw backend on a real (virtual) PMU; skipped where QEMU has none",
+         checks=[real_counters]),
     Case("pmu/sandybridge", smp=PAIR, cpu="SandyBridge",
          checks=[pmu_record_is("sandybridge", "BJ122"), pmu_check_exact]),
     Case("pmu/ivybridge", smp=PAIR, cpu="IvyBridge",

@@ -23,7 +23,8 @@ class Skip(Exception):
 class Case:
     def __init__(self, name, way="kernel", image="kernel", cmdline="exit=qemu", smp="1",
                  cpu="Haswell", memory="512M", timeout=60, verdict="pass", exit_status="auto",
-                 checks=(), exclusive=False, menu_key=b"\r", describe="", experiments=False):
+                 checks=(), exclusive=False, menu_key=b"\r", describe="", experiments=False,
+                 accel="tcg"):
         self.name = name
         self.way = way
         # "kernel" (the ELF), "iso", "efi" (the FAT image), or a function (build dir) -> path that
@@ -34,6 +35,7 @@ class Case:
         # it wins over any exp= the case passes on purpose, and a bad one still warns).
         if self.cmdline is not None and not experiments:
             self.cmdline += " exp=none"
+        self.accel = accel            # "tcg", or "kvm" where the host offers it
         self.smp = smp
         self.cpu = cpu
         self.memory = memory
@@ -84,7 +86,7 @@ def run_case(case, build):
     log_path = os.path.join(log_dir, case.name.replace("/", "-") + ".log")
     start = time.monotonic()
     result = qemu_boot.boot(case.way, path, log_path=log_path, timeout=case.timeout,
-                            smp=case.smp, cpu=case.cpu, memory=case.memory,
+                            smp=case.smp, cpu=case.cpu, memory=case.memory, accel=case.accel,
                             cmdline=case.cmdline, menu_key=case.menu_key)
     elapsed = time.monotonic() - start
     stream = pmu_records.parse(result.log)
