@@ -175,6 +175,14 @@ static void parse(void)
 	acpi_parse(m.rsdp, fake_phys_translate, &m.mem, &m.info, &m.result);
 }
 
+/* The common case: one table at t, listed alone in an XSDT behind an ACPI 2.0 RSDP. */
+static void parse_only_table(uint64_t t)
+{
+	uint64_t list[] = { t };
+	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
+	parse();
+}
+
 static void dump_problems(void)
 {
 	for (unsigned i = 0; i < m.result.problem_count && i < ACPI_MAX_PROBLEMS; i++)
@@ -576,9 +584,7 @@ static void test_parse_madt_entry_length_zero(void **state)
 	ab_madt_lapic(&m.b, t, 1, 1, 1);
 	ab_madt_raw(&m.b, t, zero, sizeof(zero));
 	ab_madt_lapic(&m.b, t, 2, 2, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_true(m.info.madt_found);
 	assert_true(m.info.madt_walk_stopped);
 	assert_int_equal(m.info.cpu_count, 2);
@@ -593,9 +599,7 @@ static void test_parse_madt_entry_length_one(void **state)
 	uint64_t t = ab_madt(&m.b, LAPIC, 0, 64);
 	ab_madt_raw(&m.b, t, one, sizeof(one));
 	ab_madt_lapic(&m.b, t, 2, 2, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_true(m.info.madt_walk_stopped);
 	assert_int_equal(m.info.cpu_count, 0);
 	assert_true(has_problem("APIC", "has length 1"));
@@ -612,9 +616,7 @@ static void test_parse_madt_entry_past_end(void **state)
 	static const uint8_t e[16] = { 0, 8, 0, 0, 1, 0, 0, 0, 9, 16, 0, 0, 1, 0, 0, 0 };
 	memcpy(p + 44, e, 16);
 	ab_fix(&m.mem, t);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_true(m.info.madt_found);
 	assert_true(m.info.madt_walk_stopped);
 	assert_int_equal(m.info.cpu_count, 1);
@@ -628,9 +630,7 @@ static void test_parse_madt_stray_byte(void **state)
 	uint64_t t = ab_madt(&m.b, LAPIC, 0, 64);
 	ab_madt_lapic(&m.b, t, 0, 0, 1);
 	ab_madt_raw(&m.b, t, stray, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_int_equal(m.info.cpu_count, 1);
 	assert_true(m.info.madt_walk_stopped);
 	assert_true(has_problem("APIC", "stray byte"));
@@ -648,9 +648,7 @@ static void test_parse_madt_short_entries(void **state)
 	ab_madt_raw(&m.b, t, short_x2apic, sizeof(short_x2apic));
 	ab_madt_raw(&m.b, t, short_override, sizeof(short_override));
 	ab_madt_lapic(&m.b, t, 0, 0, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_false(m.info.madt_walk_stopped);
 	assert_int_equal(m.info.cpu_count, 1);
 	assert_int_equal(m.info.cpus[0].apic_id, 0);
@@ -669,9 +667,7 @@ static void test_parse_madt_long_entries(void **state)
 	uint64_t t = ab_madt(&m.b, LAPIC, 0, 64);
 	ab_madt_raw(&m.b, t, long_lapic, sizeof(long_lapic));
 	ab_madt_lapic(&m.b, t, 4, 7, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_no_problems();
 	assert_int_equal(m.info.cpu_count, 2);
 	assert_int_equal(m.info.cpus[0].apic_id, 6);
@@ -688,9 +684,7 @@ static void test_parse_madt_x2apic(void **state)
 	ab_madt_x2apic(&m.b, t, 0x101, 1001, 1);
 	ab_madt_x2apic(&m.b, t, 0x12345678, 0xdeadbeef, 0);
 	ab_madt_x2apic(&m.b, t, 3, 3, 1); /* below 255 in a type 9 entry: still taken */
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_no_problems();
 	assert_int_equal(m.info.cpu_count, 4);
 	assert_int_equal(m.info.cpus[0].apic_id, 0x100);
@@ -716,9 +710,7 @@ static void test_parse_madt_duplicates(void **state)
 	ab_madt_x2apic(&m.b, t, 0x200, 9, 1);
 	ab_madt_lapic(&m.b, t, 5, 0, 0);
 	ab_madt_x2apic(&m.b, t, 0x200, 10, 0);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_int_equal(m.info.cpu_count, 3);
 	assert_int_equal(m.info.cpu_duplicates, 3);
 	/* The first entry of each id is the one kept, flags and all. */
@@ -741,9 +733,7 @@ static void test_parse_madt_flags(void **state)
 	ab_madt_lapic(&m.b, t, 3, 3, 3);	  /* enabled: online capable is reserved then */
 	ab_madt_x2apic(&m.b, t, 0x300, 4, 2);	  /* online capable */
 	ab_madt_lapic(&m.b, t, 5, 5, 0xfffffffc); /* reserved bits only: disabled */
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_no_problems();
 	assert_int_equal(m.info.cpu_count, 6);
 	assert_true(m.info.cpus[0].enabled);
@@ -770,9 +760,7 @@ static void test_parse_madt_broadcast_ids(void **state)
 	ab_madt_x2apic(&m.b, t, 0xffffffff, 0xff, 0);
 	ab_madt_lapic(&m.b, t, 0xfe, 0xff, 1);
 	ab_madt_x2apic(&m.b, t, 0xffffffff, 0x100, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_int_equal(m.info.cpu_count, 1);
 	assert_int_equal(m.result.problem_count, 2);
 	assert_true(has_problem("APIC", "enabled local APIC entry has the broadcast id 0xff"));
@@ -787,9 +775,7 @@ static void test_parse_madt_override(void **state)
 	ab_madt_override(&m.b, t, 0);
 	ab_madt_override(&m.b, t, 0x2fee00000ull);
 	ab_madt_override(&m.b, t, 0xfec00000ull);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_int_equal(m.info.local_apic_address, 0x2fee00000ull);
 	assert_int_equal(m.result.problem_count, 2);
 	assert_true(has_problem("APIC", "override to 0, ignored"));
@@ -801,9 +787,7 @@ static void test_parse_madt_local_apic_address_zero(void **state)
 	(void)state;
 	uint64_t t = ab_madt(&m.b, 0, 0, 64);
 	ab_madt_lapic(&m.b, t, 0, 0, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_true(m.info.madt_found);
 	assert_int_equal(m.info.local_apic_address, 0);
 	assert_true(has_problem("APIC", "local APIC address is 0"));
@@ -817,9 +801,7 @@ static void test_parse_madt_huge(void **state)
 	uint64_t t = ab_madt(&m.b, LAPIC, 0, 16 * n);
 	for (unsigned i = 0; i < n; i++)
 		ab_madt_x2apic(&m.b, t, 0x1000 + i, i, 1);
-	uint64_t list[] = { t };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
+	parse_only_table(t);
 	assert_true(44 + 16 * n > 65536);
 	assert_true(m.info.madt_found);
 	assert_true(m.info.cpus_truncated);
