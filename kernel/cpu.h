@@ -143,11 +143,6 @@ static inline void irq_enable(void)
 	__asm__ volatile("sti" ::: "memory");
 }
 
-static inline bool irq_enabled(void)
-{
-	return (read_rflags() & (1u << 9)) != 0;
-}
-
 static inline void invlpg(uint64_t addr)
 {
 	__asm__ volatile("invlpg (%0)" ::"r"(addr) : "memory");

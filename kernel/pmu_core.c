@@ -23,17 +23,11 @@ extern char __user_start[], __user_end[];
 #define PPM_DECIMALS 6
 #define PROFILE_RATES_MAX 64
 
-static bool kernel_rdmsr_safe(uint32_t msr, uint64_t *value)
-{
-	return rdmsr_safe(msr, value);
-}
-
 void pmu_identify(void)
 {
 	struct pmu_cpuid raw;
 
-	the_pmu.hw[0].rdmsr_safe = kernel_rdmsr_safe;
-	pmu_cpuid_collect(&raw, pmu_hw_cpuid, pmu_hw_rdmsr_probe, &the_pmu.hw[0]);
+	pmu_cpuid_collect(&raw, pmu_hw_cpuid, pmu_hw_rdmsr_probe, NULL);
 	pmu_info_decode(&raw, &the_pmu.info);
 }
 
@@ -154,7 +148,6 @@ void pmu_core_setup(unsigned request, bool smt)
 		the_pmu.geometry = pmu_info_geometry(&the_pmu.info);
 		for (unsigned t = 0; t < 2; t++) {
 			uint64_t probe;
-			the_pmu.hw[t].rdmsr_safe = kernel_rdmsr_safe;
 			/* RDPMC raises #UD under some hypervisors; probe it under the fixup. */
 			the_pmu.hw[t].rdpmc_ok = rdpmc_safe(0, &probe);
 			the_pmu.backend[t] = pmu_backend_hw(&the_pmu.hw[t]);

@@ -1,36 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The real MSR backend (see pmu/backend_hw.h): the instructions themselves.
+ * The real MSR backend (see pmu/backend_hw.h) on the kernel's own instructions: kernel/cpu.h for
+ * RDMSR, WRMSR and CPUID, kernel/msr.h for the reads that may fault.
  */
 #include <stddef.h>
 
+#include "kernel/cpu.h"
+#include "kernel/msr.h"
 #include "pmu/backend_hw.h"
-
-/* SDM vol. 2B: RDMSR/WRMSR take the MSR in ECX and the value in EDX:EAX. */
-static inline uint64_t rdmsr(uint32_t msr)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return (uint64_t)hi << 32 | lo;
-}
-
-static inline void wrmsr(uint32_t msr, uint64_t value)
-{
-	__asm__ volatile("wrmsr"
-			 :
-			 : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
-			 : "memory");
-}
-
-/* RDPMC: ECX selects the counter (GP i, or RDPMC_FIXED | j); the value comes in EDX:EAX. */
-static inline uint64_t rdpmc(uint32_t ecx)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
-	return (uint64_t)hi << 32 | lo;
-}
 
 static uint64_t hw_read(void *ctx, uint32_t msr)
 {
@@ -48,11 +25,10 @@ static bool hw_read_pmc(void *ctx, uint32_t ecx, uint64_t *value)
 {
 	const struct pmu_hw_ctx *hw = ctx;
 
-	/* Never executed before the kernel has found RDPMC to work here (#UD under TCG). */
+	/* Not even tried before the kernel has found RDPMC to work here (#UD under TCG). */
 	if (!hw->rdpmc_ok)
 		return false;
-	*value = rdpmc(ecx);
-	return true;
+	return rdpmc_safe(ecx, value);
 }
 
 struct msr_backend pmu_backend_hw(struct pmu_hw_ctx *ctx)
@@ -70,21 +46,11 @@ struct msr_backend pmu_backend_hw(struct pmu_hw_ctx *ctx)
 void pmu_hw_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out)
 {
 	(void)ctx;
-	__asm__ volatile("cpuid"
-			 : "=a"(out->eax), "=b"(out->ebx), "=c"(out->ecx), "=d"(out->edx)
-			 : "a"(leaf), "c"(subleaf));
+	*out = cpuid(leaf, subleaf);
 }
 
 bool pmu_hw_rdmsr_probe(void *ctx, uint32_t msr, uint64_t *value)
 {
-	const struct pmu_hw_ctx *hw = ctx;
-
-	/*
-	 * HOOK (exception fixup): with the kernel's #GP-safe rdmsr wired into ctx->rdmsr_safe, any
-	 * MSR may be probed. Without it, only architecturally guaranteed MSRs may be read here.
-	 */
-	if (hw && hw->rdmsr_safe)
-		return hw->rdmsr_safe(msr, value);
-	*value = rdmsr(msr);
-	return true;
+	(void)ctx;
+	return rdmsr_safe(msr, value);
 }

@@ -14,19 +14,11 @@
 #include "pmu/msr.h"
 
 /*
- * One per logical CPU, owned by the kernel.
- *
- * rdmsr_safe is the hook for the kernel's exception fixup (a #GP on rdmsr resumes after the
- * instruction and reports failure). Until it exists it stays NULL and pmu_hw_rdmsr_probe() uses a
- * plain rdmsr, which is safe only for MSRs that CPUID says exist; enumeration asks for
- * IA32_PERF_CAPABILITIES only when CPUID.01H:ECX.PDCM is set, which is such a guarantee.
- *
- * rdpmc_ok is set by the kernel once RDPMC is known to work on this CPU: RDPMC raises #UD under
- * QEMU's TCG (REFERENCES.md), so the kernel either probes it under its #UD fixup or leaves it
- * false, and the driver then reads the counter MSRs instead.
+ * One per logical CPU, owned by the kernel. rdpmc_ok is set once RDPMC is known to work on this
+ * CPU: RDPMC raises #UD under QEMU's TCG (REFERENCES.md), so the kernel probes it under its #UD
+ * fixup, and where it fails the driver reads the counter MSRs instead.
  */
 struct pmu_hw_ctx {
-	bool (*rdmsr_safe)(uint32_t msr, uint64_t *value);
 	bool rdpmc_ok;
 };
 
@@ -36,7 +28,7 @@ struct msr_backend pmu_backend_hw(struct pmu_hw_ctx *ctx);
 /* A pmu_cpuid_fn executing CPUID (ctx unused). */
 void pmu_hw_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out);
 
-/* A pmu_rdmsr_safe_fn; ctx is a struct pmu_hw_ctx (see above for when it is safe). */
+/* A pmu_rdmsr_safe_fn (ctx unused): a #GP on the read returns false through the fixup. */
 bool pmu_hw_rdmsr_probe(void *ctx, uint32_t msr, uint64_t *value);
 
 #endif
