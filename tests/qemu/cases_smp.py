@@ -70,7 +70,18 @@ def siblings_ran_ring3(result, stream):
         assert r["ok"] and r["cpl"] == 3 and r["sse"] == r["expected"], "thread result %r" % r
         if stream.boot["cpu"].get("avx"):
             assert r["avx"] == r["expected"], "AVX result %r" % r
-    assert "skew_tsc" in s.obj and s["skew_ns"] < 10_000_000, "skew %r ns" % s.get("skew_ns")
+    assert s["skew_tsc"] >= 0 and s["skew_ns"] >= 0, "skew %r ns" % s.get("skew_ns")
+
+
+def sibling_skew_within(limit_ns):
+    """The barrier releases both siblings together. Under TCG each vCPU is a host thread, so a
+    busy host can hold one back for a whole time slice: only cases that run alone (exclusive)
+    bound the skew; it is ~100 ns on an idle host."""
+    def check(result, stream):
+        s = stream.first("sibling")
+        assert s is not None, "no sibling record"
+        assert s["skew_ns"] < limit_ns, "start skew %d ns, limit %d ns" % (s["skew_ns"], limit_ns)
+    return check
 
 
 def warned(key, source):
@@ -135,7 +146,7 @@ CASES = [
          checks=[user_fault_on_sibling]),
     Case("smp/tick-accuracy", smp=PAIR, exclusive=True,
          describe="each sibling counts its 1 ms ticks over 200 ms timed with the TSC",
-         checks=[ticks_within(10), siblings_ran_ring3]),
+         checks=[ticks_within(10), siblings_ran_ring3, sibling_skew_within(10_000_000)]),
     Case("smp/tick-accuracy-4ms", smp=PAIR, cmdline="exit=qemu mux_ms=4", exclusive=True,
          checks=[ticks_within(10)]),
 ]
