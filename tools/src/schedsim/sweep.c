@@ -124,6 +124,18 @@ static struct side side_decode(uint64_t v, unsigned n)
 	return s;
 }
 
+/* A table key holds the pair of sides: a in the low side_bits(n) bits, b above them. */
+static uint64_t pair_encode(const struct side *a, const struct side *b, unsigned n)
+{
+	return side_encode(a, n) | side_encode(b, n) << side_bits(n);
+}
+
+static void pair_decode(uint64_t key, unsigned n, struct side *a, struct side *b)
+{
+	*a = side_decode(key & ((1ull << side_bits(n)) - 1), n);
+	*b = side_decode(key >> side_bits(n), n);
+}
+
 /* Would the window "accepted events, then e" schedule (one pass of sched_generic)? */
 static bool accepts(enum sched_algorithm algorithm, const struct side *s, unsigned e, unsigned n)
 {
@@ -240,12 +252,11 @@ static void count_pair(unsigned n, enum variant a, enum variant b, struct past_r
 {
 	struct table now;
 	struct side empty;
-	unsigned bits = side_bits(n);
 	unsigned masks = (1u << n) - 1;
 
 	memset(&empty, 0, sizeof(empty));
 	table_init(&now, 1024);
-	table_add(&now, side_encode(&empty, n) | side_encode(&empty, n) << bits, 1);
+	table_add(&now, pair_encode(&empty, &empty, n), 1);
 
 	for (unsigned events = 1; events <= 2 * n; events++) {
 		struct table next;
@@ -256,13 +267,11 @@ static void count_pair(unsigned n, enum variant a, enum variant b, struct past_r
 
 			if (now.key[i] == EMPTY_KEY)
 				continue;
-			sa = side_decode(now.key[i] & ((1ull << bits) - 1), n);
-			sb = side_decode(now.key[i] >> bits, n);
+			pair_decode(now.key[i], n, &sa, &sb);
 			for (unsigned e = 1; e <= masks; e++) {
 				struct side na = step(a, sa, e, n), nb = step(b, sb, e, n);
 
-				table_add(&next, side_encode(&na, n) | side_encode(&nb, n) << bits,
-					  now.count[i]);
+				table_add(&next, pair_encode(&na, &nb, n), now.count[i]);
 			}
 		}
 		table_free(&now);
@@ -281,8 +290,7 @@ static void count_pair(unsigned n, enum variant a, enum variant b, struct past_r
 
 				if (now.key[i] == EMPTY_KEY)
 					continue;
-				sa = side_decode(now.key[i] & ((1ull << bits) - 1), n);
-				sb = side_decode(now.key[i] >> bits, n);
+				pair_decode(now.key[i], n, &sa, &sb);
 				row->instances += now.count[i];
 				row->scheduled[a] += now.count[i] * sa.len;
 				row->scheduled[b] += now.count[i] * sb.len;
