@@ -86,7 +86,7 @@ HOST_PURE_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(PURE_SRCS) $(HOST_TEST_SRCS
 TOOL_PURE_OBJS := $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(PURE_SRCS))
 HOST_TEST_BINS := $(addprefix $(BUILD)/host/tests/,$(HOST_TESTS))
 
-.PHONY: all kernel image run test bench clean deps format check-format
+.PHONY: all kernel image run test bench clean deps format check-format FORCE
 all: kernel $(HOST_TEST_BINS) $(addprefix $(BUILD)/tools/,$(TOOLS))
 kernel: $(KERNEL_ELF)
 
@@ -107,7 +107,7 @@ $(BUILD)/kernel/%.o: %.asm
 $(BUILD)/workload/%.o: %.c
 	$(say) CC $<
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -c $< -o $@.tmp
+	$(Q)$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -MT $@ -c $< -o $@.tmp
 	$(Q)$(OBJCOPY) --prefix-alloc-sections=.user $@.tmp $@ && rm -f $@.tmp
 
 # Ring-3 code may only call ring-3 code: a call into the kernel's pages (say, a memcpy GCC
@@ -133,11 +133,6 @@ $(BUILD)/host/tests/%: $(BUILD)/host/tests/host/%.o $(HOST_PURE_OBJS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^ -lcmocka -lm
 
-$(BUILD)/host/tests/host/%.o: tests/host/%.c
-	$(say) HOSTCC $<
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(HOST_CFLAGS) $(DEPFLAGS) -c $< -o $@
-
 $(BUILD)/tools/obj/%.o: %.c
 	$(say) HOSTCC $<
 	@mkdir -p $(@D)
@@ -147,7 +142,7 @@ $(BUILD)/tools/obj/%.o: %.c
 # `make run` boots the default suite in QEMU (one core's two threads, Haswell, model PMU), keeps
 # the serial log in $(BUILD)/run/serial.log and prints the report.
 RUN_ARGS ?=
-run: deps kernel $(addprefix $(BUILD)/tools/,$(TOOLS))
+run: deps kernel
 	$(Q)$(PYTHON) tools/qemu-run --log $(BUILD)/run/serial.log $(RUN_ARGS)
 	$(Q)$(PYTHON) tools/pmu-report --out $(BUILD)/run/results $(BUILD)/run/serial.log
 
@@ -167,5 +162,8 @@ format:
 	clang-format -i $(FORMAT_SRCS)
 check-format:
 	$(Q)clang-format --dry-run --Werror $(FORMAT_SRCS)
+
+# Prerequisite of rules that must always run (they decide themselves whether anything changed).
+FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -14,6 +14,12 @@ KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 # memcpy/memset themselves.
 $(BUILD)/kernel/kernel/libc/string.o: KERNEL_CFLAGS += -fno-tree-loop-distribute-patterns
 
-# The version in the boot record ties a log to the build that wrote it.
+# The version in the boot record ties a log to the build that wrote it: version.h is rewritten
+# whenever the version changes (a commit, a dirty tree), and kmain.o is rebuilt with it.
 PMU_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-$(BUILD)/kernel/kernel/kmain.o: KERNEL_CFLAGS += -DPMU_VERSION='"$(PMU_VERSION)"'
+$(BUILD)/kernel/version.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define PMU_VERSION "$(PMU_VERSION)"' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/kernel/kernel/kmain.o: $(BUILD)/kernel/version.h
+$(BUILD)/kernel/kernel/kmain.o: KERNEL_CFLAGS += -include $(BUILD)/kernel/version.h

@@ -64,11 +64,23 @@ def wants_log_scale(values):
     return max(positive) / low >= LOG_SCALE_RATIO
 
 
-def _bar_chart(plt, experiment, runs, groups, value_of, label_of, ylabel, title, log):
+# Bars fill 0.8 of each group's slot, side by side, each 92% as wide as its share (a small gap).
+BAR_FILL = 0.92
+
+
+def _bar_width(runs):
+    return 0.8 / max(len(runs), 1)
+
+
+def _bar_centre(group, run_index, width):
+    return group - 0.4 + width * (run_index + 0.5)
+
+
+def _bar_chart(plt, runs, groups, value_of, label_of, ylabel, title, log):
     """Grouped bars: one group per (thread, event), one bar per run. Returns the figure and how
     many bars it drew."""
     n_runs = max(len(runs), 1)
-    width = 0.8 / n_runs
+    width = _bar_width(runs)
     fig_w = min(18.0, max(7.0, 1.6 + 0.42 * len(groups) * n_runs))
     fig, ax = plt.subplots(figsize=(fig_w, 4.8), dpi=100)
     bars = 0
@@ -79,12 +91,12 @@ def _bar_chart(plt, experiment, runs, groups, value_of, label_of, ylabel, title,
             c = run.count(thread, event)
             if c is None:
                 continue
-            xs.append(g - 0.4 + width * (i + 0.5))
+            xs.append(_bar_centre(g, i, width))
             heights.append(value_of(c))
             labels.append(label_of(c))
         if not xs:
             continue
-        drawn = ax.bar(xs, heights, width=width * 0.92, color=colour, label=run.label)
+        drawn = ax.bar(xs, heights, width=width * BAR_FILL, color=colour, label=run.label)
         bars += len(xs)
         highest = max([highest] + heights)
         if len(groups) * n_runs <= 40:
@@ -107,15 +119,15 @@ def _bar_chart(plt, experiment, runs, groups, value_of, label_of, ylabel, title,
 
 def _mark_baselines(ax, runs, groups):
     """A black line across each bar that was checked against a baseline, at the baseline."""
-    n_runs = max(len(runs), 1)
-    width = 0.8 / n_runs
+    width = _bar_width(runs)
     lines = []
     for i, run in enumerate(runs):
         for g, (thread, event) in enumerate(groups):
             c = run.count(thread, event)
             if c is not None and c.baseline is not None:
-                left = g - 0.4 + width * i
-                lines.append((c.baseline, left, left + width * 0.92))
+                centre = _bar_centre(g, i, width)
+                half = width * BAR_FILL / 2
+                lines.append((c.baseline, centre - half, centre + half))
     if lines:
         ys, lefts, rights = zip(*lines)
         ax.hlines(ys, lefts, rights, colors="black", linewidth=2, zorder=3,
@@ -131,7 +143,7 @@ def plot_counts(plt, experiment, out_dir):
     title = "%s: counts per run%s\n%s" % (experiment.name, " (log scale)" if log else "",
                                          experiment.title or "")
     fig, ax, bars = _bar_chart(
-        plt, experiment, runs, groups,
+        plt, runs, groups,
         value_of=lambda c: 0 if c.not_counted else c.value,
         label_of=lambda c: "not counted" if c.not_counted else ("! " if c.corrupted else "")
         + _short(c.value),
@@ -153,7 +165,7 @@ def plot_running(plt, experiment, out_dir):
     title = "%s: fraction of time each event ran on a counter\n%s" % (experiment.name,
                                                                     experiment.title or "")
     fig, ax, bars = _bar_chart(
-        plt, experiment, runs, groups,
+        plt, runs, groups,
         value_of=lambda c: 100.0 * c.running_fraction,
         label_of=lambda c: "%.1f" % (100.0 * c.running_fraction),
         ylabel="% of time running", title=title, log=False)

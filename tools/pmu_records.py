@@ -268,16 +268,23 @@ def _check_boot_and_end(stream):
                     "is %d" % (end.get("records"), end.seq), end.line_no, end.seq))
 
 
+def fmt_seqs(seqs):
+    """[3, 4, 5, 9] -> '@3-@5, @9' (ascending sequence numbers)."""
+    if not seqs:
+        return "none"
+    parts = []
+    start = prev = seqs[0]
+    for s in list(seqs[1:]) + [None]:
+        if s is not None and s == prev + 1:
+            prev = s
+            continue
+        parts.append("@%d" % start if start == prev else "@%d-@%d" % (start, prev))
+        start = prev = s
+    return ", ".join(parts)
+
+
 def _gap_problem(missing, previous, next_record):
-    ranges = []
-    start = prev = missing[0]
-    for s in missing[1:]:
-        if s != prev + 1:
-            ranges.append((start, prev))
-            start = s
-        prev = s
-    ranges.append((start, prev))
-    text = ", ".join("@%d" % a if a == b else "@%d-@%d" % (a, b) for a, b in ranges)
+    text = fmt_seqs(missing)
     where = "before @%d on line %d" % (next_record.seq, next_record.line_no)
     if previous is not None:
         where = "between @%d on line %d and @%d on line %d" % (

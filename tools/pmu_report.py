@@ -154,7 +154,6 @@ class Run:
         self.sched = sched
         self.start = None     # the `exp` record's object
         self.end = None       # the `exp_end` record's object
-        self.progress = None  # the last `progress` record's object
         self.counts = []
         self.label = None     # set by Experiment.columns()
 
@@ -323,7 +322,6 @@ class Report:
         self.exceptions = []
         self.experiments = collections.OrderedDict()
         self.other_types = collections.Counter()
-        self.progress_records = 0
         self.last_activity = None   # the last exp/progress/count record: where a cut log stops
         self.notes = []             # records that parse but make no sense: kernel-side bugs
         self.plots = []             # filled in by pmu_plots, for report.json
@@ -433,9 +431,6 @@ def _take(report, record):
         e.run(o.get("phase") or "measure", o.get("xsu"), o.get("sched")).start = o
         report.last_activity = record
     elif kind == "progress":
-        report.progress_records += 1
-        e = report.experiment(str(o["exp"]))
-        e.run(o.get("phase") or "measure", o.get("xsu"), o.get("sched")).progress = o
         report.last_activity = record
     elif kind == "count":
         c = Count(record)
@@ -490,21 +485,6 @@ def fmt_pct(fraction):
     return "[%6.2f%%]" % (100.0 * fraction)
 
 
-def fmt_seqs(seqs):
-    """[3, 4, 5, 9] -> '@3-@5, @9'."""
-    if not seqs:
-        return "none"
-    parts = []
-    start = prev = seqs[0]
-    for s in list(seqs[1:]) + [None]:
-        if s is not None and s == prev + 1:
-            prev = s
-            continue
-        parts.append("@%d" % start if start == prev else "@%d-@%d" % (start, prev))
-        start = prev = s
-    return ", ".join(parts)
-
-
 def _problem_seq(p):
     if isinstance(p.seq, tuple):
         return "@%d" % p.seq[0] if p.seq[0] == p.seq[1] else "@%d-@%d" % p.seq
@@ -532,7 +512,7 @@ def render_log_check(report):
         lines.append("  %s  %-9s %-14s %s" % (where, _problem_seq(p),
                                               PROBLEM_NAMES.get(p.kind, p.kind), p.detail))
     lost = s.lost_seqs()
-    lines.append("  records lost or rejected: %s (%d)" % (fmt_seqs(lost), len(lost)))
+    lines.append("  records lost or rejected: %s (%d)" % (pmu_records.fmt_seqs(lost), len(lost)))
     unknown = [p.line_no for p in s.rejected() if p.seq is None]
     if unknown:
         lines.append("  rejected lines whose record number is unknown: %s"
@@ -823,7 +803,7 @@ def render_summary(report):
     if report.damaged:
         lost = report.stream.lost_seqs()
         lines.append("  - the log is damaged (%d problem(s); lost or rejected: %s): it cannot "
-                     "prove a pass" % (len(report.stream.problems), fmt_seqs(lost)))
+                     "prove a pass" % (len(report.stream.problems), pmu_records.fmt_seqs(lost)))
     return lines
 
 

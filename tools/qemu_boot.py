@@ -61,7 +61,11 @@ def qemu_available():
     return shutil.which(QEMU) is not None
 
 
-def command(way, path, smp="2,sockets=1,cores=1,threads=2", cpu="Haswell", memory="512M",
+# One core with its two hyperthreads: the machine the experiments need.
+PAIR = "2,sockets=1,cores=1,threads=2"
+
+
+def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
             cmdline=None, vars_file=None, extra=(), accel="tcg"):
     """The QEMU command line for one boot way. path is the kernel ELF for "kernel", else the
     image. cmdline is only possible with "kernel" (GRUB's menu decides it otherwise)."""
@@ -92,7 +96,7 @@ def command(way, path, smp="2,sockets=1,cores=1,threads=2", cpu="Haswell", memor
     return args + list(extra)
 
 
-def boot(way, path, log_path=None, timeout=120, stop_after_end=True, echo=None, menu_key=b"\r",
+def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r",
          **kwargs):
     """Boot and capture. echo, if given, is called with each chunk of console output (bytes).
     menu_key is what to type when GRUB shows its menu: Enter takes the default entry, an entry's
@@ -108,7 +112,7 @@ def boot(way, path, log_path=None, timeout=120, stop_after_end=True, echo=None, 
         result.command = cmd
         stderr_path = os.path.join(workdir, "stderr")
         with open(stderr_path, "wb") as stderr:
-            _run(cmd, result, stderr, timeout, stop_after_end, echo, log_path, menu_key)
+            _run(cmd, result, stderr, timeout, echo, log_path, menu_key)
         with open(stderr_path, "rb") as f:
             result.stderr = f.read().decode("utf-8", "replace")
     finally:
@@ -116,7 +120,7 @@ def boot(way, path, log_path=None, timeout=120, stop_after_end=True, echo=None, 
     return result
 
 
-def _run(cmd, result, stderr, timeout, stop_after_end, echo, log_path, menu_key):
+def _run(cmd, result, stderr, timeout, echo, log_path, menu_key):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                             start_new_session=True)
@@ -153,8 +157,6 @@ def _run(cmd, result, stderr, timeout, stop_after_end, echo, log_path, menu_key)
                 if end_seen_at is None and END_RE.search(data):
                     end_seen_at = time.monotonic()
                     result.seconds_to_end = end_seen_at - start
-                    if not stop_after_end:
-                        end_seen_at = None
             elif proc.poll() is not None:
                 break
     finally:

@@ -4,9 +4,8 @@ whole path (ring-3 system call, model, driver) are exact."""
 
 import os
 
+from qemu_boot import PAIR
 from tests.qemu.driver import Case, Skip
-
-PAIR = "2,sockets=1,cores=1,threads=2"
 
 
 def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a PMU")):

@@ -1,9 +1,8 @@
 """Both hyperthreads of one core (issue 4): topology from what QEMU was given, AP start-up, the
 tick on each sibling, ring-3 code on both siblings, and the ways it can go wrong."""
 
+from qemu_boot import PAIR
 from tests.qemu.driver import Case
-
-PAIR = "2,sockets=1,cores=1,threads=2"
 
 
 def topology_is(cpus, packages, cores, threads_per_core, threads, smt):

@@ -17,10 +17,14 @@ TSC_HZ = 2_500_000_000
 ONE_SECOND = TSC_HZ  # `enabled` and `running` are TSC ticks
 
 
+def record_line(seq, body):
+    """A record line around any body, with the CRC-32 that matches it."""
+    return "@%d %08x %s" % (seq, zlib.crc32(body.encode("utf-8")) & 0xFFFFFFFF, body)
+
+
 def record_text(seq, obj):
     """One record line exactly as the kernel prints it."""
-    body = json.dumps(obj, separators=(",", ":"))
-    return "@%d %08x %s" % (seq, zlib.crc32(body.encode("utf-8")) & 0xFFFFFFFF, body)
+    return record_line(seq, json.dumps(obj, separators=(",", ":")))
 
 
 class Line:
@@ -94,7 +98,7 @@ class Log:
         line = self.lines[self.index_of(seq)]
         body = line.text.split(" ", 2)[2]
         bad = body[:-1] + ",}"
-        line.text = "@%d %08x %s" % (seq, zlib.crc32(bad.encode()) & 0xFFFFFFFF, bad)
+        line.text = record_line(seq, bad)
 
     def cut(self, seq, keep_chars):
         """The capture stopped inside record seq: keep its first keep_chars characters and drop

@@ -5,6 +5,7 @@ import unittest
 
 from reporttest import build
 import logfixture
+import pmu_records
 import pmu_report
 
 CELL_RE = re.compile(r"<not counted>|(?<!\S)-(?!\S)|(?:! )?[\d,]+ \[\s*[\d.]+%\]")
@@ -352,8 +353,8 @@ class Json(unittest.TestCase):
 
 class Formatting(unittest.TestCase):
     def test_seq_ranges(self):
-        self.assertEqual(pmu_report.fmt_seqs([3, 4, 5, 9, 11, 12]), "@3-@5, @9, @11-@12")
-        self.assertEqual(pmu_report.fmt_seqs([]), "none")
+        self.assertEqual(pmu_records.fmt_seqs([3, 4, 5, 9, 11, 12]), "@3-@5, @9, @11-@12")
+        self.assertEqual(pmu_records.fmt_seqs([]), "none")
 
     def test_counts_and_percentages(self):
         self.assertEqual(pmu_report.fmt_count(5747793793), "5,747,793,793")
