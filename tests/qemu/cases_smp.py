@@ -60,6 +60,19 @@ def ticks_within(percent):
     return check
 
 
+def tick_check_lasts_ten_periods(period_ms):
+    """A period above 20 ms: the check counts ten of them (not 200 ms, which would expect fewer
+    than ten ticks, or none past 200 ms)."""
+    def check(result, stream):
+        t = stream.first("tick")
+        assert t is not None, "no tick record"
+        assert t["period_ms"] == period_ms and t["expected"] == 10, "tick record %r" % t.obj
+        assert abs(t["interval_ns"] - 10 * period_ms * 1_000_000) < 1_000_000, \
+            "interval %r ns for ten periods of %d ms" % (t["interval_ns"], period_ms)
+        assert all(n > 0 for n in t["ticks"]), "a thread counted no tick: %r" % t["ticks"]
+    return check
+
+
 def siblings_ran_ring3(result, stream):
     s = stream.of_type("sibling")
     assert len(s) == 1, "%d sibling records" % len(s)
@@ -148,4 +161,7 @@ CASES = [
          checks=[ticks_within(10), siblings_ran_ring3, sibling_skew_within(10_000_000)]),
     Case("smp/tick-accuracy-4ms", smp=PAIR, cmdline="exit=qemu mux_ms=4", exclusive=True,
          checks=[ticks_within(10)]),
+    Case("smp/tick-long-period", smp=PAIR, cmdline="exit=qemu mux_ms=300",
+         describe="mux_ms above 200: the tick check counts ten periods (3 s)",
+         checks=[tick_check_lasts_ten_periods(300)]),
 ]
