@@ -118,9 +118,6 @@ uint64_t acpi_rsdp_scan(acpi_translate_fn translate, void *ctx)
 #define GAS_BIT_OFFSET 2
 #define GAS_ADDRESS 4
 
-/* IA-PC HPET specification 1.0a, table 3: the base address GAS follows a 32-bit timer block id. */
-#define HPET_BASE_ADDRESS 40
-
 /* Signatures and OEM ids go into JSON records: printable ASCII only. */
 static void copy_printable(char *dst, const uint8_t *src, size_t n)
 {
@@ -136,7 +133,7 @@ struct walk {
 	void *ctx;
 	struct acpi_info *info;
 	struct acpi_result *result;
-	uint64_t madt_addr, fadt_addr, hpet_addr; /* the tables in use, to skip a repeated entry */
+	uint64_t madt_addr, fadt_addr; /* the tables in use, to skip a repeated entry */
 	uint32_t first_duplicate;
 };
 
@@ -396,25 +393,6 @@ static void parse_fadt(struct walk *w, const uint8_t *t, uint32_t len)
 	info->reset_value = t[FADT_RESET_VALUE];
 }
 
-static bool parse_hpet(struct walk *w, const uint8_t *t, uint32_t len)
-{
-	if (len < HPET_BASE_ADDRESS + GAS_LENGTH) {
-		problem(w, "HPET", "length %u leaves no room for the base address, skipped", len);
-		return false;
-	}
-	uint8_t space = t[HPET_BASE_ADDRESS + GAS_SPACE];
-	uint64_t addr = read64(t + HPET_BASE_ADDRESS + GAS_ADDRESS);
-	/* The HPET registers are memory-mapped (HPET specification 1.0a, 2.3). */
-	if (space != ACPI_SPACE_MEMORY || addr == 0) {
-		problem(w, "HPET", "base address %#llx in space %u is unusable, skipped",
-			(unsigned long long)addr, space);
-		return false;
-	}
-	w->info->hpet_found = true;
-	w->info->hpet_address = addr;
-	return true;
-}
-
 static void visit(struct walk *w, const char *root, unsigned index, uint64_t addr)
 {
 	char what[24];
@@ -425,7 +403,7 @@ static void visit(struct walk *w, const char *root, unsigned index, uint64_t add
 		return;
 	}
 	/* The same table listed twice is read once. */
-	if (addr == w->madt_addr || addr == w->fadt_addr || addr == w->hpet_addr)
+	if (addr == w->madt_addr || addr == w->fadt_addr)
 		return;
 	format_snprintf(what, sizeof(what), "entry %u", index);
 	const uint8_t *t = load_table(w, addr, root, NULL, what, "skipped", &len);
@@ -449,10 +427,6 @@ static void visit(struct walk *w, const char *root, unsigned index, uint64_t add
 		}
 		parse_fadt(w, t, len);
 		w->fadt_addr = addr;
-	} else if (memcmp(t, "HPET", 4) == 0) {
-		/* Several HPET tables describe several timer blocks: the first one will do. */
-		if (!w->info->hpet_found && parse_hpet(w, t, len))
-			w->hpet_addr = addr;
 	}
 }
 

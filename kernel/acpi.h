@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ACPI tables (ACPI 6.5 specification, chapter 5.2): the RSDP, the RSDT/XSDT, and what the
- * kernel needs from the MADT (the CPUs), the FADT (the PM timer, the reset register) and the
- * HPET table. Pure code: memory is reached through a translate function (the identity in the
+ * kernel needs from the MADT (the CPUs) and the FADT (the PM timer, the reset register). Pure
+ * code: memory is reached through a translate function (the identity in the
  * kernel, a fake memory in host tests). Every table is checked (signature, length, checksum)
  * before use; a bad one is skipped and reported, never trusted.
  */
@@ -76,15 +76,11 @@ struct acpi_info {
 	uint16_t boot_arch_flags; /* IA-PC boot architecture flags (bit 1: 8042 present) */
 	bool boot_arch_valid;	  /* the FADT is long enough (ACPI 2.0+) for boot_arch_flags; an
 				   * ACPI 1.0 FADT has no such field and implies legacy devices */
-
-	/* HPET ("HPET") */
-	bool hpet_found;
-	uint64_t hpet_address; /* base of the HPET registers (memory space) */
 };
 
 /* Something the parser skipped or could not trust, for a warn record. */
 struct acpi_problem {
-	char table[5]; /* "RSDP", "XSDT", "RSDT", "APIC", "FACP", "HPET" */
+	char table[5]; /* "RSDP", "XSDT", "RSDT", "APIC", "FACP" */
 	char message[120];
 };
 
@@ -95,8 +91,8 @@ struct acpi_result {
 
 /*
  * Walk the tables from the RSDP at rsdp_addr: the XSDT when the RSDP is revision 2+ and gives
- * one whose checksum holds (else the RSDT), then every table it lists, keeping the MADT, FADT
- * and HPET. A table that is unreadable, truncated (length below its header or beyond the
+ * one whose checksum holds (else the RSDT), then every table it lists, keeping the MADT and the
+ * FADT. A table that is unreadable, truncated (length below its header or beyond the
  * readable memory) or fails its checksum is skipped and reported; so is a MADT entry whose length
  * runs past the table (the walk stops there: madt_walk_stopped, the CPUs before it are kept).
  * info is cleared first. With no usable MADT, info->madt_found is false and the kernel runs on

@@ -12,7 +12,7 @@
 struct apic_mode_choice apic_choose_mode(uint64_t apic_base_msr, bool cpu_has_x2apic,
 					 enum apic_request request, uint32_t highest_apic_id)
 {
-	struct apic_mode_choice c = { APIC_MODE_XAPIC, false, NULL };
+	struct apic_mode_choice c = { APIC_MODE_XAPIC, NULL };
 	bool firmware_x2apic =
 		(apic_base_msr & APIC_BASE_ENABLE) && (apic_base_msr & APIC_BASE_EXTD);
 
@@ -37,7 +37,6 @@ struct apic_mode_choice apic_choose_mode(uint64_t apic_base_msr, bool cpu_has_x2
 		return c;
 	}
 	c.mode = APIC_MODE_X2APIC;
-	c.switch_to_x2apic = true;
 	return c;
 }
 

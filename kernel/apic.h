@@ -76,8 +76,7 @@ struct apic {
 /* What to do with the mode the firmware left (apic_choose_mode). */
 struct apic_mode_choice {
 	enum apic_mode mode;
-	bool switch_to_x2apic; /* set EXTD on every CPU */
-	const char *warning;   /* why a request was not followed, or NULL */
+	const char *warning; /* why a request was not followed, or NULL */
 };
 
 /*

@@ -98,7 +98,7 @@ void check_ticks(uint32_t period_ms)
 	record_emit(&r);
 	if (no_tick) {
 		run_fail("the APIC timer tick never arrived on a thread");
-	} else if (far_off && !(cpuid(1, 0).ecx >> 31)) {
+	} else if (far_off && !the_pmu.info.hypervisor) {
 		run_fail("the APIC timer tick is more than 25% off on a thread");
 	} else if (far_off) {
 		/* A hypervisor drops timer interrupts when its host is busy; the counts' time

@@ -54,9 +54,9 @@ static const struct choice smp_choices[] = {
 	{ NULL, 0 },
 };
 static const struct choice apic_choices[] = {
-	{ "auto", APIC_CHOICE_AUTO },
-	{ "xapic", APIC_CHOICE_XAPIC },
-	{ "x2apic", APIC_CHOICE_X2APIC },
+	{ "auto", APIC_REQUEST_AUTO },
+	{ "xapic", APIC_REQUEST_XAPIC },
+	{ "x2apic", APIC_REQUEST_X2APIC },
 	{ NULL, 0 },
 };
 
@@ -119,7 +119,7 @@ void config_defaults(struct config *cfg)
 	cfg->baud = 115200;
 	cfg->core = CONFIG_CORE_BOOT;
 	cfg->smp = SMP_MODE_PAIR;
-	cfg->apic = APIC_CHOICE_AUTO;
+	cfg->apic = APIC_REQUEST_AUTO;
 	cfg->dur_ms = 500;
 	cfg->triad_kib = 4096; /* 3 x 4 MiB: larger than L2 and than the L3 of client parts */
 	cfg->triad_reps = 0;

@@ -12,13 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/apic.h"
 #include "pmu/select.h"
 
 enum xsu_mode { XSU_MODE_BOTH, XSU_MODE_ON, XSU_MODE_OFF };
 enum sched_mode { SCHED_MODE_GREEDY, SCHED_MODE_HK };
 enum exit_mode { EXIT_MODE_HALT, EXIT_MODE_REBOOT, EXIT_MODE_QEMU };
 enum smp_mode { SMP_MODE_PAIR, SMP_MODE_ALL };
-enum apic_choice { APIC_CHOICE_AUTO, APIC_CHOICE_XAPIC, APIC_CHOICE_X2APIC };
 #define CONFIG_CORE_BOOT (-1) /* the boot CPU's core */
 /* Deliberate faults that prove the exception path ends a run cleanly. */
 enum selftest {
@@ -46,7 +46,7 @@ struct config {
 	uint32_t baud;
 	int32_t core;	     /* index of the core to use, or CONFIG_CORE_BOOT */
 	uint8_t smp;	     /* enum smp_mode: start the chosen core's threads, or every CPU */
-	uint8_t apic;	     /* enum apic_choice */
+	uint8_t apic;	     /* enum apic_request */
 	uint32_t dur_ms;     /* how long each run of an experiment measures */
 	uint32_t triad_kib;  /* size of each of triad's three arrays */
 	uint32_t triad_reps; /* passes over the arrays per run; 0: as many as dur_ms allows */

@@ -66,12 +66,6 @@ static void put_char(char c)
 		vga_putc(c);
 }
 
-void console_write_locked(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		put_char(s[i]);
-}
-
 void console_write_serial_line_locked(const char *s, size_t n)
 {
 	serial_write(s, n);

@@ -20,8 +20,7 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exclusive use of the console for several writes (records, multi-line reports). */
 uint64_t console_acquire(void);
 void console_release(uint64_t flags);
-/* With the console acquired: text to every console, and a raw line to the serial port only. */
-void console_write_locked(const char *s, size_t n);
+/* With the console acquired: a raw line to the serial port only. */
 void console_write_serial_line_locked(const char *s, size_t n);
 
 /*

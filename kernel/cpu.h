@@ -143,6 +143,18 @@ static inline void irq_enable(void)
 	__asm__ volatile("sti" ::: "memory");
 }
 
+/* RFLAGS.IF (SDM vol. 1, 3.4.3.3). */
+#define RFLAGS_IF (1u << 9)
+
+/* Set IF to what a saved RFLAGS says. */
+static inline void irq_restore(uint64_t rflags)
+{
+	if (rflags & RFLAGS_IF)
+		irq_enable();
+	else
+		irq_disable();
+}
+
 static inline void invlpg(uint64_t addr)
 {
 	__asm__ volatile("invlpg (%0)" ::"r"(addr) : "memory");

@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+struct acpi_info;
+
 /* QEMU's exit status is (value << 1) | 1 (hw/misc/debugexit.c): 1 means pass, 3 means fail. */
 #define QEMU_EXIT_PORT 0xf4
 #define QEMU_EXIT_PASS 0
@@ -14,8 +16,8 @@
 
 __attribute__((noreturn)) void machine_exit(unsigned mode, bool pass);
 
-/* Stop the other CPUs (a hook the SMP code fills in; nothing to do with one CPU). */
-void machine_stop_other_cpus(void);
-void machine_set_stop_other_cpus(void (*stop)(void));
+/* exit=reboot tries the FADT's reset register first, and the 8042 only where the FADT says there
+ * is one; without a call, 0xCF9 and the 8042. */
+void machine_use_acpi_reset(const struct acpi_info *acpi);
 
 #endif

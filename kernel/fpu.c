@@ -22,25 +22,23 @@ static void xsetbv(uint32_t index, uint64_t value)
 	__asm__ volatile("xsetbv" ::"c"(index), "a"((uint32_t)value), "d"((uint32_t)(value >> 32)));
 }
 
-void fpu_enable(struct fpu_features *out)
+bool fpu_enable(void)
 {
 	struct cpuid_regs leaf1 = cpuid(1, 0);
-	struct fpu_features f = { 0 };
+	bool xsave = (leaf1.ecx >> 26) & 1, avx = false;
 
-	f.sse2 = (leaf1.edx >> 26) & 1;
-	f.xsave = (leaf1.ecx >> 26) & 1;
+	/* SSE2 is architectural in 64-bit mode: only XSAVE and AVX need asking for. */
 	write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP | CR0_NE);
 	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
-	if (f.xsave) {
+	if (xsave) {
 		write_cr4(read_cr4() | CR4_OSXSAVE);
 		uint64_t supported = cpuid(0xd, 0).eax;
-		f.xcr0 = XCR0_X87 | XCR0_SSE;
-		if (((leaf1.ecx >> 28) & 1) && (supported & XCR0_AVX))
-			f.xcr0 |= XCR0_AVX;
-		xsetbv(0, f.xcr0 & (supported | XCR0_X87));
-		f.avx = (f.xcr0 & XCR0_AVX) != 0;
+		uint64_t xcr0 = XCR0_X87 | XCR0_SSE;
+		avx = ((leaf1.ecx >> 28) & 1) && (supported & XCR0_AVX);
+		if (avx)
+			xcr0 |= XCR0_AVX;
+		xsetbv(0, xcr0 & (supported | XCR0_X87));
 	}
 	__asm__ volatile("fninit");
-	if (out)
-		*out = f;
+	return avx;
 }

@@ -10,14 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct fpu_features {
-	bool sse2;
-	bool xsave;
-	bool avx;
-	uint64_t xcr0; /* state components enabled (0 without XSAVE) */
-};
-
-/* Enable SSE (and AVX where the CPU has it) on the calling CPU (SDM vol. 3A, 13.1 and 13.3). */
-void fpu_enable(struct fpu_features *out);
+/*
+ * Enable SSE (and AVX where the CPU has it) on the calling CPU (SDM vol. 3A, 13.1 and 13.3).
+ * Returns whether AVX is enabled.
+ */
+bool fpu_enable(void);
 
 #endif

@@ -46,7 +46,7 @@ static struct config config;
 static struct acpi_info acpi;
 static struct acpi_result acpi_result;
 static struct topology topology;
-static struct fpu_features fpu;
+static bool avx_enabled;
 static uint64_t trampoline_page;
 static int chosen_core = -1;
 static const char *apic_warning;
@@ -129,8 +129,10 @@ static void acpi_setup(void)
 			boot_info.acpi_rsdp_source = BOOT_ACPI_BIOS_SCAN;
 		}
 	}
-	if (boot_info.acpi_rsdp)
+	if (boot_info.acpi_rsdp) {
 		acpi_parse(boot_info.acpi_rsdp, identity_map, NULL, &acpi, &acpi_result);
+		machine_use_acpi_reset(&acpi);
+	}
 }
 
 /* The enabled CPUs of the MADT (the boot CPU always among them), then their topology. */
@@ -223,7 +225,6 @@ static void smp_setup(void)
 	smp_init(trampoline_page,
 		 (id->family == 6 && id->intel) ||
 			 (id->family >= 0xf && !strcmp(id->vendor, "AuthenticAMD")));
-	machine_set_stop_other_cpus(smp_stop_others);
 	percpu[0].online = 1;
 	for (unsigned i = 0; i < topology.cpu_count; i++) {
 		uint32_t id = topology.cpus[i].apic_id;
@@ -256,10 +257,7 @@ static void park_unused_cpus(void)
 {
 	for (unsigned i = 1; i < percpu_count; i++) {
 		struct percpu *cpu = &percpu[i];
-		bool in_pair = false;
-		for (unsigned t = 0; t < the_pair.thread_count; t++)
-			in_pair = in_pair || the_pair.cpu[t] == cpu;
-		if (cpu->online && !in_pair)
+		if (cpu->online && pair_thread_of(cpu) < 0)
 			smp_post(cpu, smp_park, NULL);
 	}
 }
@@ -290,7 +288,7 @@ static void emit_boot_record(void)
 	record_uint(&r, "stepping", the_pmu.info.stepping);
 	record_string(&r, "brand", the_pmu.info.brand);
 	record_string(&r, "hypervisor", the_pmu.info.hypervisor ? the_pmu.info.hv_signature : NULL);
-	record_bool(&r, "avx", fpu.avx);
+	record_bool(&r, "avx", avx_enabled);
 	record_end_object(&r);
 
 	record_uint(&r, "cpus", topology.cpu_count);
@@ -450,7 +448,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	paging_init();
 	paging_guard_page((uint64_t)(uintptr_t)boot_stack_guard);
 	pmu_identify();
-	fpu_enable(&fpu);
+	avx_enabled = fpu_enable();
 	memory_setup();
 	acpi_setup();
 

@@ -3,7 +3,8 @@
  * MSR and RDPMC access that survives a CPU or hypervisor without the register: a #GP or #UD on the
  * instruction is caught through the exception fixup table (kernel/extable.h) and reported as a
  * false return. Note that QEMU's TCG returns 0 for unknown MSRs instead of faulting, so presence
- * is never decided from a successful read (REFERENCES.md).
+ * is never decided from a successful read (QEMU 7.2, target/i386/tcg/sysemu/misc_helper.c,
+ * helper_rdmsr).
  */
 #ifndef KERNEL_MSR_H
 #define KERNEL_MSR_H

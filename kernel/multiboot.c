@@ -188,6 +188,22 @@ static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 	return result;
 }
 
+/* A multiboot1 string at a physical address: read a byte at a time, since its length is unknown
+ * and the end of readable memory may be near. */
+static void copy_physical_string(char *dst, size_t max, uint32_t addr,
+				 multiboot_translate_fn translate, void *ctx)
+{
+	size_t n = 0;
+
+	for (; n + 1 < max; n++) {
+		const char *c = translate(addr + n, 1, ctx);
+		if (!c || !*c)
+			break;
+		dst[n] = *c;
+	}
+	dst[n] = 0;
+}
+
 static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 						multiboot_translate_fn translate, void *ctx,
 						struct boot_info *info)
@@ -200,29 +216,12 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 	info->path = BOOT_PATH_MULTIBOOT1;
 	uint32_t flags = read32(mbi);
 
-	if (flags & MB1_INFO_CMDLINE) {
-		uint32_t addr = read32(mbi + 16);
-		/* Read the string a byte at a time: its length is unknown and the end of memory near. */
-		size_t n = 0;
-		for (; n + 1 < sizeof(info->cmdline); n++) {
-			const char *c = translate(addr + n, 1, ctx);
-			if (!c || !*c)
-				break;
-			info->cmdline[n] = *c;
-		}
-		info->cmdline[n] = 0;
-	}
-	if (flags & MB1_INFO_LOADER_NAME) {
-		uint32_t addr = read32(mbi + 64);
-		size_t n = 0;
-		for (; n + 1 < sizeof(info->loader_name); n++) {
-			const char *c = translate(addr + n, 1, ctx);
-			if (!c || !*c)
-				break;
-			info->loader_name[n] = *c;
-		}
-		info->loader_name[n] = 0;
-	}
+	if (flags & MB1_INFO_CMDLINE)
+		copy_physical_string(info->cmdline, sizeof(info->cmdline), read32(mbi + 16),
+				     translate, ctx);
+	if (flags & MB1_INFO_LOADER_NAME)
+		copy_physical_string(info->loader_name, sizeof(info->loader_name), read32(mbi + 64),
+				     translate, ctx);
 	if (flags & MB1_INFO_MEM_MAP) {
 		uint32_t length = read32(mbi + 44), addr = read32(mbi + 48);
 		const uint8_t *map = translate(addr, length, ctx);

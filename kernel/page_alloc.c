@@ -42,12 +42,3 @@ uint64_t stack_alloc(uint64_t size)
 		return 0;
 	return base + PAGE_SIZE + size;
 }
-
-uint64_t page_alloc_free_bytes(void)
-{
-	uint64_t total = 0;
-
-	for (unsigned i = current; i < pool.count; i++)
-		total += pool.ranges[i].end - pool.ranges[i].start;
-	return total;
-}

@@ -19,6 +19,4 @@ uint64_t page_alloc(uint64_t bytes, uint64_t align);
 /* A stack of size bytes with an unmapped guard page below it; returns its top, or 0. */
 uint64_t stack_alloc(uint64_t size);
 
-uint64_t page_alloc_free_bytes(void);
-
 #endif

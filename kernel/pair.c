@@ -13,6 +13,14 @@
 
 struct pair the_pair;
 
+int pair_thread_of(const struct percpu *cpu)
+{
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		if (the_pair.cpu[t] == cpu)
+			return (int)t;
+	return -1;
+}
+
 /* Both threads start this long after the last one reaches the barrier: enough for the release to
  * be seen by the other thread before the start time comes. */
 #define START_LEAD_US 50
@@ -31,6 +39,12 @@ static void thread_main(void *arg)
 	struct pair_job *job = c->job;
 	uint32_t sense = 0;
 
+	/*
+	 * Page tables change between jobs (workload memory, ring-3 stacks) on the boot CPU, which
+	 * invalidates only its own TLB: drop this CPU's stale entries before the job touches them
+	 * (SDM vol. 3A, 4.10.4.3). Outside the timed part.
+	 */
+	write_cr3(read_cr3());
 	c->arrived = barrier_wait(c->barrier, &sense, tsc_from_us(START_LEAD_US), c->deadline);
 	if (!c->arrived)
 		return;
@@ -44,8 +58,7 @@ static void thread_main(void *arg)
 	job->start_tsc[c->thread] = rdtsc();
 	job->fn(c->thread, job->arg);
 	job->end_tsc[c->thread] = rdtsc();
-	if (!(flags & (1u << 9)))
-		irq_disable();
+	irq_restore(flags);
 }
 
 bool pair_run(struct pair_job *job, uint64_t timeout_tsc)

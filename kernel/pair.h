@@ -18,6 +18,9 @@ struct pair {
 
 extern struct pair the_pair;
 
+/* The pair thread (0 or 1) cpu is, or -1 when it is not one of the chosen core's threads. */
+int pair_thread_of(const struct percpu *cpu);
+
 struct pair_job {
 	void (*fn)(unsigned thread,
 		   void *arg); /* at CPL 0, interrupts on; it may call user_call() */

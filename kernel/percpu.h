@@ -41,7 +41,6 @@ struct percpu {
 	void (*tick_hook)(struct trap_frame *frame, void *context); /* on every tick, or NULL */
 	void *tick_context;
 	struct cpu_work work;
-	uint64_t started_tsc;	  /* when the CPU came up */
 	uint32_t initial_apic_id; /* CPUID.1:EBX[31:24] as the CPU itself reports it */
 	uint32_t x2apic_id;	  /* CPUID 0x0B EDX, or the initial id without that leaf */
 	struct cpu_tables tables; /* GDT and TSS */

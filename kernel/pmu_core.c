@@ -31,16 +31,6 @@ void pmu_identify(void)
 	pmu_info_decode(&raw, &the_pmu.info);
 }
 
-int pmu_thread_of_this_cpu(void)
-{
-	struct percpu *self = this_cpu();
-
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
-		if (the_pair.cpu[t] == self)
-			return (int)t;
-	return -1;
-}
-
 /* The whole of [p, p + len) lies in the workloads' own pages. */
 static bool in_user_image(uint64_t p, uint64_t len)
 {
@@ -58,7 +48,7 @@ static int64_t sys_pmu_account(struct trap_frame *frame, uint64_t profile, uint6
 {
 	(void)frame;
 	(void)unused;
-	int thread = pmu_thread_of_this_cpu();
+	int thread = pair_thread_of(this_cpu());
 	const struct model_profile *p = (const struct model_profile *)(uintptr_t)profile;
 
 	if (!the_pmu.model || thread < 0)
@@ -115,7 +105,13 @@ static void emit_pmu_record(const struct pmu_record *rec)
 struct pmu_driver *pmu_thread_begin(unsigned thread)
 {
 	struct pmu_driver *d = &the_pmu.driver[thread];
-	unsigned flags = the_pmu.hw[thread].rdpmc_ok ? PMU_DRV_RDPMC : 0;
+	uint64_t probe;
+	/*
+	 * Counters are read with RDPMC where it works on this CPU (a hypervisor may raise #UD for
+	 * it): probed here, on the thread's own CPU, so that a refusal costs one fault, not one
+	 * per read. The model emulates RDPMC.
+	 */
+	unsigned flags = the_pmu.model || rdpmc_safe(0, &probe) ? PMU_DRV_RDPMC : 0;
 
 	spin_lock(&the_pmu.lock);
 	pmu_driver_init(d, &the_pmu.backend[thread], &the_pmu.geometry, flags);
@@ -134,7 +130,6 @@ void pmu_core_setup(unsigned request, bool smt)
 {
 	struct pmu_record rec;
 
-	the_pmu.smt = smt;
 	the_pmu.choice = pmu_choose_backend(&the_pmu.info, (enum pmu_request)request);
 	the_pmu.model = the_pmu.choice.backend == PMU_BACKEND_MODEL;
 	if (the_pmu.model) {
@@ -146,12 +141,8 @@ void pmu_core_setup(unsigned request, bool smt)
 			the_pmu.backend[t] = model_backend(&the_pmu.model_state, t);
 	} else if (the_pmu.choice.backend == PMU_BACKEND_HW) {
 		the_pmu.geometry = pmu_info_geometry(&the_pmu.info);
-		for (unsigned t = 0; t < 2; t++) {
-			uint64_t probe;
-			/* RDPMC raises #UD under some hypervisors; probe it under the fixup. */
-			the_pmu.hw[t].rdpmc_ok = rdpmc_safe(0, &probe);
-			the_pmu.backend[t] = pmu_backend_hw(&the_pmu.hw[t]);
-		}
+		for (unsigned t = 0; t < 2; t++)
+			the_pmu.backend[t] = pmu_backend_hw();
 	}
 	pmu_record_fill(&rec, &the_pmu.info, &the_pmu.choice, smt);
 	kprintf("PMU: %s backend (%s); %s%s%s\n", rec.ok ? rec.backend : "no", rec.reason,

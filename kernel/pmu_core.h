@@ -22,12 +22,10 @@ struct pmu_core {
 	struct pmu_info info;
 	struct pmu_choice choice;
 	struct pmu_geometry geometry; /* what the driver programs, per logical CPU */
-	bool smt;		      /* the chosen core has two threads */
 	bool model;		      /* the model backend measures */
 	/* Taken for every XSU transaction and, under the model, for every model or driver call. */
 	struct spinlock lock;
 	struct model_core model_state;
-	struct pmu_hw_ctx hw[2];
 	struct msr_backend backend[2]; /* thread 0 and thread 1 of the pair */
 	struct pmu_driver driver[2];
 };
@@ -43,9 +41,6 @@ void pmu_identify(void);
  * run here, with a clear failure record.
  */
 void pmu_core_setup(unsigned request, bool smt);
-
-/* The pair thread (0 or 1) the calling CPU is, or -1. */
-int pmu_thread_of_this_cpu(void);
 
 /*
  * On the calling CPU, pair thread `thread`: bind its driver to its backend and leave every counter

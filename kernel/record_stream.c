@@ -26,11 +26,19 @@ void record_set_boot_hook(void (*hook)(void))
 	boot_hook = hook;
 }
 
+/* The boot record comes first: a record emitted before it (a warning, an early failure) has the
+ * hook emit it now, once. */
+static void ensure_boot_record(void)
+{
+	if (__atomic_load_n(&next_seq, __ATOMIC_ACQUIRE) == 0 && boot_hook &&
+	    !__atomic_exchange_n(&boot_hook_running, 1, __ATOMIC_ACQ_REL))
+		boot_hook();
+}
+
 void record_emit(struct record *r)
 {
-	if (__atomic_load_n(&next_seq, __ATOMIC_ACQUIRE) == 0 && strcmp(r->type, "boot") != 0 &&
-	    boot_hook && !__atomic_exchange_n(&boot_hook_running, 1, __ATOMIC_ACQ_REL))
-		boot_hook();
+	if (strcmp(r->type, "boot") != 0)
+		ensure_boot_record();
 	uint64_t flags = console_acquire();
 	emit_locked(r);
 	console_release(flags);
@@ -40,9 +48,7 @@ void record_emit_end(bool pass, unsigned failures, const char *reason)
 {
 	static struct record r;
 
-	if (__atomic_load_n(&next_seq, __ATOMIC_ACQUIRE) == 0 && boot_hook &&
-	    !__atomic_exchange_n(&boot_hook_running, 1, __ATOMIC_ACQ_REL))
-		boot_hook();
+	ensure_boot_record();
 	uint64_t flags = console_acquire();
 
 	record_begin(&r, "end");
@@ -52,11 +58,6 @@ void record_emit_end(bool pass, unsigned failures, const char *reason)
 	record_string(&r, "reason", reason);
 	emit_locked(&r);
 	console_release(flags);
-}
-
-uint64_t record_count(void)
-{
-	return __atomic_load_n(&next_seq, __ATOMIC_RELAXED);
 }
 
 void record_warn(const char *source, const char *key, const char *value, const char *accepted,

@@ -22,9 +22,6 @@ void record_set_boot_hook(void (*hook)(void));
 /* The last record: "records" is its own sequence number (how many came before it). */
 void record_emit_end(bool pass, unsigned failures, const char *reason);
 
-/* How many records have been emitted so far. */
-uint64_t record_count(void);
-
 /*
  * A "warn" record and the same words on the console: key and value given, what is accepted, what
  * is used instead (NULL when nothing), and where the value came from ("cmdline", "boot", "acpi").

@@ -8,6 +8,7 @@
 #include "kernel/exit.h"
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
+#include "kernel/smp.h"
 #include "kernel/vga.h"
 
 static unsigned failures;
@@ -39,7 +40,7 @@ void run_end(void)
 
 	bool pass = !run_failed();
 	/* Other CPUs must stop touching the console and the PMU before the end record. */
-	machine_stop_other_cpus();
+	smp_stop_others();
 	console_break_lock();
 	record_emit_end(pass, failures, pass ? NULL : first_reason);
 	if (!pass)

@@ -60,11 +60,6 @@ bool serial_present(void)
 	return present;
 }
 
-uint16_t serial_port(void)
-{
-	return uart;
-}
-
 void serial_putc(char c)
 {
 	if (!present)

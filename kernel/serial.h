@@ -12,7 +12,6 @@
 /* Program port for baud 8N1 with FIFOs, no interrupts; false when no UART answers there. */
 bool serial_init(uint16_t port, uint32_t baud);
 bool serial_present(void);
-uint16_t serial_port(void);
 void serial_putc(char c);
 void serial_write(const char *s, size_t n);
 

@@ -85,11 +85,10 @@ static __attribute__((noreturn)) void ap_entry(struct percpu *cpu)
 	gdt_load(&cpu->tables, cpu->stack_top, cpu->ist_tops);
 	idt_load();
 	apic_setup_this_cpu();
-	fpu_enable(NULL);
+	fpu_enable();
 	cpu->apic_id = apic_id(&local_apic);
 	cpu->initial_apic_id = cpuid(1, 0).ebx >> 24;
 	cpu->x2apic_id = cpuid(0, 0).eax >= 0xb ? cpuid(0xb, 0).edx : cpu->initial_apic_id;
-	cpu->started_tsc = rdtsc();
 	__atomic_store_n(&cpu->online, 1, __ATOMIC_RELEASE);
 	ap_idle(cpu);
 }

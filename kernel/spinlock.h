@@ -63,8 +63,7 @@ static inline uint64_t spin_lock_irqsave(struct spinlock *l)
 static inline void spin_unlock_irqrestore(struct spinlock *l, uint64_t flags)
 {
 	spin_unlock(l);
-	if (flags & (1u << 9))
-		irq_enable();
+	irq_restore(flags);
 }
 
 #endif

@@ -8,7 +8,7 @@
  * tells how to split every id the MADT lists. CPUID leaf 0x0B gives the widths directly; without
  * it, leaves 1 and 4 give maximum counts to round up to powers of two. Never infer SMT from
  * cache sharing (CPUID 0x04's "threads sharing this cache"): QEMU reports L1 per thread even with
- * threads=2 (REFERENCES.md).
+ * threads=2 (QEMU 7.2, target/i386/cpu.c, encode_cache_cpuid4).
  *
  * Pure code (host-tested).
  */

@@ -115,13 +115,8 @@ static void describe_page_fault(uint64_t error, char *buf, size_t size)
 	const char *what = (error & 1) ? "protection violation" : "page not present";
 	const char *access = (error & 16) ? "instruction fetch" : (error & 2) ? "write" : "read";
 	const char *mode = (error & 4) ? "user mode" : "kernel mode";
-	char *p = buf;
-	const char *parts[] = { what, ", ", access, " in ", mode, NULL };
 
-	for (unsigned i = 0; parts[i]; i++)
-		for (const char *s = parts[i]; *s && p + 1 < buf + size; s++)
-			*p++ = *s;
-	*p = 0;
+	format_snprintf(buf, size, "%s, %s in %s", what, access, mode);
 }
 
 static void emit_exception_record(const struct trap_frame *f, uint64_t cr2, const uint64_t *trace,
@@ -173,13 +168,6 @@ static void emit_exception_record(const struct trap_frame *f, uint64_t cr2, cons
 	record_emit(&r);
 }
 
-/* A last word straight to the UART, for an exception inside the exception report. */
-static void raw_message(const char *s)
-{
-	while (*s)
-		serial_putc(*s++);
-}
-
 void trap_report_unexpected(struct trap_frame *f)
 {
 	struct percpu *cpu = this_cpu();
@@ -188,13 +176,23 @@ void trap_report_unexpected(struct trap_frame *f)
 	if (++cpu->exception_depth > 1) {
 		/* The report itself faulted: say so without the machinery that failed. */
 		if (cpu->exception_depth == 2) {
-			raw_message("\r\n*** nested exception while reporting an exception; "
-				    "giving up\r\n");
+			/* A last word straight to the UART. */
+			static const char last_word[] = "\r\n*** nested exception while reporting "
+							"an exception; giving up\r\n";
+			serial_write(last_word, sizeof(last_word) - 1);
 			run_fail("nested exception while reporting an exception");
 			run_end();
 		}
 		cpu_halt_forever();
 	}
+	/*
+	 * One report per run: both siblings run the same ring-3 code, so a bug there faults on both
+	 * at once, and the record and reason below are static. The second CPU stops here; the first
+	 * one's run_end() stops it for good.
+	 */
+	static bool reporting;
+	if (__atomic_exchange_n(&reporting, true, __ATOMIC_ACQ_REL))
+		cpu_halt_forever();
 	console_take_over();
 
 	uint64_t trace[16];
@@ -240,7 +238,12 @@ void trap_dispatch(struct trap_frame *frame)
 {
 	uint64_t v = frame->vector;
 
-	if (v < 32 && extable_fixup(frame))
+	/*
+	 * The fixup table covers the instructions that may fault by design (RDMSR, WRMSR and RDPMC
+	 * with #GP or #UD). Only those two vectors consult it: an NMI or #MC landing on such an
+	 * instruction must not be taken for its fault.
+	 */
+	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) && extable_fixup(frame))
 		return;
 	if (handlers[v]) {
 		handlers[v](frame);

@@ -19,7 +19,9 @@ struct trap_frame {
 typedef void (*trap_handler)(struct trap_frame *frame);
 
 #define VECTOR_NMI 2
+#define VECTOR_INVALID_OPCODE 6
 #define VECTOR_DOUBLE_FAULT 8
+#define VECTOR_GENERAL_PROTECTION 13
 #define VECTOR_MACHINE_CHECK 18
 /* The 8259 PICs are remapped to 0x20-0x2f and masked; IRQ 7 and 15 can still be spurious. */
 #define VECTOR_PIC_BASE 0x20

@@ -14,16 +14,10 @@
 #include "pmu/msr.h"
 
 /*
- * One per logical CPU, owned by the kernel. rdpmc_ok is set once RDPMC is known to work on this
- * CPU: RDPMC raises #UD under QEMU's TCG (REFERENCES.md), so the kernel probes it under its #UD
- * fixup, and where it fails the driver reads the counter MSRs instead.
+ * The backend for the current CPU. Its read_pmc executes RDPMC under the #UD/#GP fixup and says
+ * false where RDPMC does not work (a hypervisor may refuse it), so the driver reads the MSR.
  */
-struct pmu_hw_ctx {
-	bool rdpmc_ok;
-};
-
-/* The backend for the current CPU; ctx must outlive it. */
-struct msr_backend pmu_backend_hw(struct pmu_hw_ctx *ctx);
+struct msr_backend pmu_backend_hw(void);
 
 /* A pmu_cpuid_fn executing CPUID (ctx unused). */
 void pmu_hw_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out);

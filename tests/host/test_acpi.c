@@ -104,7 +104,7 @@ static void test_rsdp_scan(void **state)
 static struct machine {
 	struct fake_phys mem;
 	struct acpi_builder b;
-	uint64_t rsdp, rsdt, xsdt, madt, fadt, hpet, ssdt;
+	uint64_t rsdp, rsdt, xsdt, madt, fadt, ssdt;
 	struct acpi_info info;
 	struct acpi_result result;
 } m;
@@ -139,16 +139,15 @@ static uint64_t standard_madt(void)
 	return t;
 }
 
-/* RSDP revision 2 with an XSDT and an RSDT listing the MADT, FADT, HPET and an SSDT. */
+/* RSDP revision 2 with an XSDT and an RSDT listing the MADT, FADT and an SSDT. */
 static void standard(uint8_t revision)
 {
 	m.madt = standard_madt();
 	m.fadt = standard_fadt();
-	m.hpet = ab_hpet(&m.b, MEM, 0xfed00000);
 	m.ssdt = ab_table(&m.b, "SSDT", 100, 2);
-	uint64_t list[] = { m.madt, m.fadt, m.hpet, m.ssdt };
-	m.rsdt = ab_rsdt(&m.b, list, 4);
-	m.xsdt = ab_xsdt(&m.b, list, 4);
+	uint64_t list[] = { m.madt, m.fadt, m.ssdt };
+	m.rsdt = ab_rsdt(&m.b, list, 3);
+	m.xsdt = ab_xsdt(&m.b, list, 3);
 	m.rsdp = ab_rsdp(&m.b, RSDP_AT, revision, (uint32_t)m.rsdt, revision >= 2 ? m.xsdt : 0);
 }
 
@@ -248,8 +247,6 @@ static void test_parse_good_xsdt(void **state)
 	assert_int_equal(m.info.reset_value, 6);
 	assert_true(m.info.boot_arch_valid);
 	assert_int_equal(m.info.boot_arch_flags, 2);
-	assert_true(m.info.hpet_found);
-	assert_int_equal(m.info.hpet_address, 0xfed00000);
 }
 
 static void test_parse_good_rsdt(void **state)
@@ -262,7 +259,6 @@ static void test_parse_good_rsdt(void **state)
 	assert_false(m.info.via_xsdt);
 	assert_standard_cpus();
 	assert_true(m.info.fadt_found);
-	assert_true(m.info.hpet_found);
 }
 
 /* Revision 2 with no XSDT address: the RSDT, and nothing to complain about. */
@@ -282,16 +278,15 @@ static void test_parse_xsdt_preferred(void **state)
 {
 	(void)state;
 	m.madt = standard_madt();
-	m.hpet = ab_hpet(&m.b, MEM, 0xfed00000);
-	uint64_t with_hpet[] = { m.madt, m.hpet }, without[] = { m.madt };
-	m.xsdt = ab_xsdt(&m.b, with_hpet, 2);
+	m.fadt = standard_fadt();
+	uint64_t with_fadt[] = { m.madt, m.fadt }, without[] = { m.madt };
+	m.xsdt = ab_xsdt(&m.b, with_fadt, 2);
 	m.rsdt = ab_rsdt(&m.b, without, 1);
 	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, (uint32_t)m.rsdt, m.xsdt);
 	parse();
 	assert_no_problems();
 	assert_true(m.info.via_xsdt);
-	assert_true(m.info.hpet_found);
-	assert_false(m.info.fadt_found);
+	assert_true(m.info.fadt_found);
 }
 
 static void test_parse_xsdt_broken_falls_back(void **state)
@@ -366,7 +361,6 @@ static void test_parse_both_roots_broken(void **state)
 	parse();
 	assert_false(m.info.madt_found);
 	assert_false(m.info.fadt_found);
-	assert_false(m.info.hpet_found);
 	assert_int_equal(m.info.cpu_count, 0);
 	assert_int_equal(m.result.problem_count, 2);
 	assert_true(has_problem("RSDT", "no tables"));
@@ -531,7 +525,6 @@ static void test_parse_madt_bad_checksum(void **state)
 	assert_true(has_problem("APIC", "entry 0 at 0x7fe0000 fails its checksum, skipped"));
 	/* The other tables are still read. */
 	assert_true(m.info.fadt_found);
-	assert_true(m.info.hpet_found);
 }
 
 static void test_parse_madt_bad_lengths(void **state)
@@ -872,15 +865,15 @@ static void test_parse_rsdt_entries(void **state)
 {
 	(void)state;
 	m.madt = standard_madt();
-	m.hpet = ab_hpet(&m.b, MEM, 0xfed00000);
-	uint64_t list[] = { m.hpet, m.madt };
+	m.fadt = standard_fadt();
+	uint64_t list[] = { m.fadt, m.madt };
 	m.rsdt = ab_rsdt(&m.b, list, 2);
 	assert_int_equal(*(uint32_t *)(ab_ptr(&m.b, m.rsdt) + 4), 36 + 8);
 	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 0, (uint32_t)m.rsdt, 0);
 	parse();
 	assert_no_problems();
 	assert_standard_cpus();
-	assert_true(m.info.hpet_found);
+	assert_true(m.info.fadt_found);
 }
 
 /* ---- FADT ---- */
@@ -1100,62 +1093,6 @@ static void test_parse_fadt_broken(void **state)
 	assert_standard_cpus();
 }
 
-/* ---- HPET ---- */
-
-static void test_parse_hpet(void **state)
-{
-	(void)state;
-	standard(2);
-	/* Memory space above 4 GiB is a value the kernel may or may not map: reported as is. */
-	ab_put_gas(&m.mem, m.hpet, 40, MEM, 64, 0x4fed00000ull);
-	parse();
-	assert_no_problems();
-	assert_true(m.info.hpet_found);
-	assert_int_equal(m.info.hpet_address, 0x4fed00000ull);
-
-	ab_put_gas(&m.mem, m.hpet, 40, IO, 64, 0xfed00000);
-	parse();
-	assert_false(m.info.hpet_found);
-	assert_int_equal(m.info.hpet_address, 0);
-	assert_true(has_problem("HPET", "base address 0xfed00000 in space 1 is unusable"));
-
-	ab_put_gas(&m.mem, m.hpet, 40, MEM, 64, 0);
-	parse();
-	assert_false(m.info.hpet_found);
-
-	ab_break_checksum(&m.mem, m.hpet);
-	parse();
-	assert_false(m.info.hpet_found);
-	assert_true(has_problem("HPET", "fails its checksum"));
-}
-
-/* An HPET table too short for its base address, alone in memory. */
-static void test_parse_hpet_short(void **state)
-{
-	(void)state;
-	uint64_t h = ab_table_alone(&m.b, 0x9e000, "HPET", 48, 1);
-	uint64_t list[] = { h };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 1));
-	parse();
-	assert_false(m.info.hpet_found);
-	assert_true(has_problem("HPET", "length 48 leaves no room for the base address"));
-}
-
-/* Two HPET tables (two timer blocks): the first good one. */
-static void test_parse_two_hpets(void **state)
-{
-	(void)state;
-	uint64_t bad = ab_hpet(&m.b, IO, 0x1234);
-	uint64_t h1 = ab_hpet(&m.b, MEM, 0xfed00000);
-	uint64_t h2 = ab_hpet(&m.b, MEM, 0xfed01000);
-	uint64_t list[] = { bad, h1, h2 };
-	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, ab_xsdt(&m.b, list, 3));
-	parse();
-	assert_true(m.info.hpet_found);
-	assert_int_equal(m.info.hpet_address, 0xfed00000);
-	assert_int_equal(m.result.problem_count, 1);
-}
-
 #define MACHINE_TEST(f) cmocka_unit_test_setup_teardown(f, machine_setup, machine_teardown)
 
 int main(void)
@@ -1210,9 +1147,6 @@ int main(void)
 		MACHINE_TEST(test_parse_fadt_hw_reduced),
 		MACHINE_TEST(test_parse_fadt_reset_register),
 		MACHINE_TEST(test_parse_fadt_broken),
-		MACHINE_TEST(test_parse_hpet),
-		MACHINE_TEST(test_parse_hpet_short),
-		MACHINE_TEST(test_parse_two_hpets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,11 +98,9 @@ static void test_choose_mode(void **state)
 	/* Keep what the firmware left. */
 	c = apic_choose_mode(xapic, true, APIC_REQUEST_AUTO, 7);
 	assert_int_equal(c.mode, APIC_MODE_XAPIC);
-	assert_false(c.switch_to_x2apic);
 	assert_null(c.warning);
 	c = apic_choose_mode(x2apic, true, APIC_REQUEST_AUTO, 7);
 	assert_int_equal(c.mode, APIC_MODE_X2APIC);
-	assert_false(c.switch_to_x2apic);
 	/* x2APIC left by the firmware cannot be turned back into xAPIC: warn, keep it. */
 	c = apic_choose_mode(x2apic, true, APIC_REQUEST_XAPIC, 7);
 	assert_int_equal(c.mode, APIC_MODE_X2APIC);
@@ -110,14 +108,12 @@ static void test_choose_mode(void **state)
 	/* Asked for x2APIC. */
 	c = apic_choose_mode(xapic, true, APIC_REQUEST_X2APIC, 7);
 	assert_int_equal(c.mode, APIC_MODE_X2APIC);
-	assert_true(c.switch_to_x2apic);
 	c = apic_choose_mode(xapic, false, APIC_REQUEST_X2APIC, 7);
 	assert_int_equal(c.mode, APIC_MODE_XAPIC);
 	assert_non_null(c.warning);
 	/* Ids above 254 need x2APIC. */
 	c = apic_choose_mode(xapic, true, APIC_REQUEST_AUTO, 300);
 	assert_int_equal(c.mode, APIC_MODE_X2APIC);
-	assert_true(c.switch_to_x2apic);
 	c = apic_choose_mode(xapic, false, APIC_REQUEST_AUTO, 300);
 	assert_int_equal(c.mode, APIC_MODE_XAPIC);
 	assert_non_null(strstr(c.warning, "above 254"));

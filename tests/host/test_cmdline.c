@@ -38,7 +38,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.selftest, SELFTEST_NONE);
 	assert_int_equal(cfg.core, CONFIG_CORE_BOOT);
 	assert_int_equal(cfg.smp, SMP_MODE_PAIR);
-	assert_int_equal(cfg.apic, APIC_CHOICE_AUTO);
+	assert_int_equal(cfg.apic, APIC_REQUEST_AUTO);
 	assert_int_equal(cfg.dur_ms, 500);
 	assert_int_equal(cfg.triad_kib, 4096);
 	assert_int_equal(cfg.triad_reps, 0);
@@ -61,7 +61,7 @@ static void test_topology_keys(void **state)
 	assert_int_equal(parse("core=3 smp=all apic=x2apic"), 0);
 	assert_int_equal(cfg.core, 3);
 	assert_int_equal(cfg.smp, SMP_MODE_ALL);
-	assert_int_equal(cfg.apic, APIC_CHOICE_X2APIC);
+	assert_int_equal(cfg.apic, APIC_REQUEST_X2APIC);
 	assert_int_equal(parse("core=2 core=boot"), 0);
 	assert_int_equal(cfg.core, CONFIG_CORE_BOOT);
 	assert_int_equal(parse("core=256 core=-1 core=x smp=some apic=2"), 5);

@@ -21,7 +21,7 @@ static struct pmu_event ev(uint16_t code, bool usr, bool os)
 static void test_perfevtsel_perf(void **state)
 {
 	(void)state;
-	/* perf stat -e r81d0:u programs EN | USR | umask 0x81 | event 0xd0 (REFERENCES.md). */
+	/* perf stat -e r81d0:u programs EN | USR | umask 0x81 | event 0xd0 (Linux perf, raw event syntax). */
 	struct pmu_event e = ev(0x81d0, true, false);
 	assert_int_equal(regs_perfevtsel(&e, REGS_EN), 0x4181d0);
 	/* Without EN the same selection is programmed but stopped. */

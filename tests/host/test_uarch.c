@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Microarchitecture tables and static constraints (pmu/uarch.c, pmu/uarch_tables.c), checked
- * against REFERENCES.md's table of Linux constraints and the thesis's examples.
+ * against Linux's constraint tables (arch/x86/events/intel/core.c) and the thesis's examples.
  */
 #include <stdarg.h>
 #include <stddef.h>

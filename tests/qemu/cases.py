@@ -100,6 +100,15 @@ def page_fault_address(address):
     return check
 
 
+def reset_happened(result, stream):
+    """exit=reboot: the kernel resets the machine, and QEMU (-no-reboot) leaves on the reset with
+    status 0 instead of starting again."""
+    assert "rebooting" in result.log, "the kernel did not say it reboots"
+    assert "reset did not happen" not in result.log, "no reset way worked"
+    assert result.exit_status == 0, "QEMU exit status %r, expected 0 (left on the reset)" % (
+        result.exit_status)
+
+
 # ---- the cases ----------------------------------------------------------------------------------
 
 ISO_BOOTS = [
@@ -131,6 +140,9 @@ CASES = [
                  config_is(xsu="both", sched="greedy", mux_ms=1, pmu="auto")]),
     Case("cmdline/good-values", cmdline="exit=qemu xsu=off sched=hk mux_ms=4 pmu=model",
          checks=[warns_about(), config_is(xsu="off", sched="hk", mux_ms=4, pmu="model")]),
+    Case("exit/reboot", cmdline="exit=reboot", exit_status=None,
+         describe="exit=reboot resets through the FADT's reset register (0xCF9 on q35)",
+         checks=[reset_happened]),
     Case("exception/page-fault", cmdline="exit=qemu selftest=fault", verdict="fail",
          describe="an exception ends the run: exception record, end record, QEMU exits",
          checks=[exception_reported(14, "#PF"), page_fault_address(0x200000000)]),

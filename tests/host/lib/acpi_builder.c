@@ -239,12 +239,3 @@ void ab_madt_override(struct acpi_builder *b, uint64_t madt, uint64_t address)
 	memcpy(e + 4, &address, 8);
 	ab_madt_raw(b, madt, e, sizeof(e));
 }
-
-uint64_t ab_hpet(struct acpi_builder *b, uint8_t space, uint64_t address)
-{
-	uint64_t addr = ab_table(b, "HPET", 56, 1);
-
-	ab_put32(b->mem, addr, 36, 0x8086a201);
-	ab_put_gas(b->mem, addr, 40, space, 64, address);
-	return addr;
-}

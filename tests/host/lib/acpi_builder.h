@@ -85,7 +85,4 @@ void ab_madt_override(struct acpi_builder *b, uint64_t madt, uint64_t address);
 #define AB_FADT_V1_LENGTH 116
 #define AB_FADT_V6_LENGTH 276
 
-/* An HPET table (IA-PC HPET specification 1.0a, table 3) with its base address GAS. */
-uint64_t ab_hpet(struct acpi_builder *b, uint8_t space, uint64_t address);
-
 #endif

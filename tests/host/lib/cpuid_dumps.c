@@ -10,7 +10,7 @@
  * No public dump of a Haswell without HT was found (InstLatx64 and libcpuid's test data have
  * none); Haswell is covered by the i7-4770 of the thesis, the ULT and the EP parts.
  *
- * QEMU: not dumps but the values REFERENCES.md records for QEMU 7.2 under TCG: family/model/
+ * QEMU: not dumps but what QEMU 7.2 under TCG reports (target/i386/cpu.c): family/model/
  * stepping per -cpu model, CPUID 0x0A all zero (even with pmu=on), the hypervisor bit set and
  * the signature "TCGTCGTCGTCG"; qemu64 reports AuthenticAMD family 15 model 107. The other
  * registers are zero here (the decoder does not read them).
@@ -212,7 +212,7 @@ const struct cpuid_dump cpuid_skl_i5_6400t = {
 };
 
 /*
- * QEMU 7.2, TCG (REFERENCES.md, "QEMU 7.2 under TCG"). Leaf 1 ECX has only the hypervisor bit
+ * QEMU 7.2, TCG (target/i386/cpu.c, the CPU model definitions). Leaf 1 ECX has only the hypervisor bit
  * (31); 0x40000000 carries "TCGTCGTCGTCG" in EBX, ECX, EDX. The vendor of qemu64 is AuthenticAMD
  * (EBX "Auth", EDX "enti", ECX "cAMD").
  */
@@ -226,7 +226,7 @@ static const char *const qemu_sandybridge[] = {
 };
 const struct cpuid_dump cpuid_qemu_sandybridge = {
 	.name = "QEMU -cpu SandyBridge (TCG)",
-	.source = "REFERENCES.md: SandyBridge family 6 model 0x2A stepping 1",
+	.source = "QEMU 7.2 -cpu SandyBridge: family 6 model 0x2A stepping 1",
 	.lines = qemu_sandybridge,
 };
 
@@ -240,7 +240,7 @@ static const char *const qemu_ivybridge[] = {
 };
 const struct cpuid_dump cpuid_qemu_ivybridge = {
 	.name = "QEMU -cpu IvyBridge (TCG)",
-	.source = "REFERENCES.md: IvyBridge 6/0x3A/9",
+	.source = "QEMU 7.2 -cpu IvyBridge: 6/0x3A/9",
 	.lines = qemu_ivybridge,
 };
 
@@ -254,7 +254,7 @@ static const char *const qemu_haswell[] = {
 };
 const struct cpuid_dump cpuid_qemu_haswell = {
 	.name = "QEMU -cpu Haswell (TCG)",
-	.source = "REFERENCES.md: Haswell 6/0x3C/4",
+	.source = "QEMU 7.2 -cpu Haswell: 6/0x3C/4",
 	.lines = qemu_haswell,
 };
 
@@ -268,7 +268,7 @@ static const char *const qemu_skylake_client[] = {
 };
 const struct cpuid_dump cpuid_qemu_skylake_client = {
 	.name = "QEMU -cpu Skylake-Client (TCG)",
-	.source = "REFERENCES.md: Skylake-Client 6/0x5E/3",
+	.source = "QEMU 7.2 -cpu Skylake-Client: 6/0x5E/3",
 	.lines = qemu_skylake_client,
 };
 
@@ -283,7 +283,7 @@ static const char *const qemu_qemu64[] = {
 };
 const struct cpuid_dump cpuid_qemu_qemu64 = {
 	.name = "QEMU -cpu qemu64 (TCG)",
-	.source = "REFERENCES.md: qemu64 reports AuthenticAMD family 15 model 107",
+	.source = "QEMU 7.2 -cpu qemu64: reports AuthenticAMD family 15 model 107",
 	.lines = qemu_qemu64,
 };
 
