@@ -22,7 +22,7 @@ struct machine {
 	const char *uarch, *erratum;
 };
 
-/* What each machine is, from its brand string and Intel's model numbers (REFERENCES.md). */
+/* What each machine is, from its brand string and Intel's model numbers (Linux, arch/x86/include/asm/intel-family.h). */
 static const struct machine machines[] = {
 	{ &cpuid_snb_i7_2600, "Intel(R) Core(TM) i7-2600 CPU @ 3.40GHz", 6, 0x2a, 7, 3, 4,
 	  "sandybridge", "BJ122" },

@@ -37,7 +37,7 @@ static void test_leaf_0b_qemu_2c2t(void **state)
 	(void)state;
 	struct topology_shifts s = untouched;
 
-	/* -smp 4,sockets=1,cores=2,threads=2 (REFERENCES.md) */
+	/* -smp 4,sockets=1,cores=2,threads=2, as QEMU 7.2 reports it */
 	assert_true(topology_shifts_from_leaf_0b(1, 2, SMT_LEVEL(0), 2, 4, CORE_LEVEL(1), &s));
 	assert_shifts(&s, 1, 2, TOPOLOGY_LEAF_0B);
 }
