@@ -243,6 +243,37 @@ static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
 	return false;
 }
 
+/*
+ * The XSU-off verdict of RULE_ALIGNED. Not judge_clean(): aligned siblings do share counter
+ * indices with corrupting events (the model counts those ticks as exposure), but identical lists
+ * started together put the same event on the same counter of both threads, so a corrupting event
+ * only ever leaks into the sibling's copy of itself and the checked event stays 0 (thesis 7.1).
+ * Exposure and the XSU invariant decide nothing with XSU off; the checked counts do.
+ */
+static void judge_aligned_off(const struct mode_view *v, const struct experiment *e,
+			      struct exp_verdict *out)
+{
+	if (v->corrupted) {
+		set(out, RESULT_FAIL, NULL);
+		say(out,
+		    "%u of %u checked counts corrupted with XSU off although the lists are aligned "
+		    "(thesis 7.1): HT%u %s %'llu against %'llu",
+		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    (unsigned long long)v->worst->reading.scaled,
+		    (unsigned long long)v->worst->baseline);
+	} else if (v->not_counted || !v->checked) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "with XSU off only %u of the %u checked counts ran: 0 not verified",
+		    v->checked - v->not_counted, v->checked);
+	} else {
+		set(out, RESULT_PASS, NULL);
+		say(out,
+		    "%s stayed exactly 0 on both threads with XSU off: aligned lists do not "
+		    "corrupt each other",
+		    e->checked);
+	}
+}
+
 static const struct exp_count *count_of(const struct exp_results *r, unsigned phase, bool xsu_on,
 					unsigned thread, const char *given, bool any_mode,
 					const struct exp_thread_result **tr)
@@ -487,11 +518,14 @@ bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machin
 		}
 		break;
 	case RULE_ALIGNED:
-		if (judge_clean(&v, m, out) ||
-		    (!xsu_on && !v.corrupted && !v.deviating && !v.not_counted && !v.violations)) {
-			set(out, RESULT_PASS, NULL);
-			say(out, "%s stayed exactly 0 on both threads%s", e->checked,
-			    xsu_on ? ", exposure 0" : ": aligned lists do not corrupt each other");
+		if (xsu_on) {
+			if (judge_clean(&v, m, out)) {
+				set(out, RESULT_PASS, NULL);
+				say(out, "%s stayed exactly 0 on both threads, exposure 0",
+				    e->checked);
+			}
+		} else {
+			judge_aligned_off(&v, e, out);
 		}
 		break;
 	case RULE_LOSS:

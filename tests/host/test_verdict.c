@@ -182,10 +182,25 @@ static void test_zero_and_aligned_rules(void **state)
 	for (unsigned run = 0; run < 2; run++)
 		for (unsigned t = 0; t < 2; t++)
 			count(&r, run, t, "r20cc:u", 0, 10000);
+	/* Aligned siblings share counter indices with XSU off: the model counts exposure there,
+	 * which is no failure of that mode. */
+	r.runs[0].thread[0].exposure = r.runs[0].thread[1].exposure = 250;
 	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
 	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	/* Corrupted with XSU off: failed for the count, not for exposure or an XSU-on mode. */
 	r.runs[0].thread[1].counts[0].reading.scaled = 137641709;
-	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_FAIL);
+	v = judge(&r, false, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_int_equal(v.corrupted, 1);
+	assert_non_null(strstr(v.reason, "with XSU off"));
+	assert_non_null(strstr(v.reason, "137,641,709"));
+	assert_null(strstr(v.reason, "XSU on"));
+	assert_null(strstr(v.reason, "exposed"));
+	/* Never counted with XSU off cannot prove zero either. */
+	r.runs[0].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
+	v = judge(&r, false, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_non_null(strstr(v.reason, "only 1 of the 2 checked counts ran"));
 }
 
 /* ch8-corrupting-loss: alone (HT0), off (aligned), on; r08d1:u decides. */
