@@ -92,6 +92,13 @@ extern const unsigned experiment_count;
 /* Their names, NULL-terminated (built from the table): what `exp=` accepts besides all, none. */
 const char *const *experiment_names(void);
 
+/* Whether the comma-separated list (an `exp=` selection, a `checked` list) holds name exactly. */
+bool exp_list_contains(const char *list, const char *name);
+/* Whether a run is one the verdict of XSU mode xsu_on judges (reference runs serve every mode). */
+bool exp_run_in_mode(const struct exp_run *run, bool xsu_on);
+/* Whether the experiment has a run that XSU mode xsu_on judges: then that mode has a verdict. */
+bool exp_has_mode(const struct experiment *e, bool xsu_on);
+
 /* ---- results -------------------------------------------------------------------------------- */
 
 struct exp_count {

@@ -9,6 +9,7 @@
  * that the two rotations never line up (two perf commands never start on the same tick).
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "tests/experiments/experiment.h"
 
@@ -207,4 +208,33 @@ const char *const *experiment_names(void)
 	for (unsigned i = 0; i < experiment_count; i++)
 		names[i] = experiments[i].name;
 	return names;
+}
+
+bool exp_list_contains(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && strncmp(p, name, n) == 0)
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+bool exp_run_in_mode(const struct exp_run *run, bool xsu_on)
+{
+	return !run->reference && run->xsu == xsu_on;
+}
+
+bool exp_has_mode(const struct experiment *e, bool xsu_on)
+{
+	for (unsigned i = 0; i < e->nr_runs; i++)
+		if (exp_run_in_mode(&e->runs[i], xsu_on))
+			return true;
+	return false;
 }

@@ -70,6 +70,18 @@ bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *coun
 	return true;
 }
 
+enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorithm configured)
+{
+	switch (run->sched) {
+	case EXP_SCHED_GREEDY:
+		return SCHED_GREEDY;
+	case EXP_SCHED_HK:
+		return SCHED_HOPCROFT_KARP;
+	default:
+		return configured;
+	}
+}
+
 /* Fold what each counter counted since the last take into its event. Lock held. */
 static void collect(struct run_thread *rt)
 {
@@ -232,14 +244,11 @@ void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
 	run.settings = s;
 	run.duration_tsc = tsc_from_us(s->dur_ms * 1000ull);
 
-	enum sched_algorithm algorithm = spec->sched == EXP_SCHED_GREEDY ? SCHED_GREEDY
-					 : spec->sched == EXP_SCHED_HK	 ? SCHED_HOPCROFT_KARP
-									 : s->sched;
 	struct mux_config config = {
 		.uarch = the_pmu.info.uarch,
 		.gp = the_pmu.geometry.gp,
 		.fixed = the_pmu.geometry.fixed,
-		.algorithm = algorithm,
+		.algorithm = exp_run_sched(spec, s->sched),
 	};
 	xsu_init(&run.xsu, spec->xsu, spec->limit);
 	for (unsigned t = 0; t < 2; t++) {

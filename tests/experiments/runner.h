@@ -33,6 +33,9 @@ struct exp_settings {
 bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *count, char *error,
 		      unsigned error_size);
 
+/* The scheduler a run uses: its own, or `configured` (sched=) for EXP_SCHED_CONFIG. */
+enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorithm configured);
+
 /* Measure one run; results in *out (out->done false and out->error set when it could not run). */
 void exp_run_one(const struct exp_run *run, const struct exp_settings *s,
 		 struct exp_run_result *out);

@@ -36,28 +36,32 @@ static unsigned tally[3];
 
 static bool selected(const char *list, const char *name)
 {
-	size_t n = strlen(name);
-
-	if (!strcmp(list, "all"))
-		return true;
-	for (const char *p = list; *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return false;
+	return !strcmp(list, "all") || exp_list_contains(list, name);
 }
 
 static const char *sched_name(const struct exp_run *run)
 {
-	enum sched_algorithm a = run->sched == EXP_SCHED_GREEDY ? SCHED_GREEDY
-				 : run->sched == EXP_SCHED_HK	? SCHED_HOPCROFT_KARP
-								: settings.sched;
-	return a == SCHED_GREEDY ? "greedy" : "hk";
+	return exp_run_sched(run, settings.sched) == SCHED_GREEDY ? "greedy" : "hk";
+}
+
+/*
+ * The `sched` of a verdict: the scheduler its mode's runs used, or "both" when they used
+ * different ones, as a rule comparing the schedulers does (docs/records.md, `verdict`).
+ */
+static const char *mode_sched_name(const struct experiment *e, bool xsu_on)
+{
+	const struct exp_run *first = NULL;
+
+	for (unsigned i = 0; i < e->nr_runs; i++) {
+		const struct exp_run *run = &e->runs[i];
+		if (!exp_run_in_mode(run, xsu_on))
+			continue;
+		if (!first)
+			first = run;
+		else if (exp_run_sched(run, settings.sched) != exp_run_sched(first, settings.sched))
+			return "both";
+	}
+	return sched_name(first ? first : &e->runs[0]);
 }
 
 /* Intel's name for an event, from the names table, or NULL. */
@@ -258,14 +262,12 @@ static void skip_without_sibling(const struct experiment *e, const struct config
 			"core %u has no SMT sibling: the cross-hyperthread experiment cannot run",
 			the_pair.thread_count ? the_pair.cpu[0]->apic_id : 0);
 	for (unsigned mode = 0; mode < 2; mode++) {
-		bool xsu_on = mode == 1, has_mode = false;
+		bool xsu_on = mode == 1;
 		if ((xsu_on && config->xsu == XSU_MODE_OFF) ||
 		    (!xsu_on && config->xsu == XSU_MODE_ON))
 			continue;
-		for (unsigned i = 0; i < e->nr_runs; i++)
-			has_mode = has_mode || (!e->runs[i].reference && e->runs[i].xsu == xsu_on);
-		if (has_mode)
-			emit_verdict(e, xsu_on, "both", &v);
+		if (exp_has_mode(e, xsu_on))
+			emit_verdict(e, xsu_on, mode_sched_name(e, xsu_on), &v);
 	}
 }
 
@@ -302,10 +304,7 @@ static void run_experiment(const struct experiment *e, const struct config *conf
 		struct exp_verdict v;
 		bool xsu_on = mode == 1;
 		if (exp_judge(&results, xsu_on, machine, &v))
-			emit_verdict(e, xsu_on,
-				     e->rule == RULE_HK_VS_GREEDY ? "both"
-								  : sched_name(&e->runs[0]),
-				     &v);
+			emit_verdict(e, xsu_on, mode_sched_name(e, xsu_on), &v);
 	}
 }
 

@@ -13,18 +13,7 @@
 
 bool exp_is_checked(const struct experiment *e, const char *given)
 {
-	size_t n = strlen(given);
-
-	for (const char *p = e->checked; *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if (len == n && strncmp(p, given, n) == 0)
-			return true;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return false;
+	return exp_list_contains(e->checked, given);
 }
 
 static const struct exp_run_result *reference(const struct exp_results *r, unsigned phase,
@@ -133,18 +122,13 @@ struct mode_view {
 	unsigned worst_thread;
 };
 
-static bool run_in_mode(const struct exp_run *run, bool xsu_on)
-{
-	return !run->reference && run->xsu == xsu_on;
-}
-
 static void view_mode(const struct exp_results *r, bool xsu_on, unsigned phase, unsigned threads,
 		      struct mode_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
 		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || !run_in_mode(run->run, xsu_on) || run->run->phase != phase)
+		if (!run->done || !exp_run_in_mode(run->run, xsu_on) || run->run->phase != phase)
 			continue;
 		v->runs++;
 		for (unsigned t = 0; t < threads; t++) {
@@ -481,13 +465,13 @@ bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machin
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < e->nr_runs; i++)
-		any = any || (r->runs[i].run && run_in_mode(r->runs[i].run, xsu_on));
+		any = any || (r->runs[i].run && exp_run_in_mode(r->runs[i].run, xsu_on));
 	if (!any)
 		return false;
 	for (unsigned i = 0; i < e->nr_runs; i++) {
 		const struct exp_run_result *run = &r->runs[i];
 		if (run->run && !run->done &&
-		    (run->run->reference || run_in_mode(run->run, xsu_on))) {
+		    (run->run->reference || exp_run_in_mode(run->run, xsu_on))) {
 			set(out, RESULT_FAIL, NULL);
 			say(out, "a run could not be measured: %s", run->error ? run->error : "?");
 			return true;
