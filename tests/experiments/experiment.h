@@ -56,7 +56,8 @@ enum exp_rule {
 	/* Four corrupting events on one thread leave the sibling's event <not counted> with XSU on
 	 * (thesis ch. 8); the half-of-the-counters limit gives it counters again. */
 	RULE_STARVATION,
-	/* Under XSU, Hopcroft-Karp lets at least as much run as greedy, here strictly more. */
+	/* Under XSU, Hopcroft-Karp lets more run than greedy where the microarchitecture's
+	 * constraints make greedy lose the lists (experiment.hk_wins_on), and never less. */
 	RULE_HK_VS_GREEDY,
 };
 
@@ -83,6 +84,9 @@ struct experiment {
 	const char *rule_text;
 	uint8_t rule;	     /* enum exp_rule */
 	const char *checked; /* the events the rule compares, as written in the lists */
+	/* RULE_HK_VS_GREEDY: the microarchitectures (uarch names, comma-separated) on which
+	 * greedy loses these lists under XSU (tools/schedsim replays them). */
+	const char *hk_wins_on;
 	uint8_t nr_runs;
 	struct exp_run runs[EXP_MAX_RUNS];
 };
