@@ -51,10 +51,12 @@ enum exp_rule {
 	RULE_ALIGNED,
 	/* Corrupting events lose counts into an unused sibling counter (measured alone), compensate
 	 * when both siblings count them on the same counters (XSU off), and lose them again with
-	 * XSU on (thesis ch. 8): XSU neither causes nor prevents the loss. */
+	 * XSU on (thesis ch. 8): XSU neither causes nor prevents the loss. The first checked event
+	 * decides; every checked event gets the rate alone as its baseline. */
 	RULE_LOSS,
-	/* Four corrupting events on one thread leave the sibling's event <not counted> with XSU on
-	 * (thesis ch. 8); the half-of-the-counters limit gives it counters again. */
+	/* Four corrupting events on one thread leave the sibling's event (the first checked one)
+	 * <not counted> with XSU on (thesis ch. 8); the half-of-the-counters limit gives it
+	 * counters again. */
 	RULE_STARVATION,
 	/* Under XSU, Hopcroft-Karp lets more run than greedy where the microarchitecture's
 	 * constraints make greedy lose the lists (experiment.hk_wins_on), and never less. */

@@ -196,18 +196,29 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 	}
 }
 
+/*
+ * What XSU itself guarantees, whatever the rule (thesis ch. 5, pmu/xsu.h): after every schedule
+ * no corrupting event shares a GP counter index with an enabled event of the sibling, so no tick
+ * is exposed (only the model sees exposure). False, with the verdict failed, when a run broke it.
+ */
+static bool judge_xsu_held(const struct exp_machine *m, uint64_t violations, uint64_t exposure,
+			   struct exp_verdict *out)
+{
+	if (!violations && !(m->model && exposure))
+		return true;
+	set(out, RESULT_FAIL, NULL);
+	say(out, "with XSU on the invariant failed %llu times and %llu ticks were exposed",
+	    (unsigned long long)violations, (unsigned long long)exposure);
+	return false;
+}
+
 /* The XSU-on verdict: nothing corrupted, nothing exposed, the invariant held throughout. */
 static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
 			struct exp_verdict *out)
 {
-	if (v->violations) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "the XSU invariant failed %llu times", (unsigned long long)v->violations);
-	} else if (m->model && v->exposure) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "the model saw %llu exposed ticks with XSU on",
-		    (unsigned long long)v->exposure);
-	} else if (v->corrupted) {
+	if (!judge_xsu_held(m, v->violations, v->exposure, out))
+		return false;
+	if (v->corrupted) {
 		set(out, RESULT_FAIL, NULL);
 		say(out,
 		    "%u of %u checked counts corrupted with XSU on: HT%u %s %'llu against %'llu",
@@ -307,16 +318,29 @@ static bool loss_ratio(const struct exp_results *r, bool xsu_on, unsigned thread
 	return true;
 }
 
-#define LOSS_EVENT "r08d1:u" /* MEM_LOAD_UOPS_RETIRED.L1_MISS: the largest share (thesis ch. 8) */
+/* The event a rule's figure is about: the first of the experiment's checked list. */
+static const char *first_checked(const struct experiment *e, char *buf, size_t size)
+{
+	const char *comma = strchr(e->checked, ',');
+	size_t len = comma ? (size_t)(comma - e->checked) : strlen(e->checked);
+
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, e->checked, len);
+	buf[len] = 0;
+	return buf;
+}
 
 static void judge_loss(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
 		       const struct mode_view *v, struct exp_verdict *out)
 {
+	char name[PMU_EVENT_NAME_MAX];
+	const char *given = first_checked(r->exp, name, sizeof(name));
 	uint64_t ratio;
 
-	if (!loss_ratio(r, xsu_on, m->threads, LOSS_EVENT, &ratio)) {
+	if (!loss_ratio(r, xsu_on, m->threads, given, &ratio)) {
 		set(out, RESULT_FAIL, NULL);
-		say(out, "%s was not counted in the run alone or in the XSU %s run", LOSS_EVENT,
+		say(out, "%s was not counted in the run alone or in the XSU %s run", given,
 		    xsu_on ? "on" : "off");
 		return;
 	}
@@ -329,7 +353,7 @@ static void judge_loss(const struct exp_results *r, bool xsu_on, const struct ex
 			    "alone, %s loses %llu%% of its count into the unused sibling counter; "
 			    "aligned siblings compensate (%llu.%02llu times the rate alone), as in "
 			    "ch. 8",
-			    LOSS_EVENT, (unsigned long long)(1000 - 1000000 / ratio) / 10,
+			    given, (unsigned long long)(1000 - 1000000 / ratio) / 10,
 			    (unsigned long long)ratio / 1000,
 			    (unsigned long long)ratio % 1000 / 10);
 		} else if (!m->erratum && ratio >= low && ratio <= high) {
@@ -339,65 +363,57 @@ static void judge_loss(const struct exp_results *r, bool xsu_on, const struct ex
 		} else {
 			set(out, RESULT_FAIL, NULL);
 			say(out, "%s aligned at %llu per mille of the rate alone: expected %s",
-			    LOSS_EVENT, (unsigned long long)ratio,
+			    given, (unsigned long long)ratio,
 			    m->erratum ? "a loss alone that aligned siblings compensate"
 				       : "the same rate (no erratum)");
 		}
 		return;
 	}
-	if (v->violations || (m->model && v->exposure)) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "XSU on: invariant failures %llu, exposed ticks %llu",
-		    (unsigned long long)v->violations, (unsigned long long)v->exposure);
+	if (!judge_xsu_held(m, v->violations, v->exposure, out))
 		return;
-	}
 	bool matches = ratio >= low && ratio <= high;
 	set(out, matches ? RESULT_PASS : RESULT_FAIL, NULL);
 	say(out,
 	    "with XSU on %s runs at %llu per mille of its rate alone (within %u%% expected: "
 	    "XSU neither causes nor prevents the loss), exposure 0",
-	    LOSS_EVENT, (unsigned long long)ratio, EXP_LOSS_MATCH_PCT);
+	    given, (unsigned long long)ratio, EXP_LOSS_MATCH_PCT);
 }
 
+/* v: the measured runs of the mode, as exp_judge viewed them. */
 static void judge_starvation(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
-			     struct exp_verdict *out)
+			     const struct mode_view *v, struct exp_verdict *out)
 {
+	char name[PMU_EVENT_NAME_MAX];
+	const char *given = first_checked(r->exp, name, sizeof(name));
 	const struct exp_count *measured =
-		count_of(r, PHASE_MEASURE, xsu_on, 1, "branches", false, NULL);
+		count_of(r, PHASE_MEASURE, xsu_on, 1, given, false, NULL);
 
 	if (!measured) {
 		set(out, RESULT_FAIL, NULL);
-		say(out, "HT1 did not measure branches");
+		say(out, "HT1 did not measure %s", given);
 		return;
 	}
 	if (!xsu_on) {
 		bool counted = measured->reading.counted;
 		set(out, counted ? RESULT_PASS : RESULT_FAIL, NULL);
 		say(out,
-		    "without XSU, HT1's branches ran %u.%02u%% of the time (no starvation, but "
+		    "without XSU, HT1's %s ran %u.%02u%% of the time (no starvation, but "
 		    "nothing keeps it off a counter facing a corrupting event)",
-		    measured->reading.percent / 100, measured->reading.percent % 100);
+		    given, measured->reading.percent / 100, measured->reading.percent % 100);
 		return;
 	}
-	struct mode_view on, limit;
-	view_mode(r, true, PHASE_MEASURE, m->threads, &on);
+	struct mode_view limit;
 	view_mode(r, true, PHASE_LIMIT, m->threads, &limit);
-	const struct exp_count *limited =
-		count_of(r, PHASE_LIMIT, true, 1, "branches", false, NULL);
-	if (on.violations || limit.violations || (m->model && (on.exposure || limit.exposure))) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "XSU on: invariant failures %llu, exposed ticks %llu",
-		    (unsigned long long)(on.violations + limit.violations),
-		    (unsigned long long)(on.exposure + limit.exposure));
+	const struct exp_count *limited = count_of(r, PHASE_LIMIT, true, 1, given, false, NULL);
+	if (!judge_xsu_held(m, v->violations + limit.violations, v->exposure + limit.exposure, out))
 		return;
-	}
 	bool starved = measured->reading.percent < EXP_STARVED_BELOW;
 	bool relieved = limited && limited->reading.counted;
 	set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
 	say(out,
-	    "XSU on: HT1's branches ran %u.%02u%% of the time (%s); with the half-of-the-"
+	    "XSU on: HT1's %s ran %u.%02u%% of the time (%s); with the half-of-the-"
 	    "counters limit %u.%02u%%; exposure 0",
-	    measured->reading.percent / 100, measured->reading.percent % 100,
+	    given, measured->reading.percent / 100, measured->reading.percent % 100,
 	    starved ? "starved by four corrupting events on HT0, as in ch. 8" : "not starved",
 	    limited ? limited->reading.percent / 100 : 0,
 	    limited ? limited->reading.percent % 100 : 0);
@@ -414,8 +430,9 @@ static uint64_t total_running(const struct exp_run_result *run, unsigned threads
 	return sum;
 }
 
+/* v: the measured runs of the mode, as exp_judge viewed them. */
 static void judge_hk_vs_greedy(const struct exp_results *r, const struct exp_machine *m,
-			       struct exp_verdict *out)
+			       const struct mode_view *v, struct exp_verdict *out)
 {
 	const struct exp_run_result *greedy = NULL, *hk = NULL;
 
@@ -432,14 +449,8 @@ static void judge_hk_vs_greedy(const struct exp_results *r, const struct exp_mac
 		say(out, "the greedy or the Hopcroft-Karp run is missing");
 		return;
 	}
-	struct mode_view v;
-	view_mode(r, true, PHASE_MEASURE, m->threads, &v);
-	if (v.violations || (m->model && v.exposure)) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "invariant failures %llu, exposed ticks %llu",
-		    (unsigned long long)v.violations, (unsigned long long)v.exposure);
+	if (!judge_xsu_held(m, v->violations, v->exposure, out))
 		return;
-	}
 	uint64_t g = total_running(greedy, m->threads), h = total_running(hk, m->threads);
 	unsigned events = 0;
 	for (unsigned t = 0; t < m->threads; t++)
@@ -526,10 +537,10 @@ bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machin
 		judge_loss(r, xsu_on, m, &v, out);
 		break;
 	case RULE_STARVATION:
-		judge_starvation(r, xsu_on, m, out);
+		judge_starvation(r, xsu_on, m, &v, out);
 		break;
 	case RULE_HK_VS_GREEDY:
-		judge_hk_vs_greedy(r, m, out);
+		judge_hk_vs_greedy(r, m, &v, out);
 		break;
 	}
 	return true;

@@ -225,6 +225,7 @@ static void test_loss_rule(void **state)
 	struct exp_verdict v = judge(&r, false, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "1.83 times"));
+	assert_non_null(strstr(v.reason, "r08d1:u")); /* the first checked event decides */
 	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
 	/* Aligned but no compensation on a CPU with the erratum: fail. */
 	loss(&r, 159592403, 160000000, 157542131);
@@ -257,6 +258,7 @@ static void test_starvation_rule(void **state)
 	struct exp_verdict v = judge(&r, true, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "starved"));
+	assert_non_null(strstr(v.reason, "branches"));
 	/* Not starved where the thesis was: fail; not relieved by the limit: fail. */
 	r.runs[1].thread[1].counts[0].reading =
 		(struct mux_reading){ 1, 1, 1, 3000000, true, 5000 };
