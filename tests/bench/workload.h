@@ -30,7 +30,6 @@ struct workload_params {
 	uint64_t elements;
 	/* Filled in by the workload. */
 	uint64_t units_done;
-	uint64_t passes;
 	uint64_t checksum; /* something derived from the results, so the work cannot be skipped */
 };
 

@@ -71,13 +71,18 @@ struct exp_thread {
 };
 
 struct exp_run {
-	uint8_t phase;	/* enum exp_phase */
-	bool xsu;	/* the XSU protocol on for this run */
-	uint8_t sched;	/* enum exp_sched */
-	bool reference; /* runs whenever the experiment runs, whatever xsu= selects */
+	uint8_t phase; /* enum exp_phase */
+	bool xsu;      /* the XSU protocol on for this run */
+	uint8_t sched; /* enum exp_sched */
 	struct exp_thread thread[2];
 	bool limit; /* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
 };
+
+/* A reference run (baseline, alone) runs whenever the experiment runs, whatever xsu= selects. */
+static inline bool exp_run_is_reference(const struct exp_run *run)
+{
+	return run->phase == PHASE_BASELINE || run->phase == PHASE_ALONE;
+}
 
 struct experiment {
 	const char *name;    /* exp= name, e.g. "ch7-three-events" */
@@ -108,8 +113,7 @@ bool exp_has_mode(const struct experiment *e, bool xsu_on);
 /* ---- results -------------------------------------------------------------------------------- */
 
 struct exp_count {
-	struct pmu_event event;
-	const char *given; /* the event as the list wrote it */
+	struct pmu_event event; /* event.name: as the list wrote it */
 	struct mux_reading reading;
 	int8_t last_counter;
 	bool corrupting; /* 0xD0-0xD3, whatever the CPU */
@@ -121,10 +125,8 @@ struct exp_count {
 struct exp_thread_result {
 	unsigned nr_events;
 	struct exp_count counts[EXP_MAX_EVENTS];
-	uint64_t units;	 /* the workload's units of work */
-	uint64_t passes; /* triad: passes over the arrays */
+	uint64_t units; /* the workload's units of work */
 	uint64_t ticks;
-	uint64_t start_tsc, end_tsc;
 	uint64_t exposure; /* the model's exposed ticks on this thread */
 	uint64_t invariant_violations;
 };

@@ -37,11 +37,11 @@ const struct experiment experiments[] = {
 		.checked = "r00c5:u",
 		.nr_runs = 3,
 		.runs = {
-			{ PHASE_BASELINE, false, EXP_SCHED_CONFIG, true,
+			{ PHASE_BASELINE, false, EXP_SCHED_CONFIG,
 			  { TRIAD("", 0), TRIAD("r00c5:u", 0) } },
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u", 0), TRIAD("r00c5:u", 0) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u", 0), TRIAD("r00c5:u", 0) } },
 		},
 	},
@@ -55,9 +55,9 @@ const struct experiment experiments[] = {
 		.checked = "r20cc:u",
 		.nr_runs = 2,
 		.runs = {
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u", 0), TRIAD("r20cc:u", 0) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u", 0), TRIAD("r20cc:u", 0) } },
 		},
 	},
@@ -71,9 +71,9 @@ const struct experiment experiments[] = {
 		.checked = "r20cc:u",
 		.nr_runs = 2,
 		.runs = {
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD("r20cc:u,r81d0:u,r08d1:u", 0), TRIAD("r20cc:u,r81d0:u,r08d1:u", 0) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD("r20cc:u,r81d0:u,r08d1:u", 0), TRIAD("r20cc:u,r81d0:u,r08d1:u", 0) } },
 		},
 	},
@@ -88,9 +88,9 @@ const struct experiment experiments[] = {
 		.checked = "r20cc:u",
 		.nr_runs = 2,
 		.runs = {
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u,r08d1:u,r20cc:u", 0), TRIAD("r20cc:u,r81d0:u,r08d1:u", 20) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u,r08d1:u,r20cc:u", 0), TRIAD("r20cc:u,r81d0:u,r08d1:u", 20) } },
 		},
 	},
@@ -104,12 +104,12 @@ const struct experiment experiments[] = {
 		.checked = NON_CORRUPTING_FOUR,
 		.nr_runs = 3,
 		.runs = {
-			{ PHASE_BASELINE, false, EXP_SCHED_CONFIG, true,
+			{ PHASE_BASELINE, false, EXP_SCHED_CONFIG,
 			  { TRIAD(NON_CORRUPTING_FOUR, 0), TRIAD(NON_CORRUPTING_FOUR, 7) } },
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u," NON_CORRUPTING_FOUR, 0),
 			    TRIAD("r81d0:u," NON_CORRUPTING_FOUR, 7) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD("r81d0:u," NON_CORRUPTING_FOUR, 0),
 			    TRIAD("r81d0:u," NON_CORRUPTING_FOUR, 7) } },
 		},
@@ -124,12 +124,12 @@ const struct experiment experiments[] = {
 		.checked = NON_CORRUPTING_SIX,
 		.nr_runs = 3,
 		.runs = {
-			{ PHASE_BASELINE, false, EXP_SCHED_CONFIG, true,
+			{ PHASE_BASELINE, false, EXP_SCHED_CONFIG,
 			  { TRIAD(NON_CORRUPTING_SIX, 0), TRIAD(NON_CORRUPTING_SIX, 7) } },
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR "," NON_CORRUPTING_SIX, 0),
 			    TRIAD(CORRUPTING_FOUR "," NON_CORRUPTING_SIX, 7) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR "," NON_CORRUPTING_SIX, 0),
 			    TRIAD(CORRUPTING_FOUR "," NON_CORRUPTING_SIX, 7) } },
 		},
@@ -146,13 +146,13 @@ const struct experiment experiments[] = {
 		.checked = "r08d1:u,r81d0:u,r10d1:u,r01d1:u",
 		.nr_runs = 3,
 		.runs = {
-			{ PHASE_ALONE, false, EXP_SCHED_CONFIG, true,
+			{ PHASE_ALONE, false, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR, 0), IDLE } },
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR, 0), TRIAD(CORRUPTING_FOUR, 0) } },
 			/* With the limit each thread keeps two counters, as the thesis's 50%
 			 * figures show; without it the first thread takes all four. */
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR, 0), TRIAD(CORRUPTING_FOUR, 0) }, .limit = true },
 		},
 	},
@@ -167,11 +167,11 @@ const struct experiment experiments[] = {
 		.checked = "branches",
 		.nr_runs = 3,
 		.runs = {
-			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, false, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20) } },
-			{ PHASE_LIMIT, true, EXP_SCHED_CONFIG, false,
+			{ PHASE_LIMIT, true, EXP_SCHED_CONFIG,
 			  { TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20) }, .limit = true },
 		},
 	},
@@ -197,10 +197,10 @@ const struct experiment experiments[] = {
 		.hk_wins_on = "sandybridge,haswell",
 		.nr_runs = 2,
 		.runs = {
-			{ PHASE_MEASURE, true, EXP_SCHED_GREEDY, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_GREEDY,
 			  { TRIAD("r00c4:u,r00c5:u,r08d1:u,r01c0:u", 0),
 			    TRIAD("r01cd:u,r003c:u,r04a3:u,r01c0:u", 10) } },
-			{ PHASE_MEASURE, true, EXP_SCHED_HK, false,
+			{ PHASE_MEASURE, true, EXP_SCHED_HK,
 			  { TRIAD("r00c4:u,r00c5:u,r08d1:u,r01c0:u", 0),
 			    TRIAD("r01cd:u,r003c:u,r04a3:u,r01c0:u", 10) } },
 		},
@@ -236,7 +236,7 @@ bool exp_list_contains(const char *list, const char *name)
 
 bool exp_run_in_mode(const struct exp_run *run, bool xsu_on)
 {
-	return !run->reference && run->xsu == xsu_on;
+	return !exp_run_is_reference(run) && run->xsu == xsu_on;
 }
 
 bool exp_has_mode(const struct experiment *e, bool xsu_on)

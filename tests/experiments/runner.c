@@ -24,8 +24,6 @@
 struct run_thread {
 	struct run *run;
 	unsigned thread;
-	unsigned nr_given;
-	struct pmu_event given[EXP_MAX_EVENTS]; /* as parsed, in list order */
 	struct mux_thread mux;
 	struct mux_schedule schedule;
 	struct pmu_driver *driver;
@@ -181,7 +179,7 @@ static void run_thread_main(unsigned thread, void *arg)
 			       : 0;
 	p->account = the_pmu.model;
 	p->thread = thread;
-	p->units_done = p->passes = 0;
+	p->units_done = 0;
 	rt->next_progress = now + tsc_from_us(PROGRESS_PERIOD_MS * 1000ull);
 	if (thread == 0)
 		run->start_tsc = now;
@@ -200,7 +198,7 @@ static void run_thread_main(unsigned thread, void *arg)
 	pmu_thread_end(thread);
 }
 
-static void fill_results(struct run *run, struct exp_run_result *out, const struct pair_job *job)
+static void fill_results(struct run *run, struct exp_run_result *out)
 {
 	for (unsigned t = 0; t < the_pair.thread_count; t++) {
 		struct run_thread *rt = &run->thread[t];
@@ -212,17 +210,13 @@ static void fill_results(struct run *run, struct exp_run_result *out, const stru
 			const struct mux_event *e = &rt->mux.events[i];
 			struct exp_count *c = &tr->counts[i];
 			c->event = e->event;
-			c->given = c->event.name;
 			c->reading = mux_read(e);
 			c->last_counter = e->last_counter;
 			c->corrupting = pmu_event_code_is_corrupting(e->event.event);
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
-		tr->passes = p->passes;
 		tr->ticks = rt->ticks;
-		tr->start_tsc = job->start_tsc[t];
-		tr->end_tsc = job->end_tsc[t];
 		tr->invariant_violations = rt->violations;
 		tr->exposure = the_pmu.model ? model_exposure_ticks(&the_pmu.model_state, t) -
 						       rt->exposure_at_start
@@ -253,12 +247,13 @@ void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
 	xsu_init(&run.xsu, spec->xsu, spec->limit);
 	for (unsigned t = 0; t < 2; t++) {
 		struct run_thread *rt = &run.thread[t];
+		struct pmu_event events[EXP_MAX_EVENTS];
+		unsigned n;
 		rt->run = &run;
 		rt->thread = t;
 		mux_init(&rt->mux, &config, &run.xsu, t);
-		if (!exp_parse_events(spec->thread[t].events, rt->given, &rt->nr_given, error,
-				      sizeof(error)) ||
-		    mux_add_events(&rt->mux, rt->given, rt->nr_given) < 0) {
+		if (!exp_parse_events(spec->thread[t].events, events, &n, error, sizeof(error)) ||
+		    mux_add_events(&rt->mux, events, n) < 0) {
 			out->error = error[0] ? error : "too many events for one thread";
 			return;
 		}
@@ -282,7 +277,7 @@ void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
 			return;
 		}
 	}
-	fill_results(&run, out, &job);
+	fill_results(&run, out);
 	uint64_t first = job.start_tsc[0], last = job.end_tsc[0];
 	for (unsigned t = 1; t < the_pair.thread_count; t++) {
 		first = job.start_tsc[t] < first ? job.start_tsc[t] : first;

@@ -160,7 +160,7 @@ static void emit_counts(const struct experiment *e, const struct exp_run_result 
 			run_keys(&r, e, run);
 			record_uint(&r, "thread", t);
 			record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
-			record_string(&r, "event", c->given);
+			record_string(&r, "event", c->event.name);
 			record_string(&r, "code", code);
 			record_string(&r, "name", intel_name(&c->event));
 			record_bool(&r, "corrupting", c->corrupting);
@@ -179,7 +179,7 @@ static void emit_counts(const struct experiment *e, const struct exp_run_result 
 			record_emit(&r);
 			if (c->reading.counted)
 				kprintf("  %'20llu  %-12s [%3u.%02u%%]%s\n",
-					(unsigned long long)c->reading.scaled, c->given,
+					(unsigned long long)c->reading.scaled, c->event.name,
 					c->reading.percent / 100, c->reading.percent % 100,
 					c->has_baseline &&
 							c->reading.scaled >
@@ -188,7 +188,7 @@ static void emit_counts(const struct experiment *e, const struct exp_run_result 
 						? "  <- corrupted"
 						: "");
 			else
-				kprintf("  %20s  %-12s\n", "<not counted>", c->given);
+				kprintf("  %20s  %-12s\n", "<not counted>", c->event.name);
 		}
 	}
 }
@@ -273,7 +273,7 @@ static void skip_without_sibling(const struct experiment *e, const struct config
 
 static bool mode_selected(const struct config *config, const struct exp_run *run)
 {
-	if (run->reference || config->xsu == XSU_MODE_BOTH)
+	if (exp_run_is_reference(run) || config->xsu == XSU_MODE_BOTH)
 		return true;
 	return run->xsu == (config->xsu == XSU_MODE_ON);
 }

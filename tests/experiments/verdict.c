@@ -28,7 +28,7 @@ static const struct exp_run_result *reference(const struct exp_results *r, unsig
 static const struct exp_count *find(const struct exp_thread_result *t, const char *given)
 {
 	for (unsigned i = 0; i < t->nr_events; i++)
-		if (strcmp(t->counts[i].given, given) == 0)
+		if (strcmp(t->counts[i].event.name, given) == 0)
 			return &t->counts[i];
 	return NULL;
 }
@@ -57,13 +57,14 @@ void exp_annotate(struct exp_results *r, unsigned index)
 			const struct exp_run_result *ref;
 			uint64_t base;
 			c->has_baseline = false;
-			if (!exp_is_checked(e, c->given))
+			if (!exp_is_checked(e, c->event.name))
 				continue;
 			switch (e->rule) {
 			case RULE_BASELINE:
 				ref = reference(r, PHASE_BASELINE, index);
 				if (run->run->phase != PHASE_BASELINE && ref &&
-				    scaled_reference(&ref->thread[t], c->given, tr->units, &base)) {
+				    scaled_reference(&ref->thread[t], c->event.name, tr->units,
+						     &base)) {
 					c->has_baseline = true;
 					c->baseline = base;
 					c->tolerance = base * EXP_TOLERANCE_PCT / 100;
@@ -81,7 +82,8 @@ void exp_annotate(struct exp_results *r, unsigned index)
 				/* Against thread 0 alone: the sibling's counters unused. */
 				ref = reference(r, PHASE_ALONE, index);
 				if (run->run->phase != PHASE_ALONE && ref &&
-				    scaled_reference(&ref->thread[0], c->given, tr->units, &base)) {
+				    scaled_reference(&ref->thread[0], c->event.name, tr->units,
+						     &base)) {
 					c->has_baseline = true;
 					c->baseline = base;
 					c->tolerance = base * EXP_LOSS_MATCH_PCT / 100;
@@ -170,7 +172,7 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 		say(out,
 		    "corruption as in the thesis: %u of %u checked counts above their "
 		    "baselines, HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
 		    (unsigned long long)v->worst->reading.scaled,
 		    (unsigned long long)v->worst->baseline);
 	} else if (v->corrupted) {
@@ -178,7 +180,7 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 		say(out,
 		    "%u checked counts corrupted on %s, which has no cross-HT erratum: HT%u %s "
 		    "%'llu against %'llu",
-		    v->corrupted, m->uarch, v->worst_thread, v->worst->given,
+		    v->corrupted, m->uarch, v->worst_thread, v->worst->event.name,
 		    (unsigned long long)v->worst->reading.scaled,
 		    (unsigned long long)v->worst->baseline);
 	} else if (m->erratum) {
@@ -222,7 +224,7 @@ static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
 		set(out, RESULT_FAIL, NULL);
 		say(out,
 		    "%u of %u checked counts corrupted with XSU on: HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
 		    (unsigned long long)v->worst->reading.scaled,
 		    (unsigned long long)v->worst->baseline);
 	} else if (v->deviating) {
@@ -253,7 +255,7 @@ static void judge_aligned_off(const struct mode_view *v, const struct experiment
 		say(out,
 		    "%u of %u checked counts corrupted with XSU off although the lists are aligned "
 		    "(thesis 7.1): HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
 		    (unsigned long long)v->worst->reading.scaled,
 		    (unsigned long long)v->worst->baseline);
 	} else if (v->not_counted || !v->checked) {
@@ -492,7 +494,7 @@ bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machin
 	for (unsigned i = 0; i < e->nr_runs; i++) {
 		const struct exp_run_result *run = &r->runs[i];
 		if (run->run && !run->done &&
-		    (run->run->reference || exp_run_in_mode(run->run, xsu_on))) {
+		    (exp_run_is_reference(run->run) || exp_run_in_mode(run->run, xsu_on))) {
 			set(out, RESULT_FAIL, NULL);
 			say(out, "a run could not be measured: %s", run->error ? run->error : "?");
 			return true;

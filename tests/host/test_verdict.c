@@ -48,7 +48,6 @@ static void count(struct exp_results *r, unsigned run, unsigned thread, const ch
 
 	memset(c, 0, sizeof(*c));
 	strcpy(c->event.name, given);
-	c->given = c->event.name;
 	c->reading.counted = percent > 0;
 	c->reading.scaled = scaled;
 	c->reading.raw = scaled * percent / 10000;
