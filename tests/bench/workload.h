@@ -36,13 +36,11 @@ struct workload_params {
 /* Ring-3 entry points: arg is the address of a struct workload_params in user memory. */
 uint64_t triad_run(uint64_t arg);
 uint64_t callret_run(uint64_t arg);
-uint64_t nomispredict_run(uint64_t arg);
 uint64_t idle_run(uint64_t arg);
 
 /* The events per unit, for the model (in user memory, passed to SYS_PMU_ACCOUNT). */
 extern const struct model_profile triad_profile, triad_pass_profile;
 extern const struct model_profile callret_profile;
-extern const struct model_profile nomispredict_profile;
 extern const struct model_profile idle_profile;
 
 #endif

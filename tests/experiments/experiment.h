@@ -18,10 +18,8 @@
 #define EXP_MAX_EVENTS 16
 
 enum exp_workload {
-	WORKLOAD_TRIAD,	       /* c[i] = a[i] + k * b[i], the thesis's workload */
-	WORKLOAD_CALLRET,      /* calls and returns */
-	WORKLOAD_NOMISPREDICT, /* a loop without mispredictions */
-	WORKLOAD_IDLE,	       /* PAUSE: the sibling does nothing measurable */
+	WORKLOAD_TRIAD, /* c[i] = a[i] + k * b[i], the thesis's workload */
+	WORKLOAD_IDLE,	/* PAUSE: the sibling does nothing measurable */
 };
 
 /* What a run is for (the `phase` of docs/records.md). */

@@ -45,8 +45,6 @@ struct run {
 
 static uint64_t (*const workload_entry[])(uint64_t) = {
 	[WORKLOAD_TRIAD] = triad_run,
-	[WORKLOAD_CALLRET] = callret_run,
-	[WORKLOAD_NOMISPREDICT] = nomispredict_run,
 	[WORKLOAD_IDLE] = idle_run,
 };
 

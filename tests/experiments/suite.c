@@ -25,8 +25,6 @@ static const char *const phase_names[] = {
 };
 static const char *const workload_names[] = {
 	[WORKLOAD_TRIAD] = "triad",
-	[WORKLOAD_CALLRET] = "callret",
-	[WORKLOAD_NOMISPREDICT] = "nomispredict",
 	[WORKLOAD_IDLE] = "idle",
 };
 
