@@ -20,7 +20,7 @@
 
 struct workload_params {
 	/* Set by the kernel. */
-	uint64_t chunk_units;  /* units between reports and time checks */
+	uint64_t chunk_units;  /* units between reports and time checks; not 0 */
 	uint64_t deadline_tsc; /* stop once the TSC passes this; 0 for no deadline */
 	uint64_t max_units;    /* stop after this many units; 0 for no limit */
 	uint32_t account;      /* report to the model PMU (SYS_PMU_ACCOUNT) */
