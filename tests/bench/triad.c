@@ -70,10 +70,6 @@ uint64_t triad_run(uint64_t arg)
 	const double k = 3.0;
 	uint64_t units = 0;
 
-	for (uint64_t i = 0; i < p->elements; i++) {
-		p->a[i] = (double)(i & 1023);
-		p->b[i] = (double)((i * 7) & 1023);
-	}
 	while (!workload_done(p, units)) {
 		for (uint64_t from = 0; from < p->elements && !workload_done(p, units);) {
 			uint64_t to = from + workload_chunk(p, units);

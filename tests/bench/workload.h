@@ -25,7 +25,7 @@ struct workload_params {
 	uint64_t max_units;    /* stop after this many units; 0 for no limit */
 	uint32_t account;      /* report to the model PMU (SYS_PMU_ACCOUNT) */
 	uint32_t thread;       /* which sibling runs it (0 or 1) */
-	/* triad: c[i] = a[i] + k * b[i] over elements elements */
+	/* triad: c[i] = a[i] + k * b[i] over elements elements; the kernel fills a and b */
 	double *a, *b, *c;
 	uint64_t elements;
 	/* Filled in by the workload. */

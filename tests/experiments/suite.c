@@ -306,7 +306,21 @@ static void run_experiment(const struct experiment *e, const struct config *conf
 	}
 }
 
-/* Parameters and triad's arrays for each thread, in memory ring 3 may use. */
+/* The IEEE 754 double of an integer below 2^52, by integer arithmetic: kernel code has no SSE. */
+static uint64_t double_bits(uint64_t k)
+{
+	if (!k)
+		return 0;
+	unsigned e = 63 - (unsigned)__builtin_clzll(k);
+	return (uint64_t)(1023 + e) << 52 | ((k << (52 - e)) & ((1ull << 52) - 1));
+}
+
+/*
+ * Parameters and triad's arrays for each thread, in memory ring 3 may use. triad's inputs are
+ * written here, once, before any counter runs: written by triad itself they were megabytes of
+ * stores at CPL 3 inside every measured run, which real counters counted and the model was not
+ * told about. The values are small integers, so that c[i] = a[i] + k * b[i] stays exact.
+ */
 static bool allocate_workload_memory(const struct config *config)
 {
 	settings.triad_elements = (uint64_t)config->triad_kib * 1024 / sizeof(double);
@@ -322,6 +336,10 @@ static bool allocate_workload_memory(const struct config *config)
 		p->c = (double *)(uintptr_t)(arrays + 2 * bytes);
 		p->elements = settings.triad_elements;
 		p->chunk_units = 4096;
+		for (uint64_t i = 0; i < p->elements; i++) {
+			((uint64_t *)p->a)[i] = double_bits(i & 1023);
+			((uint64_t *)p->b)[i] = double_bits((i * 7) & 1023);
+		}
 		settings.params[t] = p;
 	}
 	return true;
