@@ -43,13 +43,19 @@ struct run {
 	uint64_t duration_tsc;
 };
 
+/* The run being set up and measured: exp_run_setup() fills it, exp_run_measure() uses it; and
+ * why it could not run (out->error points here). */
+static struct run run;
+static char error[200];
+
 static uint64_t (*const workload_entry[])(uint64_t) = {
 	[WORKLOAD_TRIAD] = triad_run,
 	[WORKLOAD_IDLE] = idle_run,
 };
 
-bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *count, char *error,
-		      unsigned error_size)
+/* Parse an event list for this machine; false, with the bad part named in error[] unless an
+ * earlier error is there. */
+static bool parse_events(const char *text, struct pmu_event *events, unsigned *count)
 {
 	struct event_parse_error e;
 
@@ -58,8 +64,10 @@ bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *coun
 		return true;
 	int n = event_parse_list(text, the_pmu.info.uarch, events, EXP_MAX_EVENTS, &e);
 	if (n < 0) {
-		format_snprintf(error, error_size, "event list \"%s\": %s (at character %u)", text,
-				e.message, e.offset);
+		if (!error[0])
+			format_snprintf(error, sizeof(error),
+					"event list \"%s\": %s (at character %u)", text, e.message,
+					e.offset);
 		return false;
 	}
 	*count = (unsigned)n;
@@ -222,15 +230,12 @@ static void fill_results(struct run *run, struct exp_run_result *out)
 	}
 }
 
-void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
-		 struct exp_run_result *out)
+bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
+		   struct exp_run_result *out)
 {
-	static struct run run;
-	static char error[200];
-	struct pair_job job = { .fn = run_thread_main, .arg = &run };
-
 	memset(out, 0, sizeof(*out));
 	memset(&run, 0, sizeof(run));
+	error[0] = 0;
 	out->run = spec;
 	run.spec = spec;
 	run.settings = s;
@@ -243,21 +248,35 @@ void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
 		.algorithm = exp_run_sched(spec, s->sched),
 	};
 	xsu_init(&run.xsu, spec->xsu, spec->limit);
+	/* Both lists, even after one failed: the exp record shows what each thread would count. */
 	for (unsigned t = 0; t < 2; t++) {
 		struct run_thread *rt = &run.thread[t];
+		struct exp_thread_result *tr = &out->thread[t];
 		struct pmu_event events[EXP_MAX_EVENTS];
 		unsigned n;
 		rt->run = &run;
 		rt->thread = t;
 		mux_init(&rt->mux, &config, &run.xsu, t);
-		if (!exp_parse_events(spec->thread[t].events, events, &n, error, sizeof(error)) ||
-		    mux_add_events(&rt->mux, events, n) < 0) {
-			out->error = error[0] ? error : "too many events for one thread";
-			return;
-		}
-		job.offset_tsc[t] = tsc_from_us(spec->thread[t].offset_ms * 1000ull);
+		if (!parse_events(spec->thread[t].events, events, &n))
+			continue;
+		tr->nr_events = n;
+		for (unsigned i = 0; i < n; i++)
+			tr->counts[i].event = events[i];
+		if (mux_add_events(&rt->mux, events, n) < 0 && !error[0])
+			format_snprintf(error, sizeof(error), "thread %u: too many events", t);
 	}
+	if (error[0])
+		out->error = error;
+	return !error[0];
+}
 
+void exp_run_measure(struct exp_run_result *out)
+{
+	const struct exp_run *spec = run.spec;
+	struct pair_job job = { .fn = run_thread_main, .arg = &run };
+
+	for (unsigned t = 0; t < 2; t++)
+		job.offset_tsc[t] = tsc_from_us(spec->thread[t].offset_ms * 1000ull);
 	/* Generous: the longer thread's offset and duration, and time to start and stop. */
 	uint64_t longest =
 		job.offset_tsc[0] > job.offset_tsc[1] ? job.offset_tsc[0] : job.offset_tsc[1];

@@ -95,9 +95,11 @@ static void run_keys(struct record *r, const struct experiment *e, const struct 
 	record_string(r, "sched", sched_name(run));
 }
 
-static void emit_exp(const struct experiment *e, const struct exp_run *run)
+/* A run starts: res holds its lists as the runner parsed them (exp_run_setup). */
+static void emit_exp(const struct experiment *e, const struct exp_run_result *res)
 {
 	static struct record r;
+	const struct exp_run *run = res->run;
 
 	record_begin(&r, "exp");
 	run_keys(&r, e, run);
@@ -107,16 +109,13 @@ static void emit_exp(const struct experiment *e, const struct exp_run *run)
 	record_begin_array(&r, "threads");
 	for (unsigned t = 0; t < the_pair.thread_count; t++) {
 		const struct exp_thread *th = &run->thread[t];
-		struct pmu_event events[EXP_MAX_EVENTS];
-		unsigned n = 0;
-		char error[8];
+		const struct exp_thread_result *tr = &res->thread[t];
 		record_begin_object(&r, NULL);
 		record_uint(&r, "thread", t);
 		record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
 		record_begin_array(&r, "events");
-		if (exp_parse_events(th->events, events, &n, error, sizeof(error)))
-			for (unsigned i = 0; i < n; i++)
-				record_string(&r, NULL, events[i].name);
+		for (unsigned i = 0; i < tr->nr_events; i++)
+			record_string(&r, NULL, tr->counts[i].event.name);
 		record_end_array(&r);
 		record_uint(&r, "offset_ns", th->offset_ms * 1000000ull);
 		record_string(&r, "workload", workload_names[th->workload]);
@@ -286,8 +285,10 @@ static void run_experiment(const struct experiment *e, const struct config *conf
 		struct exp_run_result *res = &results.runs[i];
 		if (!mode_selected(config, run))
 			continue;
-		emit_exp(e, run);
-		exp_run_one(run, &settings, res);
+		bool ready = exp_run_setup(run, &settings, res);
+		emit_exp(e, res);
+		if (ready)
+			exp_run_measure(res);
 		if (!res->done) {
 			kprintf("  the run could not be measured: %s\n", res->error);
 			record_warn("experiment", e->name, phase_names[run->phase], "", NULL,
