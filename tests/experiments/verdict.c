@@ -265,8 +265,7 @@ static void judge_aligned_off(const struct mode_view *v, const struct experiment
 	} else {
 		set(out, RESULT_PASS, NULL);
 		say(out,
-		    "%s stayed exactly 0 on both threads with XSU off: aligned lists do not "
-		    "corrupt each other",
+		    "%s stayed exactly 0 on both threads: aligned lists do not corrupt each other",
 		    e->checked);
 	}
 }
@@ -413,7 +412,7 @@ static void judge_starvation(const struct exp_results *r, bool xsu_on, const str
 	bool relieved = limited && limited->reading.counted;
 	set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
 	say(out,
-	    "XSU on: HT1's %s ran %u.%02u%% of the time (%s); with the half-of-the-"
+	    "HT1's %s ran %u.%02u%% of the time (%s); with the half-of-the-"
 	    "counters limit %u.%02u%%; exposure 0",
 	    given, measured->reading.percent / 100, measured->reading.percent % 100,
 	    starved ? "starved by four corrupting events on HT0, as in ch. 8" : "not starved",
