@@ -35,4 +35,12 @@ static inline int workload_done(const struct workload_params *p, uint64_t units)
 	return p->deadline_tsc && user_rdtsc() >= p->deadline_tsc;
 }
 
+/* The units of the next chunk, with `units` done: chunk_units, but never past max_units. */
+static inline uint64_t workload_chunk(const struct workload_params *p, uint64_t units)
+{
+	if (p->max_units && p->max_units - units < p->chunk_units)
+		return p->max_units - units;
+	return p->chunk_units;
+}
+
 #endif

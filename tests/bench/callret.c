@@ -32,12 +32,10 @@ static __attribute__((noinline)) uint64_t leaf(uint64_t x)
 uint64_t callret_run(uint64_t arg)
 {
 	struct workload_params *p = (struct workload_params *)(uintptr_t)arg;
-	uint64_t units = 0, chunk = p->chunk_units ? p->chunk_units : 4096, x = p->thread;
+	uint64_t units = 0, x = p->thread;
 
 	while (!workload_done(p, units)) {
-		uint64_t n = chunk;
-		if (p->max_units && p->max_units - units < n)
-			n = p->max_units - units;
+		uint64_t n = workload_chunk(p, units);
 		for (uint64_t i = 0; i < n; i++)
 			x = leaf(x);
 		pmu_account(p, &callret_profile, n);

@@ -19,13 +19,14 @@ const struct model_profile idle_profile = {
 uint64_t idle_run(uint64_t arg)
 {
 	struct workload_params *p = (struct workload_params *)(uintptr_t)arg;
-	uint64_t units = 0, chunk = p->chunk_units ? p->chunk_units : 1024;
+	uint64_t units = 0;
 
 	while (!workload_done(p, units)) {
-		for (uint64_t i = 0; i < chunk; i++)
+		uint64_t n = workload_chunk(p, units);
+		for (uint64_t i = 0; i < n; i++)
 			__asm__ volatile("pause");
-		pmu_account(p, &idle_profile, chunk);
-		units += chunk;
+		pmu_account(p, &idle_profile, n);
+		units += n;
 	}
 	p->units_done = units;
 	return units;

@@ -68,21 +68,18 @@ uint64_t triad_run(uint64_t arg)
 {
 	struct workload_params *p = (struct workload_params *)(uintptr_t)arg;
 	const double k = 3.0;
-	uint64_t units = 0, chunk = p->chunk_units ? p->chunk_units : 4096;
+	uint64_t units = 0;
 
-	for (uint64_t i = 0; i < p->elements; i++) {
-		p->a[i] = (double)(i & 1023);
-		p->b[i] = (double)((i * 7) & 1023);
-	}
 	while (!workload_done(p, units)) {
 		for (uint64_t from = 0; from < p->elements && !workload_done(p, units);) {
-			uint64_t to = from + chunk < p->elements ? from + chunk : p->elements;
+			uint64_t to = from + workload_chunk(p, units);
+			if (to > p->elements)
+				to = p->elements;
 			triad_chunk(p->c, p->a, p->b, k, from, to);
 			pmu_account(p, &triad_profile, to - from);
 			units += to - from;
 			from = to;
 		}
-		p->passes++;
 		pmu_account(p, &triad_pass_profile, 1);
 	}
 	p->units_done = units;

@@ -20,30 +20,27 @@
 
 struct workload_params {
 	/* Set by the kernel. */
-	uint64_t chunk_units;  /* units between reports and time checks */
+	uint64_t chunk_units;  /* units between reports and time checks; not 0 */
 	uint64_t deadline_tsc; /* stop once the TSC passes this; 0 for no deadline */
 	uint64_t max_units;    /* stop after this many units; 0 for no limit */
 	uint32_t account;      /* report to the model PMU (SYS_PMU_ACCOUNT) */
 	uint32_t thread;       /* which sibling runs it (0 or 1) */
-	/* triad: c[i] = a[i] + k * b[i] over elements elements */
+	/* triad: c[i] = a[i] + k * b[i] over elements elements; the kernel fills a and b */
 	double *a, *b, *c;
 	uint64_t elements;
 	/* Filled in by the workload. */
 	uint64_t units_done;
-	uint64_t passes;
 	uint64_t checksum; /* something derived from the results, so the work cannot be skipped */
 };
 
 /* Ring-3 entry points: arg is the address of a struct workload_params in user memory. */
 uint64_t triad_run(uint64_t arg);
 uint64_t callret_run(uint64_t arg);
-uint64_t nomispredict_run(uint64_t arg);
 uint64_t idle_run(uint64_t arg);
 
 /* The events per unit, for the model (in user memory, passed to SYS_PMU_ACCOUNT). */
 extern const struct model_profile triad_profile, triad_pass_profile;
 extern const struct model_profile callret_profile;
-extern const struct model_profile nomispredict_profile;
 extern const struct model_profile idle_profile;
 
 #endif

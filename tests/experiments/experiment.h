@@ -18,10 +18,8 @@
 #define EXP_MAX_EVENTS 16
 
 enum exp_workload {
-	WORKLOAD_TRIAD,	       /* c[i] = a[i] + k * b[i], the thesis's workload */
-	WORKLOAD_CALLRET,      /* calls and returns */
-	WORKLOAD_NOMISPREDICT, /* a loop without mispredictions */
-	WORKLOAD_IDLE,	       /* PAUSE: the sibling does nothing measurable */
+	WORKLOAD_TRIAD, /* c[i] = a[i] + k * b[i], the thesis's workload */
+	WORKLOAD_IDLE,	/* PAUSE: the sibling does nothing measurable */
 };
 
 /* What a run is for (the `phase` of docs/records.md). */
@@ -51,12 +49,15 @@ enum exp_rule {
 	RULE_ALIGNED,
 	/* Corrupting events lose counts into an unused sibling counter (measured alone), compensate
 	 * when both siblings count them on the same counters (XSU off), and lose them again with
-	 * XSU on (thesis ch. 8): XSU neither causes nor prevents the loss. */
+	 * XSU on (thesis ch. 8): XSU neither causes nor prevents the loss. The first checked event
+	 * decides; every checked event gets the rate alone as its baseline. */
 	RULE_LOSS,
-	/* Four corrupting events on one thread leave the sibling's event <not counted> with XSU on
-	 * (thesis ch. 8); the half-of-the-counters limit gives it counters again. */
+	/* Four corrupting events on one thread leave the sibling's event (the first checked one)
+	 * <not counted> with XSU on (thesis ch. 8); the half-of-the-counters limit gives it
+	 * counters again. */
 	RULE_STARVATION,
-	/* Under XSU, Hopcroft-Karp lets at least as much run as greedy, here strictly more. */
+	/* Under XSU, Hopcroft-Karp lets more run than greedy where the microarchitecture's
+	 * constraints make greedy lose the lists (experiment.hk_wins_on), and never less. */
 	RULE_HK_VS_GREEDY,
 };
 
@@ -68,13 +69,18 @@ struct exp_thread {
 };
 
 struct exp_run {
-	uint8_t phase;	/* enum exp_phase */
-	bool xsu;	/* the XSU protocol on for this run */
-	uint8_t sched;	/* enum exp_sched */
-	bool reference; /* runs whenever the experiment runs, whatever xsu= selects */
+	uint8_t phase; /* enum exp_phase */
+	bool xsu;      /* the XSU protocol on for this run */
+	uint8_t sched; /* enum exp_sched */
 	struct exp_thread thread[2];
 	bool limit; /* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
 };
+
+/* A reference run (baseline, alone) runs whenever the experiment runs, whatever xsu= selects. */
+static inline bool exp_run_is_reference(const struct exp_run *run)
+{
+	return run->phase == PHASE_BASELINE || run->phase == PHASE_ALONE;
+}
 
 struct experiment {
 	const char *name;    /* exp= name, e.g. "ch7-three-events" */
@@ -83,6 +89,9 @@ struct experiment {
 	const char *rule_text;
 	uint8_t rule;	     /* enum exp_rule */
 	const char *checked; /* the events the rule compares, as written in the lists */
+	/* RULE_HK_VS_GREEDY: the microarchitectures (uarch names, comma-separated) on which
+	 * greedy loses these lists under XSU (tools/schedsim replays them). */
+	const char *hk_wins_on;
 	uint8_t nr_runs;
 	struct exp_run runs[EXP_MAX_RUNS];
 };
@@ -92,11 +101,17 @@ extern const unsigned experiment_count;
 /* Their names, NULL-terminated (built from the table): what `exp=` accepts besides all, none. */
 const char *const *experiment_names(void);
 
+/* Whether the comma-separated list (an `exp=` selection, a `checked` list) holds name exactly. */
+bool exp_list_contains(const char *list, const char *name);
+/* Whether a run is one the verdict of XSU mode xsu_on judges (reference runs serve every mode). */
+bool exp_run_in_mode(const struct exp_run *run, bool xsu_on);
+/* Whether the experiment has a run that XSU mode xsu_on judges: then that mode has a verdict. */
+bool exp_has_mode(const struct experiment *e, bool xsu_on);
+
 /* ---- results -------------------------------------------------------------------------------- */
 
 struct exp_count {
-	struct pmu_event event;
-	const char *given; /* the event as the list wrote it */
+	struct pmu_event event; /* event.name: as the list wrote it */
 	struct mux_reading reading;
 	int8_t last_counter;
 	bool corrupting; /* 0xD0-0xD3, whatever the CPU */
@@ -108,10 +123,8 @@ struct exp_count {
 struct exp_thread_result {
 	unsigned nr_events;
 	struct exp_count counts[EXP_MAX_EVENTS];
-	uint64_t units;	 /* the workload's units of work */
-	uint64_t passes; /* triad: passes over the arrays */
+	uint64_t units; /* the workload's units of work */
 	uint64_t ticks;
-	uint64_t start_tsc, end_tsc;
 	uint64_t exposure; /* the model's exposed ticks on this thread */
 	uint64_t invariant_violations;
 };

@@ -24,8 +24,6 @@
 struct run_thread {
 	struct run *run;
 	unsigned thread;
-	unsigned nr_given;
-	struct pmu_event given[EXP_MAX_EVENTS]; /* as parsed, in list order */
 	struct mux_thread mux;
 	struct mux_schedule schedule;
 	struct pmu_driver *driver;
@@ -45,15 +43,19 @@ struct run {
 	uint64_t duration_tsc;
 };
 
+/* The run being set up and measured: exp_run_setup() fills it, exp_run_measure() uses it; and
+ * why it could not run (out->error points here). */
+static struct run run;
+static char error[200];
+
 static uint64_t (*const workload_entry[])(uint64_t) = {
 	[WORKLOAD_TRIAD] = triad_run,
-	[WORKLOAD_CALLRET] = callret_run,
-	[WORKLOAD_NOMISPREDICT] = nomispredict_run,
 	[WORKLOAD_IDLE] = idle_run,
 };
 
-bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *count, char *error,
-		      unsigned error_size)
+/* Parse an event list for this machine; false, with the bad part named in error[] unless an
+ * earlier error is there. */
+static bool parse_events(const char *text, struct pmu_event *events, unsigned *count)
 {
 	struct event_parse_error e;
 
@@ -62,12 +64,26 @@ bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *coun
 		return true;
 	int n = event_parse_list(text, the_pmu.info.uarch, events, EXP_MAX_EVENTS, &e);
 	if (n < 0) {
-		format_snprintf(error, error_size, "event list \"%s\": %s (at character %u)", text,
-				e.message, e.offset);
+		if (!error[0])
+			format_snprintf(error, sizeof(error),
+					"event list \"%s\": %s (at character %u)", text, e.message,
+					e.offset);
 		return false;
 	}
 	*count = (unsigned)n;
 	return true;
+}
+
+enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorithm configured)
+{
+	switch (run->sched) {
+	case EXP_SCHED_GREEDY:
+		return SCHED_GREEDY;
+	case EXP_SCHED_HK:
+		return SCHED_HOPCROFT_KARP;
+	default:
+		return configured;
+	}
 }
 
 /* Fold what each counter counted since the last take into its event. Lock held. */
@@ -169,7 +185,7 @@ static void run_thread_main(unsigned thread, void *arg)
 			       : 0;
 	p->account = the_pmu.model;
 	p->thread = thread;
-	p->units_done = p->passes = 0;
+	p->units_done = 0;
 	rt->next_progress = now + tsc_from_us(PROGRESS_PERIOD_MS * 1000ull);
 	if (thread == 0)
 		run->start_tsc = now;
@@ -188,7 +204,7 @@ static void run_thread_main(unsigned thread, void *arg)
 	pmu_thread_end(thread);
 }
 
-static void fill_results(struct run *run, struct exp_run_result *out, const struct pair_job *job)
+static void fill_results(struct run *run, struct exp_run_result *out)
 {
 	for (unsigned t = 0; t < the_pair.thread_count; t++) {
 		struct run_thread *rt = &run->thread[t];
@@ -200,17 +216,13 @@ static void fill_results(struct run *run, struct exp_run_result *out, const stru
 			const struct mux_event *e = &rt->mux.events[i];
 			struct exp_count *c = &tr->counts[i];
 			c->event = e->event;
-			c->given = c->event.name;
 			c->reading = mux_read(e);
 			c->last_counter = e->last_counter;
 			c->corrupting = pmu_event_code_is_corrupting(e->event.event);
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
-		tr->passes = p->passes;
 		tr->ticks = rt->ticks;
-		tr->start_tsc = job->start_tsc[t];
-		tr->end_tsc = job->end_tsc[t];
 		tr->invariant_violations = rt->violations;
 		tr->exposure = the_pmu.model ? model_exposure_ticks(&the_pmu.model_state, t) -
 						       rt->exposure_at_start
@@ -218,44 +230,53 @@ static void fill_results(struct run *run, struct exp_run_result *out, const stru
 	}
 }
 
-void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
-		 struct exp_run_result *out)
+bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
+		   struct exp_run_result *out)
 {
-	static struct run run;
-	static char error[200];
-	struct pair_job job = { .fn = run_thread_main, .arg = &run };
-
 	memset(out, 0, sizeof(*out));
 	memset(&run, 0, sizeof(run));
+	error[0] = 0;
 	out->run = spec;
 	run.spec = spec;
 	run.settings = s;
 	run.duration_tsc = tsc_from_us(s->dur_ms * 1000ull);
 
-	enum sched_algorithm algorithm = spec->sched == EXP_SCHED_GREEDY ? SCHED_GREEDY
-					 : spec->sched == EXP_SCHED_HK	 ? SCHED_HOPCROFT_KARP
-									 : s->sched;
 	struct mux_config config = {
 		.uarch = the_pmu.info.uarch,
 		.gp = the_pmu.geometry.gp,
 		.fixed = the_pmu.geometry.fixed,
-		.algorithm = algorithm,
+		.algorithm = exp_run_sched(spec, s->sched),
 	};
 	xsu_init(&run.xsu, spec->xsu, spec->limit);
+	/* Both lists, even after one failed: the exp record shows what each thread would count. */
 	for (unsigned t = 0; t < 2; t++) {
 		struct run_thread *rt = &run.thread[t];
+		struct exp_thread_result *tr = &out->thread[t];
+		struct pmu_event events[EXP_MAX_EVENTS];
+		unsigned n;
 		rt->run = &run;
 		rt->thread = t;
 		mux_init(&rt->mux, &config, &run.xsu, t);
-		if (!exp_parse_events(spec->thread[t].events, rt->given, &rt->nr_given, error,
-				      sizeof(error)) ||
-		    mux_add_events(&rt->mux, rt->given, rt->nr_given) < 0) {
-			out->error = error[0] ? error : "too many events for one thread";
-			return;
-		}
-		job.offset_tsc[t] = tsc_from_us(spec->thread[t].offset_ms * 1000ull);
+		if (!parse_events(spec->thread[t].events, events, &n))
+			continue;
+		tr->nr_events = n;
+		for (unsigned i = 0; i < n; i++)
+			tr->counts[i].event = events[i];
+		if (mux_add_events(&rt->mux, events, n) < 0 && !error[0])
+			format_snprintf(error, sizeof(error), "thread %u: too many events", t);
 	}
+	if (error[0])
+		out->error = error;
+	return !error[0];
+}
 
+void exp_run_measure(struct exp_run_result *out)
+{
+	const struct exp_run *spec = run.spec;
+	struct pair_job job = { .fn = run_thread_main, .arg = &run };
+
+	for (unsigned t = 0; t < 2; t++)
+		job.offset_tsc[t] = tsc_from_us(spec->thread[t].offset_ms * 1000ull);
 	/* Generous: the longer thread's offset and duration, and time to start and stop. */
 	uint64_t longest =
 		job.offset_tsc[0] > job.offset_tsc[1] ? job.offset_tsc[0] : job.offset_tsc[1];
@@ -273,7 +294,7 @@ void exp_run_one(const struct exp_run *spec, const struct exp_settings *s,
 			return;
 		}
 	}
-	fill_results(&run, out, &job);
+	fill_results(&run, out);
 	uint64_t first = job.start_tsc[0], last = job.end_tsc[0];
 	for (unsigned t = 1; t < the_pair.thread_count; t++) {
 		first = job.start_tsc[t] < first ? job.start_tsc[t] : first;

@@ -26,15 +26,19 @@ struct exp_settings {
 	uint64_t triad_elements;
 };
 
-/*
- * Parse an event list for this machine; false with a message naming the bad part. The runner and
- * the suite share it, so an experiment whose list this CPU cannot count is refused before it runs.
- */
-bool exp_parse_events(const char *text, struct pmu_event *events, unsigned *count, char *error,
-		      unsigned error_size);
+/* The scheduler a run uses: its own, or `configured` (sched=) for EXP_SCHED_CONFIG. */
+enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorithm configured);
 
-/* Measure one run; results in *out (out->done false and out->error set when it could not run). */
-void exp_run_one(const struct exp_run *run, const struct exp_settings *s,
-		 struct exp_run_result *out);
+/*
+ * Set one run up: parse both threads' lists for this machine and give them to the scheduler. The
+ * parsed events, in list order, are out->thread[t].counts[0 .. nr_events - 1].event, so that the
+ * suite prints the lists the runner counts. False, with out->error, when a list does not parse
+ * here or does not fit (out->done stays false).
+ */
+bool exp_run_setup(const struct exp_run *run, const struct exp_settings *s,
+		   struct exp_run_result *out);
+
+/* Measure the run exp_run_setup() set up last, into the same *out: out->done, or out->error. */
+void exp_run_measure(struct exp_run_result *out);
 
 #endif

@@ -25,8 +25,6 @@ static const char *const phase_names[] = {
 };
 static const char *const workload_names[] = {
 	[WORKLOAD_TRIAD] = "triad",
-	[WORKLOAD_CALLRET] = "callret",
-	[WORKLOAD_NOMISPREDICT] = "nomispredict",
 	[WORKLOAD_IDLE] = "idle",
 };
 
@@ -36,28 +34,32 @@ static unsigned tally[3];
 
 static bool selected(const char *list, const char *name)
 {
-	size_t n = strlen(name);
-
-	if (!strcmp(list, "all"))
-		return true;
-	for (const char *p = list; *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return false;
+	return !strcmp(list, "all") || exp_list_contains(list, name);
 }
 
 static const char *sched_name(const struct exp_run *run)
 {
-	enum sched_algorithm a = run->sched == EXP_SCHED_GREEDY ? SCHED_GREEDY
-				 : run->sched == EXP_SCHED_HK	? SCHED_HOPCROFT_KARP
-								: settings.sched;
-	return a == SCHED_GREEDY ? "greedy" : "hk";
+	return exp_run_sched(run, settings.sched) == SCHED_GREEDY ? "greedy" : "hk";
+}
+
+/*
+ * The `sched` of a verdict: the scheduler its mode's runs used, or "both" when they used
+ * different ones, as a rule comparing the schedulers does (docs/records.md, `verdict`).
+ */
+static const char *mode_sched_name(const struct experiment *e, bool xsu_on)
+{
+	const struct exp_run *first = NULL;
+
+	for (unsigned i = 0; i < e->nr_runs; i++) {
+		const struct exp_run *run = &e->runs[i];
+		if (!exp_run_in_mode(run, xsu_on))
+			continue;
+		if (!first)
+			first = run;
+		else if (exp_run_sched(run, settings.sched) != exp_run_sched(first, settings.sched))
+			return "both";
+	}
+	return sched_name(first ? first : &e->runs[0]);
 }
 
 /* Intel's name for an event, from the names table, or NULL. */
@@ -93,9 +95,11 @@ static void run_keys(struct record *r, const struct experiment *e, const struct 
 	record_string(r, "sched", sched_name(run));
 }
 
-static void emit_exp(const struct experiment *e, const struct exp_run *run)
+/* A run starts: res holds its lists as the runner parsed them (exp_run_setup). */
+static void emit_exp(const struct experiment *e, const struct exp_run_result *res)
 {
 	static struct record r;
+	const struct exp_run *run = res->run;
 
 	record_begin(&r, "exp");
 	run_keys(&r, e, run);
@@ -105,16 +109,13 @@ static void emit_exp(const struct experiment *e, const struct exp_run *run)
 	record_begin_array(&r, "threads");
 	for (unsigned t = 0; t < the_pair.thread_count; t++) {
 		const struct exp_thread *th = &run->thread[t];
-		struct pmu_event events[EXP_MAX_EVENTS];
-		unsigned n = 0;
-		char error[8];
+		const struct exp_thread_result *tr = &res->thread[t];
 		record_begin_object(&r, NULL);
 		record_uint(&r, "thread", t);
 		record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
 		record_begin_array(&r, "events");
-		if (exp_parse_events(th->events, events, &n, error, sizeof(error)))
-			for (unsigned i = 0; i < n; i++)
-				record_string(&r, NULL, events[i].name);
+		for (unsigned i = 0; i < tr->nr_events; i++)
+			record_string(&r, NULL, tr->counts[i].event.name);
 		record_end_array(&r);
 		record_uint(&r, "offset_ns", th->offset_ms * 1000000ull);
 		record_string(&r, "workload", workload_names[th->workload]);
@@ -156,7 +157,7 @@ static void emit_counts(const struct experiment *e, const struct exp_run_result 
 			run_keys(&r, e, run);
 			record_uint(&r, "thread", t);
 			record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
-			record_string(&r, "event", c->given);
+			record_string(&r, "event", c->event.name);
 			record_string(&r, "code", code);
 			record_string(&r, "name", intel_name(&c->event));
 			record_bool(&r, "corrupting", c->corrupting);
@@ -175,7 +176,7 @@ static void emit_counts(const struct experiment *e, const struct exp_run_result 
 			record_emit(&r);
 			if (c->reading.counted)
 				kprintf("  %'20llu  %-12s [%3u.%02u%%]%s\n",
-					(unsigned long long)c->reading.scaled, c->given,
+					(unsigned long long)c->reading.scaled, c->event.name,
 					c->reading.percent / 100, c->reading.percent % 100,
 					c->has_baseline &&
 							c->reading.scaled >
@@ -184,7 +185,7 @@ static void emit_counts(const struct experiment *e, const struct exp_run_result 
 						? "  <- corrupted"
 						: "");
 			else
-				kprintf("  %20s  %-12s\n", "<not counted>", c->given);
+				kprintf("  %20s  %-12s\n", "<not counted>", c->event.name);
 		}
 	}
 }
@@ -258,20 +259,18 @@ static void skip_without_sibling(const struct experiment *e, const struct config
 			"core %u has no SMT sibling: the cross-hyperthread experiment cannot run",
 			the_pair.thread_count ? the_pair.cpu[0]->apic_id : 0);
 	for (unsigned mode = 0; mode < 2; mode++) {
-		bool xsu_on = mode == 1, has_mode = false;
+		bool xsu_on = mode == 1;
 		if ((xsu_on && config->xsu == XSU_MODE_OFF) ||
 		    (!xsu_on && config->xsu == XSU_MODE_ON))
 			continue;
-		for (unsigned i = 0; i < e->nr_runs; i++)
-			has_mode = has_mode || (!e->runs[i].reference && e->runs[i].xsu == xsu_on);
-		if (has_mode)
-			emit_verdict(e, xsu_on, "both", &v);
+		if (exp_has_mode(e, xsu_on))
+			emit_verdict(e, xsu_on, mode_sched_name(e, xsu_on), &v);
 	}
 }
 
 static bool mode_selected(const struct config *config, const struct exp_run *run)
 {
-	if (run->reference || config->xsu == XSU_MODE_BOTH)
+	if (exp_run_is_reference(run) || config->xsu == XSU_MODE_BOTH)
 		return true;
 	return run->xsu == (config->xsu == XSU_MODE_ON);
 }
@@ -286,8 +285,10 @@ static void run_experiment(const struct experiment *e, const struct config *conf
 		struct exp_run_result *res = &results.runs[i];
 		if (!mode_selected(config, run))
 			continue;
-		emit_exp(e, run);
-		exp_run_one(run, &settings, res);
+		bool ready = exp_run_setup(run, &settings, res);
+		emit_exp(e, res);
+		if (ready)
+			exp_run_measure(res);
 		if (!res->done) {
 			kprintf("  the run could not be measured: %s\n", res->error);
 			record_warn("experiment", e->name, phase_names[run->phase], "", NULL,
@@ -302,14 +303,25 @@ static void run_experiment(const struct experiment *e, const struct config *conf
 		struct exp_verdict v;
 		bool xsu_on = mode == 1;
 		if (exp_judge(&results, xsu_on, machine, &v))
-			emit_verdict(e, xsu_on,
-				     e->rule == RULE_HK_VS_GREEDY ? "both"
-								  : sched_name(&e->runs[0]),
-				     &v);
+			emit_verdict(e, xsu_on, mode_sched_name(e, xsu_on), &v);
 	}
 }
 
-/* Parameters and triad's arrays for each thread, in memory ring 3 may use. */
+/* The IEEE 754 double of an integer below 2^52, by integer arithmetic: kernel code has no SSE. */
+static uint64_t double_bits(uint64_t k)
+{
+	if (!k)
+		return 0;
+	unsigned e = 63 - (unsigned)__builtin_clzll(k);
+	return (uint64_t)(1023 + e) << 52 | ((k << (52 - e)) & ((1ull << 52) - 1));
+}
+
+/*
+ * Parameters and triad's arrays for each thread, in memory ring 3 may use. triad's inputs are
+ * written here, once, before any counter runs: written by triad itself they were megabytes of
+ * stores at CPL 3 inside every measured run, which real counters counted and the model was not
+ * told about. The values are small integers, so that c[i] = a[i] + k * b[i] stays exact.
+ */
 static bool allocate_workload_memory(const struct config *config)
 {
 	settings.triad_elements = (uint64_t)config->triad_kib * 1024 / sizeof(double);
@@ -325,6 +337,10 @@ static bool allocate_workload_memory(const struct config *config)
 		p->c = (double *)(uintptr_t)(arrays + 2 * bytes);
 		p->elements = settings.triad_elements;
 		p->chunk_units = 4096;
+		for (uint64_t i = 0; i < p->elements; i++) {
+			((uint64_t *)p->a)[i] = double_bits(i & 1023);
+			((uint64_t *)p->b)[i] = double_bits((i * 7) & 1023);
+		}
 		settings.params[t] = p;
 	}
 	return true;

@@ -13,18 +13,7 @@
 
 bool exp_is_checked(const struct experiment *e, const char *given)
 {
-	size_t n = strlen(given);
-
-	for (const char *p = e->checked; *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if (len == n && strncmp(p, given, n) == 0)
-			return true;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return false;
+	return exp_list_contains(e->checked, given);
 }
 
 static const struct exp_run_result *reference(const struct exp_results *r, unsigned phase,
@@ -39,7 +28,7 @@ static const struct exp_run_result *reference(const struct exp_results *r, unsig
 static const struct exp_count *find(const struct exp_thread_result *t, const char *given)
 {
 	for (unsigned i = 0; i < t->nr_events; i++)
-		if (strcmp(t->counts[i].given, given) == 0)
+		if (strcmp(t->counts[i].event.name, given) == 0)
 			return &t->counts[i];
 	return NULL;
 }
@@ -68,13 +57,14 @@ void exp_annotate(struct exp_results *r, unsigned index)
 			const struct exp_run_result *ref;
 			uint64_t base;
 			c->has_baseline = false;
-			if (!exp_is_checked(e, c->given))
+			if (!exp_is_checked(e, c->event.name))
 				continue;
 			switch (e->rule) {
 			case RULE_BASELINE:
 				ref = reference(r, PHASE_BASELINE, index);
 				if (run->run->phase != PHASE_BASELINE && ref &&
-				    scaled_reference(&ref->thread[t], c->given, tr->units, &base)) {
+				    scaled_reference(&ref->thread[t], c->event.name, tr->units,
+						     &base)) {
 					c->has_baseline = true;
 					c->baseline = base;
 					c->tolerance = base * EXP_TOLERANCE_PCT / 100;
@@ -92,7 +82,8 @@ void exp_annotate(struct exp_results *r, unsigned index)
 				/* Against thread 0 alone: the sibling's counters unused. */
 				ref = reference(r, PHASE_ALONE, index);
 				if (run->run->phase != PHASE_ALONE && ref &&
-				    scaled_reference(&ref->thread[0], c->given, tr->units, &base)) {
+				    scaled_reference(&ref->thread[0], c->event.name, tr->units,
+						     &base)) {
 					c->has_baseline = true;
 					c->baseline = base;
 					c->tolerance = base * EXP_LOSS_MATCH_PCT / 100;
@@ -133,18 +124,13 @@ struct mode_view {
 	unsigned worst_thread;
 };
 
-static bool run_in_mode(const struct exp_run *run, bool xsu_on)
-{
-	return !run->reference && run->xsu == xsu_on;
-}
-
 static void view_mode(const struct exp_results *r, bool xsu_on, unsigned phase, unsigned threads,
 		      struct mode_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
 		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || !run_in_mode(run->run, xsu_on) || run->run->phase != phase)
+		if (!run->done || !exp_run_in_mode(run->run, xsu_on) || run->run->phase != phase)
 			continue;
 		v->runs++;
 		for (unsigned t = 0; t < threads; t++) {
@@ -186,7 +172,7 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 		say(out,
 		    "corruption as in the thesis: %u of %u checked counts above their "
 		    "baselines, HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
 		    (unsigned long long)v->worst->reading.scaled,
 		    (unsigned long long)v->worst->baseline);
 	} else if (v->corrupted) {
@@ -194,7 +180,7 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 		say(out,
 		    "%u checked counts corrupted on %s, which has no cross-HT erratum: HT%u %s "
 		    "%'llu against %'llu",
-		    v->corrupted, m->uarch, v->worst_thread, v->worst->given,
+		    v->corrupted, m->uarch, v->worst_thread, v->worst->event.name,
 		    (unsigned long long)v->worst->reading.scaled,
 		    (unsigned long long)v->worst->baseline);
 	} else if (m->erratum) {
@@ -212,22 +198,33 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 	}
 }
 
+/*
+ * What XSU itself guarantees, whatever the rule (thesis ch. 5, pmu/xsu.h): after every schedule
+ * no corrupting event shares a GP counter index with an enabled event of the sibling, so no tick
+ * is exposed (only the model sees exposure). False, with the verdict failed, when a run broke it.
+ */
+static bool judge_xsu_held(const struct exp_machine *m, uint64_t violations, uint64_t exposure,
+			   struct exp_verdict *out)
+{
+	if (!violations && !(m->model && exposure))
+		return true;
+	set(out, RESULT_FAIL, NULL);
+	say(out, "with XSU on the invariant failed %llu times and %llu ticks were exposed",
+	    (unsigned long long)violations, (unsigned long long)exposure);
+	return false;
+}
+
 /* The XSU-on verdict: nothing corrupted, nothing exposed, the invariant held throughout. */
 static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
 			struct exp_verdict *out)
 {
-	if (v->violations) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "the XSU invariant failed %llu times", (unsigned long long)v->violations);
-	} else if (m->model && v->exposure) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "the model saw %llu exposed ticks with XSU on",
-		    (unsigned long long)v->exposure);
-	} else if (v->corrupted) {
+	if (!judge_xsu_held(m, v->violations, v->exposure, out))
+		return false;
+	if (v->corrupted) {
 		set(out, RESULT_FAIL, NULL);
 		say(out,
 		    "%u of %u checked counts corrupted with XSU on: HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->given,
+		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
 		    (unsigned long long)v->worst->reading.scaled,
 		    (unsigned long long)v->worst->baseline);
 	} else if (v->deviating) {
@@ -241,6 +238,36 @@ static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
 		return true;
 	}
 	return false;
+}
+
+/*
+ * The XSU-off verdict of RULE_ALIGNED. Not judge_clean(): aligned siblings do share counter
+ * indices with corrupting events (the model counts those ticks as exposure), but identical lists
+ * started together put the same event on the same counter of both threads, so a corrupting event
+ * only ever leaks into the sibling's copy of itself and the checked event stays 0 (thesis 7.1).
+ * Exposure and the XSU invariant decide nothing with XSU off; the checked counts do.
+ */
+static void judge_aligned_off(const struct mode_view *v, const struct experiment *e,
+			      struct exp_verdict *out)
+{
+	if (v->corrupted) {
+		set(out, RESULT_FAIL, NULL);
+		say(out,
+		    "%u of %u checked counts corrupted with XSU off although the lists are aligned "
+		    "(thesis 7.1): HT%u %s %'llu against %'llu",
+		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
+		    (unsigned long long)v->worst->reading.scaled,
+		    (unsigned long long)v->worst->baseline);
+	} else if (v->not_counted || !v->checked) {
+		set(out, RESULT_FAIL, NULL);
+		say(out, "with XSU off only %u of the %u checked counts ran: 0 not verified",
+		    v->checked - v->not_counted, v->checked);
+	} else {
+		set(out, RESULT_PASS, NULL);
+		say(out,
+		    "%s stayed exactly 0 on both threads: aligned lists do not corrupt each other",
+		    e->checked);
+	}
 }
 
 static const struct exp_count *count_of(const struct exp_results *r, unsigned phase, bool xsu_on,
@@ -292,16 +319,29 @@ static bool loss_ratio(const struct exp_results *r, bool xsu_on, unsigned thread
 	return true;
 }
 
-#define LOSS_EVENT "r08d1:u" /* MEM_LOAD_UOPS_RETIRED.L1_MISS: the largest share (thesis ch. 8) */
+/* The event a rule's figure is about: the first of the experiment's checked list. */
+static const char *first_checked(const struct experiment *e, char *buf, size_t size)
+{
+	const char *comma = strchr(e->checked, ',');
+	size_t len = comma ? (size_t)(comma - e->checked) : strlen(e->checked);
+
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, e->checked, len);
+	buf[len] = 0;
+	return buf;
+}
 
 static void judge_loss(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
 		       const struct mode_view *v, struct exp_verdict *out)
 {
+	char name[PMU_EVENT_NAME_MAX];
+	const char *given = first_checked(r->exp, name, sizeof(name));
 	uint64_t ratio;
 
-	if (!loss_ratio(r, xsu_on, m->threads, LOSS_EVENT, &ratio)) {
+	if (!loss_ratio(r, xsu_on, m->threads, given, &ratio)) {
 		set(out, RESULT_FAIL, NULL);
-		say(out, "%s was not counted in the run alone or in the XSU %s run", LOSS_EVENT,
+		say(out, "%s was not counted in the run alone or in the XSU %s run", given,
 		    xsu_on ? "on" : "off");
 		return;
 	}
@@ -314,7 +354,7 @@ static void judge_loss(const struct exp_results *r, bool xsu_on, const struct ex
 			    "alone, %s loses %llu%% of its count into the unused sibling counter; "
 			    "aligned siblings compensate (%llu.%02llu times the rate alone), as in "
 			    "ch. 8",
-			    LOSS_EVENT, (unsigned long long)(1000 - 1000000 / ratio) / 10,
+			    given, (unsigned long long)(1000 - 1000000 / ratio) / 10,
 			    (unsigned long long)ratio / 1000,
 			    (unsigned long long)ratio % 1000 / 10);
 		} else if (!m->erratum && ratio >= low && ratio <= high) {
@@ -324,65 +364,57 @@ static void judge_loss(const struct exp_results *r, bool xsu_on, const struct ex
 		} else {
 			set(out, RESULT_FAIL, NULL);
 			say(out, "%s aligned at %llu per mille of the rate alone: expected %s",
-			    LOSS_EVENT, (unsigned long long)ratio,
+			    given, (unsigned long long)ratio,
 			    m->erratum ? "a loss alone that aligned siblings compensate"
 				       : "the same rate (no erratum)");
 		}
 		return;
 	}
-	if (v->violations || (m->model && v->exposure)) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "XSU on: invariant failures %llu, exposed ticks %llu",
-		    (unsigned long long)v->violations, (unsigned long long)v->exposure);
+	if (!judge_xsu_held(m, v->violations, v->exposure, out))
 		return;
-	}
 	bool matches = ratio >= low && ratio <= high;
 	set(out, matches ? RESULT_PASS : RESULT_FAIL, NULL);
 	say(out,
 	    "with XSU on %s runs at %llu per mille of its rate alone (within %u%% expected: "
 	    "XSU neither causes nor prevents the loss), exposure 0",
-	    LOSS_EVENT, (unsigned long long)ratio, EXP_LOSS_MATCH_PCT);
+	    given, (unsigned long long)ratio, EXP_LOSS_MATCH_PCT);
 }
 
+/* v: the measured runs of the mode, as exp_judge viewed them. */
 static void judge_starvation(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
-			     struct exp_verdict *out)
+			     const struct mode_view *v, struct exp_verdict *out)
 {
+	char name[PMU_EVENT_NAME_MAX];
+	const char *given = first_checked(r->exp, name, sizeof(name));
 	const struct exp_count *measured =
-		count_of(r, PHASE_MEASURE, xsu_on, 1, "branches", false, NULL);
+		count_of(r, PHASE_MEASURE, xsu_on, 1, given, false, NULL);
 
 	if (!measured) {
 		set(out, RESULT_FAIL, NULL);
-		say(out, "HT1 did not measure branches");
+		say(out, "HT1 did not measure %s", given);
 		return;
 	}
 	if (!xsu_on) {
 		bool counted = measured->reading.counted;
 		set(out, counted ? RESULT_PASS : RESULT_FAIL, NULL);
 		say(out,
-		    "without XSU, HT1's branches ran %u.%02u%% of the time (no starvation, but "
+		    "without XSU, HT1's %s ran %u.%02u%% of the time (no starvation, but "
 		    "nothing keeps it off a counter facing a corrupting event)",
-		    measured->reading.percent / 100, measured->reading.percent % 100);
+		    given, measured->reading.percent / 100, measured->reading.percent % 100);
 		return;
 	}
-	struct mode_view on, limit;
-	view_mode(r, true, PHASE_MEASURE, m->threads, &on);
+	struct mode_view limit;
 	view_mode(r, true, PHASE_LIMIT, m->threads, &limit);
-	const struct exp_count *limited =
-		count_of(r, PHASE_LIMIT, true, 1, "branches", false, NULL);
-	if (on.violations || limit.violations || (m->model && (on.exposure || limit.exposure))) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "XSU on: invariant failures %llu, exposed ticks %llu",
-		    (unsigned long long)(on.violations + limit.violations),
-		    (unsigned long long)(on.exposure + limit.exposure));
+	const struct exp_count *limited = count_of(r, PHASE_LIMIT, true, 1, given, false, NULL);
+	if (!judge_xsu_held(m, v->violations + limit.violations, v->exposure + limit.exposure, out))
 		return;
-	}
 	bool starved = measured->reading.percent < EXP_STARVED_BELOW;
 	bool relieved = limited && limited->reading.counted;
 	set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
 	say(out,
-	    "XSU on: HT1's branches ran %u.%02u%% of the time (%s); with the half-of-the-"
+	    "HT1's %s ran %u.%02u%% of the time (%s); with the half-of-the-"
 	    "counters limit %u.%02u%%; exposure 0",
-	    measured->reading.percent / 100, measured->reading.percent % 100,
+	    given, measured->reading.percent / 100, measured->reading.percent % 100,
 	    starved ? "starved by four corrupting events on HT0, as in ch. 8" : "not starved",
 	    limited ? limited->reading.percent / 100 : 0,
 	    limited ? limited->reading.percent % 100 : 0);
@@ -399,8 +431,9 @@ static uint64_t total_running(const struct exp_run_result *run, unsigned threads
 	return sum;
 }
 
+/* v: the measured runs of the mode, as exp_judge viewed them. */
 static void judge_hk_vs_greedy(const struct exp_results *r, const struct exp_machine *m,
-			       struct exp_verdict *out)
+			       const struct mode_view *v, struct exp_verdict *out)
 {
 	const struct exp_run_result *greedy = NULL, *hk = NULL;
 
@@ -417,29 +450,33 @@ static void judge_hk_vs_greedy(const struct exp_results *r, const struct exp_mac
 		say(out, "the greedy or the Hopcroft-Karp run is missing");
 		return;
 	}
-	struct mode_view v;
-	view_mode(r, true, PHASE_MEASURE, m->threads, &v);
-	if (v.violations || (m->model && v.exposure)) {
-		set(out, RESULT_FAIL, NULL);
-		say(out, "invariant failures %llu, exposed ticks %llu",
-		    (unsigned long long)v.violations, (unsigned long long)v.exposure);
+	if (!judge_xsu_held(m, v->violations, v->exposure, out))
 		return;
-	}
 	uint64_t g = total_running(greedy, m->threads), h = total_running(hk, m->threads);
 	unsigned events = 0;
 	for (unsigned t = 0; t < m->threads; t++)
 		events += hk->thread[t].nr_events;
-	/* A run's timing moves fractions by a tick or two; never worse by more than that. */
-	bool not_worse = h + 200 * events >= g;
-	set(out, not_worse ? RESULT_PASS : RESULT_FAIL, NULL);
+	/*
+	 * Beyond the margin, the difference is the schedulers'. Where the lists were built so that
+	 * greedy loses (thesis 6.4: Hopcroft-Karp finds a maximum assignment where greedy need
+	 * not), a tie means the constraints did not act and fails; elsewhere a tie is all there is.
+	 */
+	uint64_t margin = (uint64_t)EXP_HK_MARGIN * events;
+	bool more = h > g + margin, not_worse = h + margin >= g;
+	bool must_win = r->exp->hk_wins_on && exp_list_contains(r->exp->hk_wins_on, m->uarch);
+	const char *what =
+		": the same schedules here (these constraints leave greedy nothing to lose)";
+	if (more)
+		what = ": Hopcroft-Karp lets more events run";
+	else if (!not_worse)
+		what = ": Hopcroft-Karp ran less";
+	else if (must_win)
+		what = ": no more than greedy, although greedy loses these lists here";
+	set(out, (must_win ? more : not_worse) ? RESULT_PASS : RESULT_FAIL, NULL);
 	say(out,
-	    "mean running fraction per event: greedy %llu.%02llu%%, Hopcroft-Karp "
-	    "%llu.%02llu%%%s",
+	    "mean running fraction per event: greedy %llu.%02llu%%, Hopcroft-Karp %llu.%02llu%%%s",
 	    (unsigned long long)(g / events / 100), (unsigned long long)(g / events % 100),
-	    (unsigned long long)(h / events / 100), (unsigned long long)(h / events % 100),
-	    h > g + 200 * events ? ": Hopcroft-Karp lets more events run"
-	    : not_worse		 ? ": the same schedules here"
-				 : ": Hopcroft-Karp ran less");
+	    (unsigned long long)(h / events / 100), (unsigned long long)(h / events % 100), what);
 }
 
 bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
@@ -450,13 +487,13 @@ bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machin
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < e->nr_runs; i++)
-		any = any || (r->runs[i].run && run_in_mode(r->runs[i].run, xsu_on));
+		any = any || (r->runs[i].run && exp_run_in_mode(r->runs[i].run, xsu_on));
 	if (!any)
 		return false;
 	for (unsigned i = 0; i < e->nr_runs; i++) {
 		const struct exp_run_result *run = &r->runs[i];
 		if (run->run && !run->done &&
-		    (run->run->reference || run_in_mode(run->run, xsu_on))) {
+		    (exp_run_is_reference(run->run) || exp_run_in_mode(run->run, xsu_on))) {
 			set(out, RESULT_FAIL, NULL);
 			say(out, "a run could not be measured: %s", run->error ? run->error : "?");
 			return true;
@@ -487,26 +524,24 @@ bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machin
 		}
 		break;
 	case RULE_ALIGNED:
-		if (judge_clean(&v, m, out) ||
-		    (!xsu_on && !v.corrupted && !v.deviating && !v.not_counted && !v.violations)) {
-			set(out, RESULT_PASS, NULL);
-			say(out, "%s stayed exactly 0 on both threads%s", e->checked,
-			    xsu_on ? ", exposure 0" : ": aligned lists do not corrupt each other");
+		if (xsu_on) {
+			if (judge_clean(&v, m, out)) {
+				set(out, RESULT_PASS, NULL);
+				say(out, "%s stayed exactly 0 on both threads, exposure 0",
+				    e->checked);
+			}
+		} else {
+			judge_aligned_off(&v, e, out);
 		}
 		break;
 	case RULE_LOSS:
 		judge_loss(r, xsu_on, m, &v, out);
 		break;
 	case RULE_STARVATION:
-		judge_starvation(r, xsu_on, m, out);
+		judge_starvation(r, xsu_on, m, &v, out);
 		break;
 	case RULE_HK_VS_GREEDY:
-		if (!m->erratum && !xsu_on) {
-			set(out, RESULT_SKIP, "no_erratum");
-			say(out, "no XSU constraints without the erratum");
-			break;
-		}
-		judge_hk_vs_greedy(r, m, out);
+		judge_hk_vs_greedy(r, m, &v, out);
 		break;
 	}
 	return true;

@@ -27,6 +27,9 @@ struct exp_machine {
 #define EXP_LOSS_MATCH_PCT 20
 /* RULE_STARVATION: below this running fraction (hundredths of a percent) an event is starved. */
 #define EXP_STARVED_BELOW 500
+/* RULE_HK_VS_GREEDY: how far (hundredths of a percent of running fraction, per event) the two
+ * schedulers may differ by the timing of a run alone: a tick or two of a run of some hundred. */
+#define EXP_HK_MARGIN 200
 
 /* Whether event `given` is one of the experiment's checked events. */
 bool exp_is_checked(const struct experiment *e, const char *given);
