@@ -61,8 +61,8 @@ static enum pmu_drv_status check(const struct pmu_driver *d, const struct pmu_as
 		int j = regs_fixed_counter_for(a[k].event);
 		if (fixed && j != (int)(idx - PMU_FIXED_BASE))
 			return PMU_DRV_EFIXED;
-		/* Reference cycles exist only on fixed counter 2 (no GP encoding). */
-		if (!fixed && j == 2)
+		/* Reference cycles exist only on their fixed counter (no GP encoding). */
+		if (!fixed && j >= 0 && !regs_fixed_event_gp_ok((unsigned)j))
 			return PMU_DRV_EFIXED;
 		if (a[k].preload & ~regs_width_mask(width_of(d, idx)))
 			return PMU_DRV_EPRELOAD;

@@ -33,11 +33,13 @@ enum uarch_id {
 	UARCH_SKYLAKE,
 };
 
-/* How a constraint-table entry matches an event (Linux: INTEL_EVENT_CONSTRAINT and friends). */
+/*
+ * How a constraint-table entry matches an event (Linux: INTEL_EVENT_CONSTRAINT and
+ * INTEL_UEVENT_CONSTRAINT). The fixed-counter events are in no table: pmu/regs.h knows them.
+ */
 enum constraint_match {
 	MATCH_EVENT,	   /* event select only, any unit mask */
 	MATCH_EVENT_UMASK, /* event select and unit mask */
-	MATCH_FIXED,	   /* event select and unit mask, with edge, inv and cmask all zero */
 };
 
 /* The counter-pair exclusion of the HT erratum applies (thesis ch. 4; Linux INTEL_EXCLEVT). */
@@ -47,8 +49,7 @@ struct event_constraint {
 	uint16_t code;	  /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
 	uint8_t match;	  /* enum constraint_match */
 	uint8_t flags;	  /* CONSTRAINT_* */
-	uint64_t mask;	  /* counters allowed (idxmsk); for MATCH_FIXED, also any GP counter when
-			   * the table says so (see uarch_constraint) */
+	uint64_t mask;	  /* GP counters allowed (idxmsk) */
 	const char *name; /* Intel's name, for listings */
 };
 
@@ -92,10 +93,11 @@ struct constraint {
 /*
  * The static constraint of event e on u with gp general-purpose and fixed fixed-function counters
  * in use (gp is 4 with HT on and 8 with HT off on SNB-HSW). Follows Linux's
- * x86_get_event_constraints(): a table entry restricts the GP counters; fixed-counter events may
- * also use any GP counter except CPU_CLK_UNHALTED.REF (0x0300), which is fixed counter 2 only;
- * an event found in no table may use every GP counter. Corrupting events stay on the bottom four
- * counters even with HT off. A mask of 0 means the event cannot be counted on this PMU at all.
+ * x86_get_event_constraints(): a fixed-counter event (regs_fixed_counter_for()) may use its fixed
+ * counter and, when regs_fixed_event_gp_ok(), any GP counter; otherwise a table entry restricts
+ * the GP counters, and an event found in no table may use every GP counter. Corrupting events
+ * stay on the bottom four counters even with HT off. A mask of 0 means the event cannot be
+ * counted on this PMU at all.
  */
 struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event *e, unsigned gp,
 				   unsigned fixed);

@@ -11,6 +11,8 @@
  *   (the same restrictions appear in Intel's perfmon event data as the Counter/CounterHTOff fields);
  * - errata: 2nd gen. Core desktop specification update BJ122, 3rd gen. BV98, 4th gen. HSD29
  *   (the thesis writes HSD129); Linux applies no workaround from Broadwell on.
+ * Linux's tables start with the three fixed-counter events (FIXED_EVENT_CONSTRAINT), the same in
+ * every table; they are not repeated here: uarch_constraint() takes them from pmu/regs.c.
  */
 #include <stddef.h>
 
@@ -18,8 +20,6 @@
 
 /* One table entry per line reads better than the formatter's layout. */
 /* clang-format off */
-#define FIXED(c, index, nm)                                                                     \
-	{ .code = (c), .match = MATCH_FIXED, .mask = PMU_FIXED_BIT(index), .name = (nm) }
 #define EVENT(c, m, nm) { .code = (c), .match = MATCH_EVENT, .mask = (m), .name = (nm) }
 #define UEVENT(c, m, nm) { .code = (c), .match = MATCH_EVENT_UMASK, .mask = (m), .name = (nm) }
 /* A corrupting event (thesis figure 4.1): any GP counter of the bottom four, XSU-exclusive. */
@@ -28,11 +28,6 @@
 	  .name = (nm) }
 #define END { .mask = 0 }
 
-/* The architectural fixed-counter events, common to every table (SDM vol. 3B, 18.2.2). */
-#define FIXED_EVENTS                                                                               \
-	FIXED(0x00c0, 0, "INST_RETIRED.ANY"), FIXED(0x003c, 1, "CPU_CLK_UNHALTED.CORE"),           \
-		FIXED(0x0300, 2, "CPU_CLK_UNHALTED.REF")
-
 #define CORRUPTING_EVENTS                                                                          \
 	CORRUPTING(0xd0, "MEM_UOPS_RETIRED.*"), CORRUPTING(0xd1, "MEM_LOAD_UOPS_RETIRED.*"),       \
 		CORRUPTING(0xd2, "MEM_LOAD_UOPS_LLC_HIT_RETIRED.*"),                               \
@@ -40,14 +35,13 @@
 
 /* clang-format on */
 
+/* The generic architectural PMU: no model-specific constraints. */
 static const struct event_constraint generic_constraints[] = {
-	FIXED_EVENTS,
 	END,
 };
 
 /* Linux intel_snb_event_constraints. */
 static const struct event_constraint snb_constraints[] = {
-	FIXED_EVENTS,
 	UEVENT(0x04a3, 0xf, "CYCLE_ACTIVITY.CYCLES_NO_DISPATCH"),
 	UEVENT(0x05a3, 0xf, "CYCLE_ACTIVITY.STALLS_L2_PENDING"),
 	UEVENT(0x02a3, 0x4, "CYCLE_ACTIVITY.CYCLES_L1D_PENDING"),
@@ -61,7 +55,6 @@ static const struct event_constraint snb_constraints[] = {
 
 /* Linux intel_ivb_event_constraints. */
 static const struct event_constraint ivb_constraints[] = {
-	FIXED_EVENTS,
 	UEVENT(0x0148, 0x4, "L1D_PEND_MISS.PENDING"),
 	UEVENT(0x0279, 0xf, "IDQ.EMPTY"),
 	UEVENT(0x019c, 0xf, "IDQ_UOPS_NOT_DELIVERED.CORE"),
@@ -78,7 +71,6 @@ static const struct event_constraint ivb_constraints[] = {
 
 /* Linux intel_hsw_event_constraints (thesis figure 5.12 shows its corrupting entries). */
 static const struct event_constraint hsw_constraints[] = {
-	FIXED_EVENTS,
 	UEVENT(0x0148, 0x4, "L1D_PEND_MISS.PENDING"),
 	UEVENT(0x01c0, 0x2, "INST_RETIRED.PREC_DIST"),
 	EVENT(0xcd, 0x8, "MEM_TRANS_RETIRED.LOAD_LATENCY"),
@@ -94,7 +86,6 @@ static const struct event_constraint hsw_constraints[] = {
  * counters (they matter with HT off) but need no exclusion.
  */
 static const struct event_constraint bdw_constraints[] = {
-	FIXED_EVENTS,
 	UEVENT(0x0148, 0x4, "L1D_PEND_MISS.PENDING"),
 	UEVENT(0x08a3, 0x4, "CYCLE_ACTIVITY.CYCLES_L1D_MISS"),
 	EVENT(0xd0, 0xf, "MEM_UOPS_RETIRED.*"),
@@ -106,7 +97,6 @@ static const struct event_constraint bdw_constraints[] = {
 
 /* Linux intel_skl_event_constraints: the reference part without the erratum. */
 static const struct event_constraint skl_constraints[] = {
-	FIXED_EVENTS,
 	UEVENT(0x01c0, 0x2, "INST_RETIRED.PREC_DIST"),
 	EVENT(0xd0, 0xf, "MEM_INST_RETIRED.*"),
 	EVENT(0xd1, 0xf, "MEM_LOAD_RETIRED.*"),
