@@ -163,16 +163,13 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	}
 	schedule_out(t, tx);
 
-	out->nr_enabled = 0;
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
 		if (e->state == MUX_EVENT_NEW)
 			e->state = MUX_EVENT_ENABLED;
-		if (e->state == MUX_EVENT_ENABLED) {
-			out->nr_enabled++;
+		if (e->state == MUX_EVENT_ENABLED)
 			has_exclusive |= e->constraint.corrupting;
-		}
 	}
 	if (tx)
 		xsu_set_has_exclusive(t->xsu, t->thread, has_exclusive);
@@ -233,11 +230,8 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 		xsu_stop(tx);
 
 	t->multiplexing = result.flexible_failed;
-	t->schedules++;
 	out->nr_scheduled = result.nr_scheduled;
-	out->gpmax = params.gpmax;
 	out->multiplexing = result.flexible_failed;
-	out->usage = mux_usage(t);
 }
 
 void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out)

@@ -119,18 +119,14 @@ struct mux_thread {
 	bool multiplexing; /* the last schedule left a flexible group out: rotate next tick */
 	bool running;	   /* between mux_start and mux_stop */
 	uint64_t last_time;
-	unsigned schedules; /* schedules made: 1 by mux_start, 1 per mux_tick */
 };
 
-/* What one schedule decided: the driver programs counter[], the kernel checks usage. */
+/* What one schedule decided: the driver programs counter[]. */
 struct mux_schedule {
 	int8_t counter[MUX_MAX_EVENTS]; /* per event index: counter, or SCHED_NO_COUNTER */
 	unsigned nr_scheduled;		/* events with a counter */
-	unsigned nr_enabled;		/* events that took part */
-	unsigned gpmax;			/* the GP limit this schedule ran with */
 	bool multiplexing;		/* some flexible group was left out */
 	bool pinned_failed;		/* a pinned group went into the error state now */
-	struct xsu_usage usage;		/* what is programmed (mux_usage) */
 };
 
 void mux_init(struct mux_thread *t, const struct mux_config *config, struct xsu_core *xsu,
