@@ -153,6 +153,7 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	struct sched_generic_params params;
 	struct sched_generic_result result;
 	uint64_t masks[MUX_MAX_EVENTS];
+	uint64_t xsu_allowed[2] = { ~0ull, ~0ull }; /* [corrupting]: every counter without XSU */
 	int8_t previous[MUX_MAX_EVENTS];
 	unsigned nr_order = 0;
 	bool has_exclusive = false;
@@ -174,12 +175,20 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	if (tx)
 		xsu_set_has_exclusive(t->xsu, t->thread, has_exclusive);
 
-	/* Dynamic constraints against the sibling's current states (thesis 5.2). */
+	/*
+	 * Dynamic constraints against the sibling's current states (thesis 5.2): the static mask AND
+	 * the XSU mask, as xsu_dynamic_constraint() makes them. The XSU mask depends only on this
+	 * thread and on whether the event corrupts, and the pass changes only the sibling's states,
+	 * so the two masks are computed once here rather than once per event.
+	 */
+	if (tx) {
+		xsu_allowed[0] = xsu_mask(t->xsu, t->thread, false);
+		xsu_allowed[1] = xsu_mask(t->xsu, t->thread, true);
+	}
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
-		masks[i] = xsu_dynamic_constraint(tx ? t->xsu : NULL, t->thread, e->constraint.mask,
-						  e->constraint.corrupting);
+		masks[i] = e->constraint.mask & xsu_allowed[e->constraint.corrupting];
 		e->dynamic_mask = masks[i];
 		previous[i] = e->last_counter;
 	}

@@ -27,7 +27,8 @@
  *	lock(core lock)
  *	xsu_start(core, thread, &txn);            // begin; the sibling's view is frozen
  *	xsu_release(&txn, i) for each counter i this thread stops using (schedule-out)
- *	dynamic masks: xsu_dynamic_constraint(core, thread, static_mask, corrupting)
+ *	dynamic masks: xsu_dynamic_constraint(core, thread, static_mask, corrupting), or the
+ *	    static mask AND xsu_mask(core, thread, corrupting), the two masks taken once per pass
  *	gpmax = xsu_gpmax(core, gp)               // the starvation limit, when switched on
  *	... assign counters (pmu/sched.h) ...
  *	xsu_commit(&txn, counter, corrupting) for each event that got a counter
