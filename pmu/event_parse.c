@@ -376,11 +376,7 @@ static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event
 
 			if (!entry)
 				continue;
-			e->event = (uint8_t)entry->code;
-			e->umask = (uint8_t)(entry->code >> 8);
-			e->cmask = entry->cmask;
-			e->edge = (entry->flags & EVENT_NAME_EDGE) != 0;
-			e->inv = (entry->flags & EVENT_NAME_INV) != 0;
+			event_name_to_event(entry, e);
 			named = k;
 		}
 	}
