@@ -23,7 +23,7 @@ static bool xsu_active(const struct mux_thread *t)
 
 int mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned n)
 {
-	struct mux_group *g;
+	struct sched_group *g;
 	unsigned first = t->nr_events;
 
 	if (n == 0 || n > MUX_MAX_EVENTS - t->nr_events || t->nr_groups >= MUX_MAX_GROUPS)
@@ -195,16 +195,13 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 
 	/* Pinned groups first, in the order they were added, then the flexible list as rotated. */
 	for (unsigned g = 0; g < t->nr_groups; g++) {
-		const struct mux_group *grp = &t->groups[g];
+		const struct sched_group *grp = &t->groups[g];
 
 		if (grp->pinned && t->events[grp->first].state == MUX_EVENT_ENABLED)
-			order[nr_order++] = (struct sched_group){ grp->first, grp->count, true };
+			order[nr_order++] = *grp;
 	}
-	for (unsigned k = 0; k < t->nr_flexible; k++) {
-		const struct mux_group *grp = &t->groups[t->flexible[k]];
-
-		order[nr_order++] = (struct sched_group){ grp->first, grp->count, false };
-	}
+	for (unsigned k = 0; k < t->nr_flexible; k++)
+		order[nr_order++] = t->groups[t->flexible[k]];
 
 	params.algorithm = t->config.algorithm;
 	params.gpmax = xsu_gpmax(tx ? t->xsu : NULL, t->config.gp);

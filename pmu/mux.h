@@ -89,12 +89,6 @@ struct mux_event {
 	uint64_t count; /* raw count; the caller adds what the counter counted while it ran */
 };
 
-struct mux_group {
-	uint8_t first; /* first event */
-	uint8_t count; /* events in the group */
-	bool pinned;
-};
-
 struct mux_config {
 	const struct uarch *uarch; /* static constraints; NULL: every event on any GP counter */
 	unsigned gp;		   /* GP counters of this thread (4 with HT on on SNB-HSW) */
@@ -113,7 +107,7 @@ struct mux_thread {
 	unsigned nr_events;
 	unsigned nr_groups;
 	struct mux_event events[MUX_MAX_EVENTS];
-	struct mux_group groups[MUX_MAX_GROUPS];
+	struct sched_group groups[MUX_MAX_GROUPS]; /* in the order they were added */
 	uint8_t flexible[MUX_MAX_GROUPS]; /* flexible groups, head first (rotation order) */
 	unsigned nr_flexible;
 	bool multiplexing; /* the last schedule left a flexible group out: rotate next tick */
