@@ -131,7 +131,6 @@ enum pmu_drv_status pmu_driver_program(struct pmu_driver *d, const struct pmu_as
 	/* Stale overflow bits would otherwise look like wraps of the new counts. */
 	msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, all_counters(d));
 	d->active = active;
-	d->running = active != 0;
 	if (active)
 		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, active);
 	return PMU_DRV_OK;
@@ -201,7 +200,6 @@ void pmu_driver_stop(struct pmu_driver *d)
 	/* With nothing programmed the global control is already 0. */
 	if (d->active)
 		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
-	d->running = false;
 	pmu_driver_read(d);
 }
 
@@ -225,7 +223,6 @@ void pmu_driver_release(struct pmu_driver *d)
 {
 	if (d->geo.gp == 0 && d->geo.fixed == 0) {
 		d->active = 0;
-		d->running = false;
 		return;
 	}
 	msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
@@ -240,7 +237,6 @@ void pmu_driver_release(struct pmu_driver *d)
 	memset(d->gp, 0, sizeof(d->gp));
 	memset(d->fixed, 0, sizeof(d->fixed));
 	d->active = 0;
-	d->running = false;
 }
 
 const char *pmu_drv_status_name(enum pmu_drv_status s)

@@ -396,10 +396,9 @@ static uint64_t events_for(struct model_thread *t, uint32_t key, uint64_t rate, 
 	uint64_t rem = slot ? *slot : 0;
 	uint64_t d = scale(n, rate, MODEL_RATE_UNITS, &rem);
 
+	/* Without a free slot (never in practice) the remainder is dropped. */
 	if (slot)
 		*slot = (uint16_t)rem;
-	else if (rem)
-		t->carry_dropped++;
 	return d;
 }
 

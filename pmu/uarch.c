@@ -55,7 +55,7 @@ struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event
 				   unsigned fixed)
 {
 	uint64_t gp_all = PMU_GP_MASK(gp);
-	struct constraint out = { .mask = gp_all, .corrupting = false, .entry = NULL };
+	struct constraint out = { .mask = gp_all, .corrupting = false };
 	int j = regs_fixed_counter_for(e);
 
 	/*
@@ -72,7 +72,6 @@ struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event
 	for (const struct event_constraint *c = u->constraints; c->mask; c++) {
 		if (!entry_matches(c, e))
 			continue;
-		out.entry = c;
 		out.mask = c->mask & gp_all;
 		out.corrupting = (c->flags & CONSTRAINT_CORRUPTING) != 0;
 		return out;

@@ -46,11 +46,10 @@ enum constraint_match {
 #define CONSTRAINT_CORRUPTING 0x1
 
 struct event_constraint {
-	uint16_t code;	  /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
-	uint8_t match;	  /* enum constraint_match */
-	uint8_t flags;	  /* CONSTRAINT_* */
-	uint64_t mask;	  /* GP counters allowed (idxmsk) */
-	const char *name; /* Intel's name, for listings */
+	uint16_t code; /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
+	uint8_t match; /* enum constraint_match */
+	uint8_t flags; /* CONSTRAINT_* */
+	uint64_t mask; /* GP counters allowed (idxmsk) */
 };
 
 struct uarch {
@@ -87,7 +86,6 @@ static inline bool uarch_has_erratum(const struct uarch *u)
 struct constraint {
 	uint64_t mask;	 /* counters the event may use (idxmsk) */
 	bool corrupting; /* needs XSU exclusion when the erratum applies and HT is on */
-	const struct event_constraint *entry; /* the table entry that matched, or NULL */
 };
 
 /*
