@@ -21,7 +21,11 @@
 #define PMU_FIXED_BASE 32
 #define PMU_MAX_GP 8
 #define PMU_MAX_FIXED 3
-#define PMU_GP_MASK(n) ((n) >= 32 ? 0xffffffffull : (1ull << (n)) - 1)
+/* Every GP counter index and every fixed counter index of the space. */
+#define PMU_GP_BITS 0x00000000ffffffffull
+#define PMU_FIXED_BITS 0xffffffff00000000ull
+/* GP counters 0..n-1, and fixed counter j. */
+#define PMU_GP_MASK(n) ((n) >= PMU_FIXED_BASE ? PMU_GP_BITS : (1ull << (n)) - 1)
 #define PMU_FIXED_BIT(j) (1ull << (PMU_FIXED_BASE + (j)))
 
 enum uarch_id {

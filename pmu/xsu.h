@@ -51,8 +51,6 @@
 /* Counter indices the state covers: every GP counter and every fixed counter (idxmsk space). */
 #define XSU_MAX_COUNTERS (PMU_FIXED_BASE + PMU_MAX_FIXED)
 #define XSU_THREADS 2
-/* The counters that leak: every GP counter index (fixed counters never count 0xD0-0xD3). */
-#define XSU_GP_BITS 0x00000000ffffffffull
 
 enum xsu_state {
 	XSU_UNUSED = 0,
