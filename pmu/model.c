@@ -20,7 +20,7 @@ struct pmu_geometry model_geometry(const struct uarch *u, bool smt)
 {
 	struct pmu_geometry g = {
 		.version = 3,
-		.gp = smt ? u->gp_ht_on : u->gp_ht_off,
+		.gp = uarch_gp(u, smt),
 		.gp_width = MODEL_WIDTH,
 		.fixed = u->fixed,
 		.fixed_width = MODEL_WIDTH,

@@ -80,6 +80,12 @@ const struct uarch *uarch_by_name(const char *name);
 /* By CPUID vendor/family/model; the generic description when the model is not in a table. */
 const struct uarch *uarch_by_model(bool intel, unsigned family, unsigned model);
 
+/* GP counters per logical CPU with HT on (ht) or off (SDM vol. 3B, 18.3.8). */
+static inline unsigned uarch_gp(const struct uarch *u, bool ht)
+{
+	return ht ? u->gp_ht_on : u->gp_ht_off;
+}
+
 /* True when this microarchitecture has the cross-HT corruption erratum. */
 static inline bool uarch_has_erratum(const struct uarch *u)
 {

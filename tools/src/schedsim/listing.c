@@ -11,9 +11,7 @@
 
 int list_events(const struct uarch *u, unsigned gp, unsigned fixed)
 {
-	printf("Processor Name            : %s\n", u->display_name);
-	printf("Generic Counters No       : %u\n", gp);
-	printf("Fixed-Purpose Counters No : %u\n", fixed);
+	sim_print_processor(u, gp, fixed);
 	printf("---------------------------------------------------------------\n");
 	printf("%-14s # %-14s # %s\n", "CODE", "CONSTRAINTS", "NAME");
 	for (const struct event_name *n = event_names; n->name; n++) {

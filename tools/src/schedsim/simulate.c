@@ -23,6 +23,13 @@ unsigned long long sim_event_code(const struct pmu_event *e)
 	return regs_perfevtsel(e, REGS_EN | REGS_INT);
 }
 
+void sim_print_processor(const struct uarch *u, unsigned gp, unsigned fixed)
+{
+	printf("Processor Name            : %s\n", u->display_name);
+	printf("Generic Counters No       : %u\n", gp);
+	printf("Fixed-Purpose Counters No : %u\n", fixed);
+}
+
 static const char *const thread_name[2] = { "HT0", "HT1" };
 
 static void show_parse_error(const char *option, const char *text,
@@ -187,9 +194,7 @@ int simulate(const struct sim_options *o)
 		if (!load_thread(&thread[t], o, t, &core))
 			return 2;
 
-	printf("Processor Name            : %s\n", o->uarch->display_name);
-	printf("Generic Counters No       : %u\n", o->gp);
-	printf("Fixed-Purpose Counters No : %u\n", o->fixed);
+	sim_print_processor(o->uarch, o->gp, o->fixed);
 	printf("Scheduling Algorithm      : %s%s\n", sched_algorithm_name(o->algorithm),
 	       o->past_failure ? ", past the first failure up to 2N events" : "");
 	if (replay) {
