@@ -61,8 +61,8 @@ static enum pmu_drv_status check(const struct pmu_driver *d, const struct pmu_as
 		int j = regs_fixed_counter_for(a[k].event);
 		if (fixed && j != (int)(idx - PMU_FIXED_BASE))
 			return PMU_DRV_EFIXED;
-		/* Reference cycles exist only on fixed counter 2 (no GP encoding). */
-		if (!fixed && j == 2)
+		/* Reference cycles exist only on their fixed counter (no GP encoding). */
+		if (!fixed && j >= 0 && !regs_fixed_event_gp_ok((unsigned)j))
 			return PMU_DRV_EFIXED;
 		if (a[k].preload & ~regs_width_mask(width_of(d, idx)))
 			return PMU_DRV_EPRELOAD;
@@ -131,7 +131,6 @@ enum pmu_drv_status pmu_driver_program(struct pmu_driver *d, const struct pmu_as
 	/* Stale overflow bits would otherwise look like wraps of the new counts. */
 	msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, all_counters(d));
 	d->active = active;
-	d->running = active != 0;
 	if (active)
 		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, active);
 	return PMU_DRV_OK;
@@ -201,7 +200,6 @@ void pmu_driver_stop(struct pmu_driver *d)
 	/* With nothing programmed the global control is already 0. */
 	if (d->active)
 		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
-	d->running = false;
 	pmu_driver_read(d);
 }
 
@@ -225,7 +223,6 @@ void pmu_driver_release(struct pmu_driver *d)
 {
 	if (d->geo.gp == 0 && d->geo.fixed == 0) {
 		d->active = 0;
-		d->running = false;
 		return;
 	}
 	msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
@@ -240,7 +237,6 @@ void pmu_driver_release(struct pmu_driver *d)
 	memset(d->gp, 0, sizeof(d->gp));
 	memset(d->fixed, 0, sizeof(d->fixed));
 	d->active = 0;
-	d->running = false;
 }
 
 const char *pmu_drv_status_name(enum pmu_drv_status s)

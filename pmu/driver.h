@@ -65,7 +65,6 @@ struct pmu_driver {
 	struct msr_backend be;
 	struct pmu_geometry geo;
 	unsigned flags;
-	bool running;
 	uint64_t active; /* counters programmed, as an idxmsk */
 	struct pmu_drv_counter gp[PMU_MAX_GP];
 	struct pmu_drv_counter fixed[PMU_MAX_FIXED];

@@ -151,7 +151,6 @@ void pmu_info_decode(const struct pmu_cpuid *c, struct pmu_info *info)
 	info->perf_caps = info->perf_caps_valid ? c->perf_caps : 0;
 	info->full_width = (info->perf_caps & PERF_CAP_FW_WRITE) != 0;
 	info->uarch = uarch_by_model(info->intel, info->family, info->model);
-	info->erratum = info->uarch->erratum;
 }
 
 bool pmu_info_arch_event(const struct pmu_info *info, enum pmu_arch_event ev)

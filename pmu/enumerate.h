@@ -97,8 +97,8 @@ struct pmu_info {
 	uint64_t perf_caps;
 	bool full_width; /* IA32_PERF_CAPABILITIES[13] */
 
-	const struct uarch *uarch; /* uarch_generic when the model is not in a table */
-	const char *erratum;	   /* uarch->erratum: "BJ122", "BV98", "HSD29" or NULL */
+	const struct uarch *uarch; /* uarch_generic when the model is not in a table; its erratum
+				    * ("BJ122", "BV98", "HSD29" or NULL) is the CPU's */
 };
 
 /* Decode the raw values. Never fails: missing leaves give zeros and the generic tables. */

@@ -23,6 +23,20 @@ static bool name_matches(const char *entry, const char *s, size_t len)
 	return entry[i] == 0;
 }
 
+bool event_name_on(const struct event_name *n, const struct uarch *u)
+{
+	return !n->uarchs || (u && (n->uarchs & UARCH_BIT(u->id)));
+}
+
+void event_name_to_event(const struct event_name *n, struct pmu_event *e)
+{
+	e->event = (uint8_t)n->code;
+	e->umask = (uint8_t)(n->code >> 8);
+	e->cmask = n->cmask;
+	e->edge = (n->flags & EVENT_NAME_EDGE) != 0;
+	e->inv = (n->flags & EVENT_NAME_INV) != 0;
+}
+
 const struct event_name *event_name_lookup(const char *name, size_t len, const struct uarch *u,
 					   bool *elsewhere)
 {
@@ -35,7 +49,7 @@ const struct event_name *event_name_lookup(const char *name, size_t len, const s
 		if (!e->uarchs) {
 			if (!common)
 				common = e;
-		} else if (u && (e->uarchs & UARCH_BIT(u->id))) {
+		} else if (event_name_on(e, u)) {
 			return e; /* the variant written for this microarchitecture wins */
 		} else {
 			other = true;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmu/event.h"
 #include "pmu/uarch.h"
 
 #define EVENT_NAME_EDGE 0x1 /* edge detect, PERFEVTSEL[18] */
@@ -35,6 +36,18 @@ struct event_name {
 
 /* The table, terminated by an entry whose name is NULL. */
 extern const struct event_name event_names[];
+
+/*
+ * Whether entry n applies to u: a common entry (uarchs 0) always, a variant only on the
+ * microarchitectures it is written for. u may be NULL: only common entries apply.
+ */
+bool event_name_on(const struct event_name *n, const struct uarch *u);
+
+/*
+ * The selection entry n names, into e: event select, unit mask, counter mask, edge and inv. The
+ * other fields of e (privilege levels, group, name) are left as they are.
+ */
+void event_name_to_event(const struct event_name *n, struct pmu_event *e);
 
 /*
  * The entry for name[0..len-1] on u (case-insensitive, '.' matching ':'): the entry written for

@@ -9,15 +9,21 @@
 
 #include "pmu/event_names.h"
 #include "pmu/event_parse.h"
+#include "pmu/regs.h"
 
 /* The PERFEVTSEL bits an event may select (SDM vol. 3B, fig. 18-1): event select, unit mask,
- * edge (18), AnyThread (21), invert (23), counter mask (31:24). */
-#define RAW_SELECTION_BITS (0xffffull | (1ull << 18) | (1ull << 21) | (1ull << 23) | 0xff000000ull)
-/* USR (16), OS (17), INT (20) and EN (22) are the kernel's: like perf (X86_RAW_EVENT_MASK) a raw
- * value may carry them and they are ignored, so a code printed by libpfm4 or by the thesis
- * (0x1570148) can be pasted back. Pin control (19) and bits 32-63 are refused. */
-#define RAW_IGNORED_BITS ((1ull << 16) | (1ull << 17) | (1ull << 20) | (1ull << 22))
+ * edge, AnyThread, invert, counter mask. */
+#define RAW_SELECTION_BITS                                                                         \
+	(PERFEVTSEL_EVENT_MASK | PERFEVTSEL_UMASK_MASK | PERFEVTSEL_EDGE | PERFEVTSEL_ANY |        \
+	 PERFEVTSEL_INV | PERFEVTSEL_CMASK_MASK)
+/* USR, OS, INT and EN are the kernel's: like perf (X86_RAW_EVENT_MASK) a raw value may carry them
+ * and they are ignored, so a code printed by libpfm4 or by the thesis (0x1570148) can be pasted
+ * back. Pin control and bits 32-63 are refused. */
+#define RAW_IGNORED_BITS (PERFEVTSEL_USR | PERFEVTSEL_OS | PERFEVTSEL_INT | PERFEVTSEL_EN)
 #define RAW_REFUSED_BITS (~(RAW_SELECTION_BITS | RAW_IGNORED_BITS))
+/* The refusal's message names pin control and the bits above 31: nothing else may be refused. */
+_Static_assert(RAW_REFUSED_BITS == (PERFEVTSEL_PC | ~PERFEVTSEL_VALID_MASK),
+	       "a raw value refuses exactly pin control and the bits above 31");
 
 struct parser {
 	const char *text;
@@ -148,14 +154,17 @@ static bool is_separator(char c)
 	return c == ':' || c == '.';
 }
 
+/* The selection fields of a raw PERFEVTSEL value (its USR, OS, INT and EN are ignored). */
 static void decode_selection(uint64_t config, struct pmu_event *e)
 {
-	e->event = (uint8_t)config;
-	e->umask = (uint8_t)(config >> 8);
-	e->edge = (config >> 18) & 1;
-	e->any = (config >> 21) & 1;
-	e->inv = (config >> 23) & 1;
-	e->cmask = (uint8_t)(config >> 24);
+	struct perfevtsel_fields f = regs_perfevtsel_decode(config);
+
+	e->event = f.event;
+	e->umask = f.umask;
+	e->edge = f.edge;
+	e->any = f.any;
+	e->inv = f.inv;
+	e->cmask = f.cmask;
 }
 
 /* ---- pieces of an event ------------------------------------------------------------------ */
@@ -376,11 +385,7 @@ static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event
 
 			if (!entry)
 				continue;
-			e->event = (uint8_t)entry->code;
-			e->umask = (uint8_t)(entry->code >> 8);
-			e->cmask = entry->cmask;
-			e->edge = (entry->flags & EVENT_NAME_EDGE) != 0;
-			e->inv = (entry->flags & EVENT_NAME_INV) != 0;
+			event_name_to_event(entry, e);
 			named = k;
 		}
 	}

@@ -165,7 +165,7 @@ static unsigned hk_stage(struct hk_graph *g, uint64_t allowed)
 		if (pair_event[x] != SCHED_NO_COUNTER) {
 			size++;
 		} else if (free) {
-			uint64_t fixed = free & SCHED_FIXED_BITS;
+			uint64_t fixed = free & PMU_FIXED_BITS;
 			unsigned y = sched_first_bit(fixed ? fixed : free);
 
 			pair_event[x] = (int8_t)y;
@@ -215,8 +215,8 @@ unsigned hk_assign(const uint64_t *masks, unsigned n, unsigned gpmax, int8_t *as
 		assign[x] = SCHED_NO_COUNTER;
 		any |= masks[x];
 	}
-	if (any & SCHED_FIXED_BITS)
-		hk_stage(&g, SCHED_FIXED_BITS);
+	if (any & PMU_FIXED_BITS)
+		hk_stage(&g, PMU_FIXED_BITS);
 	size = hk_stage(&g, ~0ull);
 
 	/*
@@ -225,7 +225,7 @@ unsigned hk_assign(const uint64_t *masks, unsigned n, unsigned gpmax, int8_t *as
 	 * r + min(m - r, gpmax): keeping the fixed counters and gpmax of the GP counters reaches that.
 	 * Events on GP counters beyond the limit are dropped from the end of the list.
 	 */
-	gp_used = sched_weight(g.matched & SCHED_GP_BITS);
+	gp_used = sched_weight(g.matched & PMU_GP_BITS);
 	for (unsigned x = n; gp_used > gpmax && x-- > 0;) {
 		if (assign[x] != SCHED_NO_COUNTER && assign[x] < PMU_FIXED_BASE) {
 			assign[x] = SCHED_NO_COUNTER;

@@ -20,7 +20,7 @@ struct pmu_geometry model_geometry(const struct uarch *u, bool smt)
 {
 	struct pmu_geometry g = {
 		.version = 3,
-		.gp = smt ? u->gp_ht_on : u->gp_ht_off,
+		.gp = uarch_gp(u, smt),
 		.gp_width = MODEL_WIDTH,
 		.fixed = u->fixed,
 		.fixed_width = MODEL_WIDTH,
@@ -66,8 +66,8 @@ void model_core_init(struct model_core *core, const struct model_config *cfg)
 
 /*
  * What a GP counter selects, as one number: event select, unit mask, counter mask, edge, inv.
- * A workload's event reaches a counter when the numbers are equal. Reference cycles have no GP
- * encoding and carry KEY_FIXED_ONLY so that no PERFEVTSEL value can select them.
+ * A workload's event reaches a counter when the numbers are equal. A fixed-counter event with no
+ * GP encoding (reference cycles) carries KEY_FIXED_ONLY so that no PERFEVTSEL value selects it.
  */
 #define KEY_FIXED_ONLY (1u << 26)
 
@@ -84,12 +84,14 @@ static uint32_t evtsel_key(uint64_t evtsel)
 	return sel_key(f.event, f.umask, f.cmask, f.edge, f.inv);
 }
 
-/* The events fixed counters 0, 1 and 2 count (SDM vol. 3B, table 18-2). */
-static const uint32_t fixed_keys[PMU_MAX_FIXED] = {
-	0x00c0,			 /* INST_RETIRED.ANY, also INST_RETIRED.ANY_P on a GP counter */
-	0x003c,			 /* CPU_CLK_UNHALTED.CORE, also 0x003c on a GP counter */
-	0x0300 | KEY_FIXED_ONLY, /* CPU_CLK_UNHALTED.REF */
-};
+/*
+ * The event fixed counter j counts (SDM vol. 3B, table 18-2; pmu/regs.c): its code, which is also
+ * the key of its GP encoding when it has one (INST_RETIRED.ANY_P, CPU_CLK_UNHALTED.THREAD_P).
+ */
+static uint32_t fixed_key(unsigned j)
+{
+	return regs_fixed_event_code(j) | (regs_fixed_event_gp_ok(j) ? 0 : KEY_FIXED_ONLY);
+}
 
 static bool key_corrupting(uint32_t key)
 {
@@ -394,10 +396,9 @@ static uint64_t events_for(struct model_thread *t, uint32_t key, uint64_t rate, 
 	uint64_t rem = slot ? *slot : 0;
 	uint64_t d = scale(n, rate, MODEL_RATE_UNITS, &rem);
 
+	/* Without a free slot (never in practice) the remainder is dropped. */
 	if (slot)
 		*slot = (uint16_t)rem;
-	else if (rem)
-		t->carry_dropped++;
 	return d;
 }
 
@@ -450,7 +451,7 @@ static void deliver(struct model_thread *t, uint32_t key, uint64_t d, enum model
 			add_gp(sib, i, d);
 
 	for (unsigned j = 0; j < g->fixed; j++) {
-		if (fixed_keys[j] != key)
+		if (fixed_key(j) != key)
 			continue;
 		if (fixed_counts(t, j, ring))
 			add_fixed(t, j, d);
@@ -479,9 +480,9 @@ void model_account(struct model_core *core, unsigned thread, const struct model_
 	if (!thread_exists(t) || n == 0)
 		return;
 	note_exposure(core);
-	account_kind(t, fixed_keys[0], p->instructions, n, p->ring);
-	account_kind(t, fixed_keys[1], p->core_cycles, n, p->ring);
-	account_kind(t, fixed_keys[2], p->ref_cycles, n, p->ring);
+	account_kind(t, fixed_key(0), p->instructions, n, p->ring);
+	account_kind(t, fixed_key(1), p->core_cycles, n, p->ring);
+	account_kind(t, fixed_key(2), p->ref_cycles, n, p->ring);
 	for (unsigned r = 0; r < p->nrates; r++) {
 		const struct model_rate *m = &p->rates[r];
 		account_kind(t, sel_key(m->event, m->umask, m->cmask, m->edge, m->inv),

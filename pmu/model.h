@@ -100,7 +100,6 @@ struct model_thread {
 	uint32_t carry_key[MODEL_CARRY_SLOTS];
 	uint16_t carry_rem[MODEL_CARRY_SLOTS];
 	unsigned carry_used;
-	uint64_t carry_dropped; /* events whose fraction found no free slot (never in practice) */
 	uint32_t leak_rem[PMU_MAX_GP];
 
 	/* Accesses that would #GP on the hardware; the last such MSR. */

@@ -23,7 +23,7 @@ static bool xsu_active(const struct mux_thread *t)
 
 int mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned n)
 {
-	struct mux_group *g;
+	struct sched_group *g;
 	unsigned first = t->nr_events;
 
 	if (n == 0 || n > MUX_MAX_EVENTS - t->nr_events || t->nr_groups >= MUX_MAX_GROUPS)
@@ -153,6 +153,7 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	struct sched_generic_params params;
 	struct sched_generic_result result;
 	uint64_t masks[MUX_MAX_EVENTS];
+	uint64_t xsu_allowed[2] = { ~0ull, ~0ull }; /* [corrupting]: every counter without XSU */
 	int8_t previous[MUX_MAX_EVENTS];
 	unsigned nr_order = 0;
 	bool has_exclusive = false;
@@ -163,42 +164,44 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	}
 	schedule_out(t, tx);
 
-	out->nr_enabled = 0;
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
 		if (e->state == MUX_EVENT_NEW)
 			e->state = MUX_EVENT_ENABLED;
-		if (e->state == MUX_EVENT_ENABLED) {
-			out->nr_enabled++;
+		if (e->state == MUX_EVENT_ENABLED)
 			has_exclusive |= e->constraint.corrupting;
-		}
 	}
 	if (tx)
 		xsu_set_has_exclusive(t->xsu, t->thread, has_exclusive);
 
-	/* Dynamic constraints against the sibling's current states (thesis 5.2). */
+	/*
+	 * Dynamic constraints against the sibling's current states (thesis 5.2): the static mask AND
+	 * the XSU mask, as xsu_dynamic_constraint() makes them. The XSU mask depends only on this
+	 * thread and on whether the event corrupts, and the pass changes only the sibling's states,
+	 * so the two masks are computed once here rather than once per event.
+	 */
+	if (tx) {
+		xsu_allowed[0] = xsu_mask(t->xsu, t->thread, false);
+		xsu_allowed[1] = xsu_mask(t->xsu, t->thread, true);
+	}
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
-		masks[i] = xsu_dynamic_constraint(tx ? t->xsu : NULL, t->thread, e->constraint.mask,
-						  e->constraint.corrupting);
+		masks[i] = e->constraint.mask & xsu_allowed[e->constraint.corrupting];
 		e->dynamic_mask = masks[i];
 		previous[i] = e->last_counter;
 	}
 
 	/* Pinned groups first, in the order they were added, then the flexible list as rotated. */
 	for (unsigned g = 0; g < t->nr_groups; g++) {
-		const struct mux_group *grp = &t->groups[g];
+		const struct sched_group *grp = &t->groups[g];
 
 		if (grp->pinned && t->events[grp->first].state == MUX_EVENT_ENABLED)
-			order[nr_order++] = (struct sched_group){ grp->first, grp->count, true };
+			order[nr_order++] = *grp;
 	}
-	for (unsigned k = 0; k < t->nr_flexible; k++) {
-		const struct mux_group *grp = &t->groups[t->flexible[k]];
-
-		order[nr_order++] = (struct sched_group){ grp->first, grp->count, false };
-	}
+	for (unsigned k = 0; k < t->nr_flexible; k++)
+		order[nr_order++] = t->groups[t->flexible[k]];
 
 	params.algorithm = t->config.algorithm;
 	params.gpmax = xsu_gpmax(tx ? t->xsu : NULL, t->config.gp);
@@ -233,11 +236,8 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 		xsu_stop(tx);
 
 	t->multiplexing = result.flexible_failed;
-	t->schedules++;
 	out->nr_scheduled = result.nr_scheduled;
-	out->gpmax = params.gpmax;
 	out->multiplexing = result.flexible_failed;
-	out->usage = mux_usage(t);
 }
 
 void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out)

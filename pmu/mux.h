@@ -89,12 +89,6 @@ struct mux_event {
 	uint64_t count; /* raw count; the caller adds what the counter counted while it ran */
 };
 
-struct mux_group {
-	uint8_t first; /* first event */
-	uint8_t count; /* events in the group */
-	bool pinned;
-};
-
 struct mux_config {
 	const struct uarch *uarch; /* static constraints; NULL: every event on any GP counter */
 	unsigned gp;		   /* GP counters of this thread (4 with HT on on SNB-HSW) */
@@ -113,24 +107,20 @@ struct mux_thread {
 	unsigned nr_events;
 	unsigned nr_groups;
 	struct mux_event events[MUX_MAX_EVENTS];
-	struct mux_group groups[MUX_MAX_GROUPS];
+	struct sched_group groups[MUX_MAX_GROUPS]; /* in the order they were added */
 	uint8_t flexible[MUX_MAX_GROUPS]; /* flexible groups, head first (rotation order) */
 	unsigned nr_flexible;
 	bool multiplexing; /* the last schedule left a flexible group out: rotate next tick */
 	bool running;	   /* between mux_start and mux_stop */
 	uint64_t last_time;
-	unsigned schedules; /* schedules made: 1 by mux_start, 1 per mux_tick */
 };
 
-/* What one schedule decided: the driver programs counter[], the kernel checks usage. */
+/* What one schedule decided: the driver programs counter[]. */
 struct mux_schedule {
 	int8_t counter[MUX_MAX_EVENTS]; /* per event index: counter, or SCHED_NO_COUNTER */
 	unsigned nr_scheduled;		/* events with a counter */
-	unsigned nr_enabled;		/* events that took part */
-	unsigned gpmax;			/* the GP limit this schedule ran with */
 	bool multiplexing;		/* some flexible group was left out */
 	bool pinned_failed;		/* a pinned group went into the error state now */
-	struct xsu_usage usage;		/* what is programmed (mux_usage) */
 };
 
 void mux_init(struct mux_thread *t, const struct mux_config *config, struct xsu_core *xsu,

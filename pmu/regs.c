@@ -127,22 +127,37 @@ uint32_t regs_rdpmc_ecx(unsigned idx)
 
 /*
  * SDM vol. 3B, table 18-2: fixed counter 0 counts INST_RETIRED.ANY, 1 CPU_CLK_UNHALTED.CORE, 2
- * CPU_CLK_UNHALTED.REF. 0x0300 is the pseudo-encoding Linux and perf give reference cycles, which
- * have no GP encoding of their own.
+ * CPU_CLK_UNHALTED.REF. The first two are also architectural GP events (table 18-1: 0x00c0
+ * INST_RETIRED.ANY_P, 0x003c CPU_CLK_UNHALTED.THREAD_P). 0x0300 is the pseudo-encoding Linux and
+ * perf give reference cycles, which have no GP encoding of their own (Linux intel_pmu_init gives
+ * every fixed-event constraint the GP counters except this one).
  */
-static const uint16_t fixed_event_codes[PMU_MAX_FIXED] = { 0x00c0, 0x003c, 0x0300 };
+static const struct {
+	uint16_t code; /* 0xUUEE */
+	bool gp_ok;    /* a GP counter can count it too */
+} fixed_events[PMU_MAX_FIXED] = {
+	{ 0x00c0, true },
+	{ 0x003c, true },
+	{ 0x0300, false },
+};
 
 uint16_t regs_fixed_event_code(unsigned j)
 {
-	return j < PMU_MAX_FIXED ? fixed_event_codes[j] : 0;
+	return j < PMU_MAX_FIXED ? fixed_events[j].code : 0;
+}
+
+bool regs_fixed_event_gp_ok(unsigned j)
+{
+	return j < PMU_MAX_FIXED && fixed_events[j].gp_ok;
 }
 
 int regs_fixed_counter_for(const struct pmu_event *e)
 {
+	/* A fixed counter counts the plain event only (Linux FIXED_EVENT_FLAGS). */
 	if (e->edge || e->inv || e->cmask)
 		return -1;
 	for (unsigned j = 0; j < PMU_MAX_FIXED; j++)
-		if (pmu_event_code(e) == fixed_event_codes[j])
+		if (pmu_event_code(e) == fixed_events[j].code)
 			return (int)j;
 	return -1;
 }

@@ -118,8 +118,19 @@ uint32_t regs_counter_msr(unsigned idx, bool full_width);
 /* RDPMC's ECX for counter idx. */
 uint32_t regs_rdpmc_ecx(unsigned idx);
 
-/* The architectural event a fixed counter counts (SDM vol. 3B, table 18-2), as 0xUUEE. */
+/*
+ * The fixed-counter events (SDM vol. 3B, table 18-2). pmu/regs.c holds the one table of them that
+ * the driver, the static constraints (pmu/uarch.c) and the model PMU all read.
+ */
+
+/* The architectural event fixed counter j counts, as 0xUUEE (0 when there is no counter j). */
 uint16_t regs_fixed_event_code(unsigned j);
+
+/*
+ * Whether a GP counter can count fixed counter j's event too: INST_RETIRED.ANY and
+ * CPU_CLK_UNHALTED.CORE have GP encodings, reference cycles have none (false for no counter j).
+ */
+bool regs_fixed_event_gp_ok(unsigned j);
 
 /*
  * The fixed counter that can count e, or -1: e must be one of the architectural fixed-counter

@@ -38,9 +38,6 @@
 /* assign[i] of an event that got no counter. */
 #define SCHED_NO_COUNTER (-1)
 
-#define SCHED_GP_BITS 0x00000000ffffffffull
-#define SCHED_FIXED_BITS 0xffffffff00000000ull
-
 enum sched_algorithm {
 	SCHED_GREEDY,	     /* Linux perf_assign_events(): weight order, first free counter */
 	SCHED_HOPCROFT_KARP, /* maximum bipartite matching (thesis ch. 6) */

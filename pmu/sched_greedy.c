@@ -44,8 +44,8 @@ unsigned greedy_assign(const uint64_t *masks, unsigned n, unsigned gpmax, int8_t
 
 	for (unsigned k = 0; k < n; k++) {
 		unsigned e = order[k];
-		uint64_t fixed_free = masks[e] & SCHED_FIXED_BITS & ~used;
-		uint64_t gp_free = masks[e] & SCHED_GP_BITS & ~used;
+		uint64_t fixed_free = masks[e] & PMU_FIXED_BITS & ~used;
+		uint64_t gp_free = masks[e] & PMU_GP_BITS & ~used;
 		unsigned counter;
 
 		if (fixed_free) {

@@ -104,7 +104,7 @@ void pmu_record_fill(struct pmu_record *r, const struct pmu_info *info,
 	r->fixed_width = g.fixed_width;
 	r->full_width = g.full_width;
 	r->uarch = info->uarch->id == UARCH_GENERIC ? "unknown" : info->uarch->name;
-	r->erratum = info->erratum;
+	r->erratum = info->uarch->erratum;
 	r->hypervisor = info->hypervisor ? info->hv_signature : NULL;
 	r->smt = smt;
 }

@@ -4,6 +4,7 @@
  */
 #include <stddef.h>
 
+#include "pmu/regs.h"
 #include "pmu/uarch.h"
 
 static int lower(int c)
@@ -46,9 +47,6 @@ static bool entry_matches(const struct event_constraint *c, const struct pmu_eve
 		return e->event == (c->code & 0xff);
 	case MATCH_EVENT_UMASK:
 		return pmu_event_code(e) == c->code;
-	case MATCH_FIXED:
-		/* A fixed counter counts the plain event only (Linux FIXED_EVENT_FLAGS). */
-		return pmu_event_code(e) == c->code && !e->edge && !e->inv && e->cmask == 0;
 	}
 	return false;
 }
@@ -57,28 +55,23 @@ struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event
 				   unsigned fixed)
 {
 	uint64_t gp_all = PMU_GP_MASK(gp);
-	uint64_t fixed_all = 0;
-	struct constraint out = { .mask = gp_all, .corrupting = false, .entry = NULL };
+	struct constraint out = { .mask = gp_all, .corrupting = false };
+	int j = regs_fixed_counter_for(e);
 
-	for (unsigned j = 0; j < fixed; j++)
-		fixed_all |= PMU_FIXED_BIT(j);
-
+	/*
+	 * The fixed-counter events head every Linux table (FIXED_EVENT_CONSTRAINT) and are the same
+	 * in all of them: their fixed counter, if this PMU has it, and every GP counter when the
+	 * event has a GP encoding too (Linux intel_pmu_init; pmu/regs.c has the table).
+	 */
+	if (j >= 0) {
+		out.mask = (unsigned)j < fixed ? PMU_FIXED_BIT(j) : 0;
+		if (regs_fixed_event_gp_ok((unsigned)j))
+			out.mask |= gp_all;
+		return out;
+	}
 	for (const struct event_constraint *c = u->constraints; c->mask; c++) {
 		if (!entry_matches(c, e))
 			continue;
-		out.entry = c;
-		if (c->match == MATCH_FIXED) {
-			/*
-			 * INST_RETIRED.ANY and CPU_CLK_UNHALTED.CORE also have a GP encoding; the
-			 * reference-cycles pseudo event 0x0300 exists only on fixed counter 2
-			 * (Linux intel_pmu_init: every fixed constraint but REF gets the GP bits).
-			 */
-			uint64_t m = c->mask & fixed_all;
-			if (c->code != 0x0300)
-				m |= gp_all;
-			out.mask = m;
-			return out;
-		}
 		out.mask = c->mask & gp_all;
 		out.corrupting = (c->flags & CONSTRAINT_CORRUPTING) != 0;
 		return out;

@@ -21,7 +21,11 @@
 #define PMU_FIXED_BASE 32
 #define PMU_MAX_GP 8
 #define PMU_MAX_FIXED 3
-#define PMU_GP_MASK(n) ((n) >= 32 ? 0xffffffffull : (1ull << (n)) - 1)
+/* Every GP counter index and every fixed counter index of the space. */
+#define PMU_GP_BITS 0x00000000ffffffffull
+#define PMU_FIXED_BITS 0xffffffff00000000ull
+/* GP counters 0..n-1, and fixed counter j. */
+#define PMU_GP_MASK(n) ((n) >= PMU_FIXED_BASE ? PMU_GP_BITS : (1ull << (n)) - 1)
 #define PMU_FIXED_BIT(j) (1ull << (PMU_FIXED_BASE + (j)))
 
 enum uarch_id {
@@ -33,23 +37,23 @@ enum uarch_id {
 	UARCH_SKYLAKE,
 };
 
-/* How a constraint-table entry matches an event (Linux: INTEL_EVENT_CONSTRAINT and friends). */
+/*
+ * How a constraint-table entry matches an event (Linux: INTEL_EVENT_CONSTRAINT and
+ * INTEL_UEVENT_CONSTRAINT). The fixed-counter events are in no table: pmu/regs.h knows them.
+ */
 enum constraint_match {
 	MATCH_EVENT,	   /* event select only, any unit mask */
 	MATCH_EVENT_UMASK, /* event select and unit mask */
-	MATCH_FIXED,	   /* event select and unit mask, with edge, inv and cmask all zero */
 };
 
 /* The counter-pair exclusion of the HT erratum applies (thesis ch. 4; Linux INTEL_EXCLEVT). */
 #define CONSTRAINT_CORRUPTING 0x1
 
 struct event_constraint {
-	uint16_t code;	  /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
-	uint8_t match;	  /* enum constraint_match */
-	uint8_t flags;	  /* CONSTRAINT_* */
-	uint64_t mask;	  /* counters allowed (idxmsk); for MATCH_FIXED, also any GP counter when
-			   * the table says so (see uarch_constraint) */
-	const char *name; /* Intel's name, for listings */
+	uint16_t code; /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
+	uint8_t match; /* enum constraint_match */
+	uint8_t flags; /* CONSTRAINT_* */
+	uint64_t mask; /* GP counters allowed (idxmsk) */
 };
 
 struct uarch {
@@ -76,6 +80,12 @@ const struct uarch *uarch_by_name(const char *name);
 /* By CPUID vendor/family/model; the generic description when the model is not in a table. */
 const struct uarch *uarch_by_model(bool intel, unsigned family, unsigned model);
 
+/* GP counters per logical CPU with HT on (ht) or off (SDM vol. 3B, 18.3.8). */
+static inline unsigned uarch_gp(const struct uarch *u, bool ht)
+{
+	return ht ? u->gp_ht_on : u->gp_ht_off;
+}
+
 /* True when this microarchitecture has the cross-HT corruption erratum. */
 static inline bool uarch_has_erratum(const struct uarch *u)
 {
@@ -86,16 +96,16 @@ static inline bool uarch_has_erratum(const struct uarch *u)
 struct constraint {
 	uint64_t mask;	 /* counters the event may use (idxmsk) */
 	bool corrupting; /* needs XSU exclusion when the erratum applies and HT is on */
-	const struct event_constraint *entry; /* the table entry that matched, or NULL */
 };
 
 /*
  * The static constraint of event e on u with gp general-purpose and fixed fixed-function counters
  * in use (gp is 4 with HT on and 8 with HT off on SNB-HSW). Follows Linux's
- * x86_get_event_constraints(): a table entry restricts the GP counters; fixed-counter events may
- * also use any GP counter except CPU_CLK_UNHALTED.REF (0x0300), which is fixed counter 2 only;
- * an event found in no table may use every GP counter. Corrupting events stay on the bottom four
- * counters even with HT off. A mask of 0 means the event cannot be counted on this PMU at all.
+ * x86_get_event_constraints(): a fixed-counter event (regs_fixed_counter_for()) may use its fixed
+ * counter and, when regs_fixed_event_gp_ok(), any GP counter; otherwise a table entry restricts
+ * the GP counters, and an event found in no table may use every GP counter. Corrupting events
+ * stay on the bottom four counters even with HT off. A mask of 0 means the event cannot be
+ * counted on this PMU at all.
  */
 struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event *e, unsigned gp,
 				   unsigned fixed);

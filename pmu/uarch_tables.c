@@ -11,81 +11,72 @@
  *   (the same restrictions appear in Intel's perfmon event data as the Counter/CounterHTOff fields);
  * - errata: 2nd gen. Core desktop specification update BJ122, 3rd gen. BV98, 4th gen. HSD29
  *   (the thesis writes HSD129); Linux applies no workaround from Broadwell on.
+ * Linux's tables start with the three fixed-counter events (FIXED_EVENT_CONSTRAINT), the same in
+ * every table; they are not repeated here: uarch_constraint() takes them from pmu/regs.c.
  */
 #include <stddef.h>
 
 #include "pmu/uarch.h"
 
-/* One table entry per line reads better than the formatter's layout. */
+/* One table entry per line reads better than the formatter's layout. Intel's name of each entry
+ * is in a comment, as in Linux's tables. */
 /* clang-format off */
-#define FIXED(c, index, nm)                                                                     \
-	{ .code = (c), .match = MATCH_FIXED, .mask = PMU_FIXED_BIT(index), .name = (nm) }
-#define EVENT(c, m, nm) { .code = (c), .match = MATCH_EVENT, .mask = (m), .name = (nm) }
-#define UEVENT(c, m, nm) { .code = (c), .match = MATCH_EVENT_UMASK, .mask = (m), .name = (nm) }
+#define EVENT(c, m) { .code = (c), .match = MATCH_EVENT, .mask = (m) }
+#define UEVENT(c, m) { .code = (c), .match = MATCH_EVENT_UMASK, .mask = (m) }
 /* A corrupting event (thesis figure 4.1): any GP counter of the bottom four, XSU-exclusive. */
-#define CORRUPTING(ev, nm)                                                                         \
-	{ .code = (ev), .match = MATCH_EVENT, .flags = CONSTRAINT_CORRUPTING, .mask = 0xf,          \
-	  .name = (nm) }
+#define CORRUPTING(ev)                                                                             \
+	{ .code = (ev), .match = MATCH_EVENT, .flags = CONSTRAINT_CORRUPTING, .mask = 0xf }
 #define END { .mask = 0 }
 
-/* The architectural fixed-counter events, common to every table (SDM vol. 3B, 18.2.2). */
-#define FIXED_EVENTS                                                                               \
-	FIXED(0x00c0, 0, "INST_RETIRED.ANY"), FIXED(0x003c, 1, "CPU_CLK_UNHALTED.CORE"),           \
-		FIXED(0x0300, 2, "CPU_CLK_UNHALTED.REF")
-
-#define CORRUPTING_EVENTS                                                                          \
-	CORRUPTING(0xd0, "MEM_UOPS_RETIRED.*"), CORRUPTING(0xd1, "MEM_LOAD_UOPS_RETIRED.*"),       \
-		CORRUPTING(0xd2, "MEM_LOAD_UOPS_LLC_HIT_RETIRED.*"),                               \
-		CORRUPTING(0xd3, "MEM_LOAD_UOPS_LLC_MISS_RETIRED.*")
+/* The erratum's corrupting events: MEM_UOPS_RETIRED.*, MEM_LOAD_UOPS_RETIRED.*,
+ * MEM_LOAD_UOPS_LLC_HIT_RETIRED.*, MEM_LOAD_UOPS_LLC_MISS_RETIRED.* (thesis figure 4.1). */
+#define CORRUPTING_EVENTS CORRUPTING(0xd0), CORRUPTING(0xd1), CORRUPTING(0xd2), CORRUPTING(0xd3)
 
 /* clang-format on */
 
+/* The generic architectural PMU: no model-specific constraints. */
 static const struct event_constraint generic_constraints[] = {
-	FIXED_EVENTS,
 	END,
 };
 
 /* Linux intel_snb_event_constraints. */
 static const struct event_constraint snb_constraints[] = {
-	FIXED_EVENTS,
-	UEVENT(0x04a3, 0xf, "CYCLE_ACTIVITY.CYCLES_NO_DISPATCH"),
-	UEVENT(0x05a3, 0xf, "CYCLE_ACTIVITY.STALLS_L2_PENDING"),
-	UEVENT(0x02a3, 0x4, "CYCLE_ACTIVITY.CYCLES_L1D_PENDING"),
-	UEVENT(0x06a3, 0x4, "CYCLE_ACTIVITY.STALLS_L1D_PENDING"),
-	EVENT(0x48, 0x4, "L1D_PEND_MISS.PENDING"),
-	UEVENT(0x01c0, 0x2, "INST_RETIRED.PREC_DIST"),
-	EVENT(0xcd, 0x8, "MEM_TRANS_RETIRED.LOAD_LATENCY"),
-	CORRUPTING_EVENTS,
+	UEVENT(0x04a3, 0xf), /* CYCLE_ACTIVITY.CYCLES_NO_DISPATCH */
+	UEVENT(0x05a3, 0xf), /* CYCLE_ACTIVITY.STALLS_L2_PENDING */
+	UEVENT(0x02a3, 0x4), /* CYCLE_ACTIVITY.CYCLES_L1D_PENDING */
+	UEVENT(0x06a3, 0x4), /* CYCLE_ACTIVITY.STALLS_L1D_PENDING */
+	EVENT(0x48, 0x4),    /* L1D_PEND_MISS.PENDING */
+	UEVENT(0x01c0, 0x2), /* INST_RETIRED.PREC_DIST */
+	EVENT(0xcd, 0x8),    /* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	CORRUPTING_EVENTS,   /* 0xd0-0xd3, XSU-exclusive */
 	END,
 };
 
 /* Linux intel_ivb_event_constraints. */
 static const struct event_constraint ivb_constraints[] = {
-	FIXED_EVENTS,
-	UEVENT(0x0148, 0x4, "L1D_PEND_MISS.PENDING"),
-	UEVENT(0x0279, 0xf, "IDQ.EMPTY"),
-	UEVENT(0x019c, 0xf, "IDQ_UOPS_NOT_DELIVERED.CORE"),
-	UEVENT(0x02a3, 0xf, "CYCLE_ACTIVITY.CYCLES_LDM_PENDING"),
-	UEVENT(0x04a3, 0xf, "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE"),
-	UEVENT(0x05a3, 0xf, "CYCLE_ACTIVITY.STALLS_L2_PENDING"),
-	UEVENT(0x06a3, 0xf, "CYCLE_ACTIVITY.STALLS_LDM_PENDING"),
-	UEVENT(0x08a3, 0x4, "CYCLE_ACTIVITY.CYCLES_L1D_PENDING"),
-	UEVENT(0x0ca3, 0x4, "CYCLE_ACTIVITY.STALLS_L1D_PENDING"),
-	UEVENT(0x01c0, 0x2, "INST_RETIRED.PREC_DIST"),
-	CORRUPTING_EVENTS,
+	UEVENT(0x0148, 0x4), /* L1D_PEND_MISS.PENDING */
+	UEVENT(0x0279, 0xf), /* IDQ.EMPTY */
+	UEVENT(0x019c, 0xf), /* IDQ_UOPS_NOT_DELIVERED.CORE */
+	UEVENT(0x02a3, 0xf), /* CYCLE_ACTIVITY.CYCLES_LDM_PENDING */
+	UEVENT(0x04a3, 0xf), /* CYCLE_ACTIVITY.CYCLES_NO_EXECUTE */
+	UEVENT(0x05a3, 0xf), /* CYCLE_ACTIVITY.STALLS_L2_PENDING */
+	UEVENT(0x06a3, 0xf), /* CYCLE_ACTIVITY.STALLS_LDM_PENDING */
+	UEVENT(0x08a3, 0x4), /* CYCLE_ACTIVITY.CYCLES_L1D_PENDING */
+	UEVENT(0x0ca3, 0x4), /* CYCLE_ACTIVITY.STALLS_L1D_PENDING */
+	UEVENT(0x01c0, 0x2), /* INST_RETIRED.PREC_DIST */
+	CORRUPTING_EVENTS,   /* 0xd0-0xd3, XSU-exclusive */
 	END,
 };
 
 /* Linux intel_hsw_event_constraints (thesis figure 5.12 shows its corrupting entries). */
 static const struct event_constraint hsw_constraints[] = {
-	FIXED_EVENTS,
-	UEVENT(0x0148, 0x4, "L1D_PEND_MISS.PENDING"),
-	UEVENT(0x01c0, 0x2, "INST_RETIRED.PREC_DIST"),
-	EVENT(0xcd, 0x8, "MEM_TRANS_RETIRED.LOAD_LATENCY"),
-	UEVENT(0x08a3, 0x4, "CYCLE_ACTIVITY.CYCLES_L1D_PENDING"),
-	UEVENT(0x0ca3, 0x4, "CYCLE_ACTIVITY.STALLS_L1D_PENDING"),
-	UEVENT(0x04a3, 0xf, "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE"),
-	CORRUPTING_EVENTS,
+	UEVENT(0x0148, 0x4), /* L1D_PEND_MISS.PENDING */
+	UEVENT(0x01c0, 0x2), /* INST_RETIRED.PREC_DIST */
+	EVENT(0xcd, 0x8),    /* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	UEVENT(0x08a3, 0x4), /* CYCLE_ACTIVITY.CYCLES_L1D_PENDING */
+	UEVENT(0x0ca3, 0x4), /* CYCLE_ACTIVITY.STALLS_L1D_PENDING */
+	UEVENT(0x04a3, 0xf), /* CYCLE_ACTIVITY.CYCLES_NO_EXECUTE */
+	CORRUPTING_EVENTS,   /* 0xd0-0xd3, XSU-exclusive */
 	END,
 };
 
@@ -94,25 +85,23 @@ static const struct event_constraint hsw_constraints[] = {
  * counters (they matter with HT off) but need no exclusion.
  */
 static const struct event_constraint bdw_constraints[] = {
-	FIXED_EVENTS,
-	UEVENT(0x0148, 0x4, "L1D_PEND_MISS.PENDING"),
-	UEVENT(0x08a3, 0x4, "CYCLE_ACTIVITY.CYCLES_L1D_MISS"),
-	EVENT(0xd0, 0xf, "MEM_UOPS_RETIRED.*"),
-	EVENT(0xd1, 0xf, "MEM_LOAD_UOPS_RETIRED.*"),
-	EVENT(0xd2, 0xf, "MEM_LOAD_UOPS_LLC_HIT_RETIRED.*"),
-	EVENT(0xcd, 0xf, "MEM_TRANS_RETIRED.LOAD_LATENCY"),
+	UEVENT(0x0148, 0x4), /* L1D_PEND_MISS.PENDING */
+	UEVENT(0x08a3, 0x4), /* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	EVENT(0xd0, 0xf),    /* MEM_UOPS_RETIRED.* */
+	EVENT(0xd1, 0xf),    /* MEM_LOAD_UOPS_RETIRED.* */
+	EVENT(0xd2, 0xf),    /* MEM_LOAD_UOPS_LLC_HIT_RETIRED.* */
+	EVENT(0xcd, 0xf),    /* MEM_TRANS_RETIRED.LOAD_LATENCY */
 	END,
 };
 
 /* Linux intel_skl_event_constraints: the reference part without the erratum. */
 static const struct event_constraint skl_constraints[] = {
-	FIXED_EVENTS,
-	UEVENT(0x01c0, 0x2, "INST_RETIRED.PREC_DIST"),
-	EVENT(0xd0, 0xf, "MEM_INST_RETIRED.*"),
-	EVENT(0xd1, 0xf, "MEM_LOAD_RETIRED.*"),
-	EVENT(0xd2, 0xf, "MEM_LOAD_L3_HIT_RETIRED.*"),
-	EVENT(0xcd, 0xf, "MEM_TRANS_RETIRED.*"),
-	EVENT(0xc6, 0xf, "FRONTEND_RETIRED.*"),
+	UEVENT(0x01c0, 0x2), /* INST_RETIRED.PREC_DIST */
+	EVENT(0xd0, 0xf),    /* MEM_INST_RETIRED.* */
+	EVENT(0xd1, 0xf),    /* MEM_LOAD_RETIRED.* */
+	EVENT(0xd2, 0xf),    /* MEM_LOAD_L3_HIT_RETIRED.* */
+	EVENT(0xcd, 0xf),    /* MEM_TRANS_RETIRED.* */
+	EVENT(0xc6, 0xf),    /* FRONTEND_RETIRED.* */
 	END,
 };
 

@@ -81,9 +81,9 @@ void xsu_stop(struct xsu_transaction *txn)
 
 bool xsu_no_corruption(struct xsu_usage thread0, struct xsu_usage thread1)
 {
-	/* Only GP counters leak; fixed counters never count a corrupting event. */
-	return !(thread0.corrupting & thread1.enabled & XSU_GP_BITS) &&
-	       !(thread1.corrupting & thread0.enabled & XSU_GP_BITS);
+	/* Only GP counters leak; fixed counters never count a corrupting event (0xD0-0xD3). */
+	return !(thread0.corrupting & thread1.enabled & PMU_GP_BITS) &&
+	       !(thread1.corrupting & thread0.enabled & PMU_GP_BITS);
 }
 
 /* Thread `holder`'s usage seen in the states of its sibling. */

@@ -27,7 +27,8 @@
  *	lock(core lock)
  *	xsu_start(core, thread, &txn);            // begin; the sibling's view is frozen
  *	xsu_release(&txn, i) for each counter i this thread stops using (schedule-out)
- *	dynamic masks: xsu_dynamic_constraint(core, thread, static_mask, corrupting)
+ *	dynamic masks: xsu_dynamic_constraint(core, thread, static_mask, corrupting), or the
+ *	    static mask AND xsu_mask(core, thread, corrupting), the two masks taken once per pass
  *	gpmax = xsu_gpmax(core, gp)               // the starvation limit, when switched on
  *	... assign counters (pmu/sched.h) ...
  *	xsu_commit(&txn, counter, corrupting) for each event that got a counter
@@ -50,8 +51,6 @@
 /* Counter indices the state covers: every GP counter and every fixed counter (idxmsk space). */
 #define XSU_MAX_COUNTERS (PMU_FIXED_BASE + PMU_MAX_FIXED)
 #define XSU_THREADS 2
-/* The counters that leak: every GP counter index (fixed counters never count 0xD0-0xD3). */
-#define XSU_GP_BITS 0x00000000ffffffffull
 
 enum xsu_state {
 	XSU_UNUSED = 0,

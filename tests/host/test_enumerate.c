@@ -85,7 +85,7 @@ static void test_real_machines(void **state)
 		for (unsigned ev = ARCH_EVENT_CORE_CYCLES; ev <= ARCH_EVENT_BRANCH_MISSES; ev++)
 			assert_true(pmu_info_arch_event(&info, ev));
 		assert_string_equal(info.uarch->name, m->uarch);
-		assert_str_or_null(info.erratum, m->erratum);
+		assert_str_or_null(info.uarch->erratum, m->erratum);
 	}
 }
 
@@ -146,7 +146,7 @@ static void test_qemu(void **state)
 
 		assert_string_equal(info.uarch->id == UARCH_GENERIC ? "unknown" : info.uarch->name,
 				    q->uarch);
-		assert_str_or_null(info.erratum, q->erratum);
+		assert_str_or_null(info.uarch->erratum, q->erratum);
 	}
 
 	struct pmu_info info;

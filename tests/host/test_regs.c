@@ -217,6 +217,12 @@ static void test_fixed_events(void **state)
 		e = ev(code, true, false);
 		assert_int_equal(regs_fixed_counter_for(&e), (int)j);
 	}
+	/* INST_RETIRED.ANY and CPU_CLK_UNHALTED.CORE have GP encodings, reference cycles none. */
+	assert_true(regs_fixed_event_gp_ok(0));
+	assert_true(regs_fixed_event_gp_ok(1));
+	assert_false(regs_fixed_event_gp_ok(2));
+	assert_false(regs_fixed_event_gp_ok(PMU_MAX_FIXED));
+	assert_int_equal(regs_fixed_event_code(PMU_MAX_FIXED), 0);
 }
 
 int main(void)

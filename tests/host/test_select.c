@@ -55,7 +55,7 @@ static void test_real_machines_take_hw(void **state)
 		assert_int_equal(r.fixed_width, 48);
 		assert_true(r.full_width);
 		assert_string_equal(r.uarch, info.uarch->name);
-		assert_str_or_null(r.erratum, info.erratum);
+		assert_str_or_null(r.erratum, info.uarch->erratum);
 		assert_null(r.hypervisor);
 	}
 }

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "pmu/regs.h"
 #include "pmu/sched.h"
 
 #define ROUNDS 11
 /* Each round repeats its set until about this many calls, so that a round lasts milliseconds. */
 #define CALLS_PER_ROUND 600000u
 #define RANDOM_SETS 100000
-#define FIXED(j) (1ull << (PMU_FIXED_BASE + (j)))
 
 struct workload {
 	const char *name;
@@ -140,7 +140,7 @@ static uint64_t next(void)
  */
 static void random_sets(struct workload *w, const char *name, unsigned gp, bool table_like)
 {
-	uint64_t all_gp = PMU_GP_MASK(gp);
+	uint64_t all_gp = PMU_GP_MASK(gp), all = regs_global_all(gp, PMU_MAX_FIXED);
 
 	workload_alloc(w, name, RANDOM_SETS, gp);
 	for (unsigned c = 0; c < RANDOM_SETS; c++) {
@@ -151,11 +151,13 @@ static void random_sets(struct workload *w, const char *name, unsigned gp, bool 
 			uint64_t m, r = next();
 
 			if (!table_like) {
-				m = next() & (all_gp | FIXED(0) | FIXED(1) | FIXED(2));
+				m = next() & all;
 			} else if (r % 10 < 6) {
 				m = all_gp;
 			} else if (r % 10 < 8) {
-				m = FIXED(r % 3) | (r % 3 == 2 ? 0 : all_gp);
+				unsigned j = (unsigned)(r % PMU_MAX_FIXED);
+
+				m = PMU_FIXED_BIT(j) | (regs_fixed_event_gp_ok(j) ? all_gp : 0);
 			} else {
 				m = (next() & all_gp) | (1ull << (next() % (gp < 4 ? gp : 4)));
 			}

@@ -11,23 +11,17 @@
 
 int list_events(const struct uarch *u, unsigned gp, unsigned fixed)
 {
-	printf("Processor Name            : %s\n", u->display_name);
-	printf("Generic Counters No       : %u\n", gp);
-	printf("Fixed-Purpose Counters No : %u\n", fixed);
+	sim_print_processor(u, gp, fixed);
 	printf("---------------------------------------------------------------\n");
 	printf("%-14s # %-14s # %s\n", "CODE", "CONSTRAINTS", "NAME");
 	for (const struct event_name *n = event_names; n->name; n++) {
 		struct pmu_event e;
 		struct constraint c;
 
-		if (n->uarchs && !(n->uarchs & UARCH_BIT(u->id)))
+		if (!event_name_on(n, u))
 			continue;
 		memset(&e, 0, sizeof(e));
-		e.event = (uint8_t)n->code;
-		e.umask = (uint8_t)(n->code >> 8);
-		e.cmask = n->cmask;
-		e.edge = (n->flags & EVENT_NAME_EDGE) != 0;
-		e.inv = (n->flags & EVENT_NAME_INV) != 0;
+		event_name_to_event(n, &e);
 		e.usr = e.os = true;
 		c = uarch_constraint(u, &e, gp, fixed);
 		printf("0x%012llx | 0x%012llx | %s%s\n", sim_event_code(&e),

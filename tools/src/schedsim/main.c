@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, ")\n");
 		return 2;
 	}
-	o.gp = o.ht ? o.uarch->gp_ht_on : o.uarch->gp_ht_off;
+	o.gp = uarch_gp(o.uarch, o.ht);
 	o.fixed = o.uarch->fixed;
 	if (!xsu_given)
 		o.xsu = o.ht && uarch_has_erratum(o.uarch);

@@ -40,6 +40,9 @@ int sweep(unsigned n, bool json, bool past_failure);
 /* --list: the event table for u with static constraints, as the thesis's listing. */
 int list_events(const struct uarch *u, unsigned gp, unsigned fixed);
 
+/* The header of a run and of --list: processor name and counters, as the thesis's simulator. */
+void sim_print_processor(const struct uarch *u, unsigned gp, unsigned fixed);
+
 /* perf_event_attr.config as libpfm4 encodes it (EN and INT set), as the thesis prints code=. */
 unsigned long long sim_event_code(const struct pmu_event *e);
 

@@ -12,20 +12,22 @@
 
 #include "pmu/event_parse.h"
 #include "pmu/mux.h"
+#include "pmu/regs.h"
 #include "pmu/xsu.h"
 #include "tools/src/schedsim/schedsim.h"
 
 unsigned long long sim_event_code(const struct pmu_event *e)
 {
-	/* IA32_PERFEVTSELx as libpfm4 builds it: USR, OS, edge, INT (bit 20), any, EN (bit 22),
-	 * inv, cmask. The thesis's listing shows exactly this ("code=0x5307f1"). */
-	unsigned long long code = e->event | (unsigned long long)e->umask << 8;
+	/* IA32_PERFEVTSELx as libpfm4 builds it: the driver's value with INT (bit 20) and EN
+	 * (bit 22) set. The thesis's listing shows exactly this ("code=0x5307f1"). */
+	return regs_perfevtsel(e, REGS_EN | REGS_INT);
+}
 
-	code |= (unsigned long long)e->usr << 16 | (unsigned long long)e->os << 17;
-	code |= (unsigned long long)e->edge << 18 | 1ull << 20;
-	code |= (unsigned long long)e->any << 21 | 1ull << 22;
-	code |= (unsigned long long)e->inv << 23 | (unsigned long long)e->cmask << 24;
-	return code;
+void sim_print_processor(const struct uarch *u, unsigned gp, unsigned fixed)
+{
+	printf("Processor Name            : %s\n", u->display_name);
+	printf("Generic Counters No       : %u\n", gp);
+	printf("Fixed-Purpose Counters No : %u\n", fixed);
 }
 
 static const char *const thread_name[2] = { "HT0", "HT1" };
@@ -192,9 +194,7 @@ int simulate(const struct sim_options *o)
 		if (!load_thread(&thread[t], o, t, &core))
 			return 2;
 
-	printf("Processor Name            : %s\n", o->uarch->display_name);
-	printf("Generic Counters No       : %u\n", o->gp);
-	printf("Fixed-Purpose Counters No : %u\n", o->fixed);
+	sim_print_processor(o->uarch, o->gp, o->fixed);
 	printf("Scheduling Algorithm      : %s%s\n", sched_algorithm_name(o->algorithm),
 	       o->past_failure ? ", past the first failure up to 2N events" : "");
 	if (replay) {
