@@ -4,6 +4,8 @@
  * ':' interchangeable between event and unit mask (perf writes mem_uops_retired.all_loads,
  * libpfm4 and the thesis MEM_UOPS_RETIRED:ALL_LOADS).
  */
+#include <string.h>
+
 #include "pmu/event_names.h"
 
 static int fold(int c)
@@ -58,6 +60,21 @@ const struct event_name *event_name_lookup(const char *name, size_t len, const s
 	if (elsewhere)
 		*elsewhere = !common && other;
 	return common;
+}
+
+const char *event_name_for(const struct pmu_event *e, const struct uarch *u)
+{
+	for (const struct event_name *n = event_names; n->name; n++) {
+		struct pmu_event k = *e;
+
+		if (!strchr(n->name, ':') || !event_name_on(n, u))
+			continue;
+		event_name_to_event(n, &k);
+		if (k.event == e->event && k.umask == e->umask && k.cmask == e->cmask &&
+		    k.edge == e->edge && k.inv == e->inv)
+			return n->name;
+	}
+	return NULL;
 }
 
 bool event_name_event_known(const char *name, size_t len)

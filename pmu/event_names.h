@@ -58,6 +58,12 @@ void event_name_to_event(const struct event_name *n, struct pmu_event *e);
 const struct event_name *event_name_lookup(const char *name, size_t len, const struct uarch *u,
 					   bool *elsewhere);
 
+/*
+ * The reverse: the full name ("EVENT:UMASK") of the selection in e on u (event select, unit mask,
+ * counter mask, edge, inv), or NULL when the table has none.
+ */
+const char *event_name_for(const struct pmu_event *e, const struct uarch *u);
+
 /* Whether some entry's event part (before ':') is name[0..len-1]: "unknown unit mask" vs
  * "unknown event" in error messages. */
 bool event_name_event_known(const char *name, size_t len);

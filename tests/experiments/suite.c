@@ -62,21 +62,6 @@ static const char *mode_sched_name(const struct experiment *e, bool xsu_on)
 	return sched_name(first ? first : &e->runs[0]);
 }
 
-/* Intel's name for an event, from the names table, or NULL. */
-static const char *intel_name(const struct pmu_event *e)
-{
-	uint16_t code = pmu_event_code(e);
-
-	for (const struct event_name *n = event_names; n->name; n++) {
-		bool edge = n->flags & EVENT_NAME_EDGE, inv = n->flags & EVENT_NAME_INV;
-		if (n->code == code && n->cmask == e->cmask && edge == e->edge && inv == e->inv &&
-		    strchr(n->name, ':') &&
-		    (!n->uarchs || (n->uarchs & UARCH_BIT(the_pmu.info.uarch->id))))
-			return n->name;
-	}
-	return NULL;
-}
-
 static void counter_name(int counter, char *buf, size_t size)
 {
 	if (counter < 0)
@@ -159,7 +144,7 @@ static void emit_counts(const struct experiment *e, const struct exp_run_result 
 			record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
 			record_string(&r, "event", c->event.name);
 			record_string(&r, "code", code);
-			record_string(&r, "name", intel_name(&c->event));
+			record_string(&r, "name", event_name_for(&c->event, the_pmu.info.uarch));
 			record_bool(&r, "corrupting", c->corrupting);
 			record_string(&r, "counter", counter[0] ? counter : NULL);
 			record_uint(&r, "raw", c->reading.raw);

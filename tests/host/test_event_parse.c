@@ -147,6 +147,27 @@ static void test_spellings_and_uarch(void **state)
 	}
 }
 
+/* The reverse lookup names what parsing gave, per microarchitecture, and only full names. */
+static void test_name_for_event(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("r81d0,l1d_pend_miss.occurrences,cycle_activity.stalls_l1d_pending,"
+			       "r1234",
+			       "ivybridge"),
+			 4);
+	assert_string_equal(event_name_for(&events[0], uarch_by_name("ivybridge")),
+			    "MEM_UOPS_RETIRED:ALL_LOADS");
+	/* Same code as L1D_PEND_MISS:PENDING; the counter mask and edge tell them apart. */
+	assert_string_equal(event_name_for(&events[1], uarch_by_name("ivybridge")),
+			    "L1D_PEND_MISS:OCCURRENCES");
+	assert_string_equal(event_name_for(&events[2], uarch_by_name("ivybridge")),
+			    "CYCLE_ACTIVITY:STALLS_L1D_PENDING");
+	/* Ivy Bridge's encoding is another event on Sandy Bridge. */
+	const char *snb = event_name_for(&events[2], uarch_by_name("sandybridge"));
+	assert_true(snb == NULL || strcmp(snb, "CYCLE_ACTIVITY:STALLS_L1D_PENDING") != 0);
+	assert_null(event_name_for(&events[3], uarch_by_name("ivybridge")));
+}
+
 static void test_groups(void **state)
 {
 	(void)state;
@@ -227,9 +248,13 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_raw),	     cmocka_unit_test(test_pmu_syntax),
-		cmocka_unit_test(test_thesis_names), cmocka_unit_test(test_spellings_and_uarch),
-		cmocka_unit_test(test_groups),	     cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_pmu_syntax),
+		cmocka_unit_test(test_thesis_names),
+		cmocka_unit_test(test_spellings_and_uarch),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_name_for_event),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
