@@ -14,28 +14,11 @@
 #include "tests/host/lib/acpi_builder.h"
 #include "tests/host/lib/fake_phys.h"
 
-static void fix_checksum(uint8_t *p, size_t n, size_t at)
-{
-	uint8_t sum = 0;
-	p[at] = 0;
-	for (size_t i = 0; i < n; i++)
-		sum = (uint8_t)(sum + p[i]);
-	p[at] = (uint8_t)-sum;
-}
-
-static void make_rsdp(uint8_t *p, unsigned revision)
+/* An RSDP in a plain buffer, for the validation and BIOS-scan tests. */
+static void make_rsdp(uint8_t *p, uint8_t revision)
 {
 	memset(p, 0, 36);
-	memcpy(p, "RSD PTR ", 8);
-	memcpy(p + 9, "BOCHS ", 6);
-	p[15] = (uint8_t)revision;
-	uint32_t rsdt = 0x7fe0000, length = 36;
-	memcpy(p + 16, &rsdt, 4);
-	fix_checksum(p, 20, 8);
-	if (revision >= 2) {
-		memcpy(p + 20, &length, 4);
-		fix_checksum(p, 36, 32);
-	}
+	ab_rsdp_bytes(p, revision, 0x7fe0000, 0);
 }
 
 static void test_rsdp_validation(void **state)

@@ -15,17 +15,7 @@
 #include "pmu/model.h"
 #include "pmu/msr.h"
 #include "pmu/regs.h"
-
-static struct pmu_event ev(uint16_t code, bool usr, bool os)
-{
-	struct pmu_event e = { .event = code & 0xff, .umask = code >> 8, .usr = usr, .os = os };
-	return e;
-}
-
-static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
-{
-	return (uint64_t)((unsigned __int128)a * b / c);
-}
+#include "tests/host/lib/test_util.h"
 
 /* ---- a recording backend ------------------------------------------------------------------- */
 

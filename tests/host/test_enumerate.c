@@ -13,6 +13,7 @@
 #include "pmu/enumerate.h"
 #include "pmu/msr.h"
 #include "tests/host/lib/cpuid_dumps.h"
+#include "tests/host/lib/test_util.h"
 
 struct machine {
 	const struct cpuid_dump *dump;
@@ -47,14 +48,6 @@ static const struct machine machines[] = {
 	{ &cpuid_skl_i5_6400t, "Intel(R) Core(TM) i5-6400T CPU @ 2.20GHz", 6, 0x5e, 3, 4, 8,
 	  "skylake", NULL },
 };
-
-static void assert_str_or_null(const char *got, const char *want)
-{
-	if (want)
-		assert_string_equal(got, want);
-	else
-		assert_null(got);
-}
 
 static void test_real_machines(void **state)
 {

@@ -15,6 +15,7 @@
 #include "pmu/model.h"
 #include "pmu/msr.h"
 #include "pmu/regs.h"
+#include "tests/host/lib/test_util.h"
 
 static struct model_core core;
 
@@ -36,12 +37,6 @@ static uint64_t rd(unsigned t, uint32_t msr)
 	return model_rdmsr(&core.thread[t], msr);
 }
 
-static struct pmu_event ev(uint16_t code, bool usr, bool os)
-{
-	struct pmu_event e = { .event = code & 0xff, .umask = code >> 8, .usr = usr, .os = os };
-	return e;
-}
-
 /* Count code on GP counter i of thread t at user level (perf's rXXXX:u) and enable it. */
 static void count_u(unsigned t, unsigned i, uint16_t code)
 {
@@ -57,11 +52,6 @@ static uint64_t pmc(unsigned t, unsigned i)
 }
 
 /* floor(a * b / c) without overflow, the reference the model's exact arithmetic must meet. */
-static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
-{
-	return (uint64_t)((unsigned __int128)a * b / c);
-}
-
 static uint64_t share_of(uint64_t count, uint16_t code)
 {
 	return muldiv(count, model_share_ppm(model_default_shares, code & 0xff, code >> 8),

@@ -11,12 +11,7 @@
 
 #include "pmu/msr.h"
 #include "pmu/regs.h"
-
-static struct pmu_event ev(uint16_t code, bool usr, bool os)
-{
-	struct pmu_event e = { .event = code & 0xff, .umask = code >> 8, .usr = usr, .os = os };
-	return e;
-}
+#include "tests/host/lib/test_util.h"
 
 static void test_perfevtsel_perf(void **state)
 {

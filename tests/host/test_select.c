@@ -13,14 +13,7 @@
 #include "pmu/enumerate.h"
 #include "pmu/select.h"
 #include "tests/host/lib/cpuid_dumps.h"
-
-static void assert_str_or_null(const char *got, const char *want)
-{
-	if (want)
-		assert_string_equal(got, want);
-	else
-		assert_null(got);
-}
+#include "tests/host/lib/test_util.h"
 
 static const struct cpuid_dump *const real[] = {
 	&cpuid_snb_i7_2600,   &cpuid_snb_i5_2400,   &cpuid_snbe_i7_3930k, &cpuid_ivb_i7_3770k,

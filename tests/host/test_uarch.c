@@ -11,12 +11,7 @@
 #include <cmocka.h>
 
 #include "pmu/uarch.h"
-
-static struct pmu_event ev(uint16_t code)
-{
-	struct pmu_event e = { .event = code & 0xff, .umask = code >> 8, .usr = true, .os = true };
-	return e;
-}
+#include "tests/host/lib/test_util.h"
 
 static void test_models(void **state)
 {
@@ -47,49 +42,49 @@ static void test_static_constraints(void **state)
 	struct pmu_event e;
 
 	/* L1D_PEND_MISS.PENDING: counter 2 only, with HT on and off. */
-	e = ev(0x0148);
+	e = ev(0x0148, true, true);
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 3).mask, 0x4);
 	assert_int_equal(uarch_constraint(hsw, &e, 8, 3).mask, 0x4);
 	/* On Sandy Bridge any unit mask of 0x48 is constrained. */
-	e = ev(0x0248);
+	e = ev(0x0248, true, true);
 	assert_int_equal(uarch_constraint(snb, &e, 4, 3).mask, 0x4);
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 3).mask, 0xf);
 	/* l1d_pend_miss:occurrences (edge, cmask 1) is still 0x0148 to the table: 0x4 (thesis 7.2). */
-	e = ev(0x0148);
+	e = ev(0x0148, true, true);
 	e.edge = true;
 	e.cmask = 1;
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 3).mask, 0x4);
 
 	/* Corrupting events: bottom four counters, flagged, also with HT off. */
-	e = ev(0x81d0);
+	e = ev(0x81d0, true, true);
 	struct constraint c = uarch_constraint(hsw, &e, 8, 3);
 	assert_int_equal(c.mask, 0xf);
 	assert_true(c.corrupting);
-	e = ev(0x08d1);
+	e = ev(0x08d1, true, true);
 	assert_true(uarch_constraint(snb, &e, 4, 3).corrupting);
 	/* Same code on Skylake: restricted but not corrupting. */
 	assert_false(uarch_constraint(uarch_by_name("skylake"), &e, 4, 3).corrupting);
 
 	/* Unconstrained events take every GP counter. */
-	e = ev(0x00c5);
+	e = ev(0x00c5, true, true);
 	c = uarch_constraint(hsw, &e, 4, 3);
 	assert_int_equal(c.mask, 0xf);
 	assert_false(c.corrupting);
 	assert_int_equal(uarch_constraint(hsw, &e, 8, 3).mask, 0xff);
 
 	/* Fixed-counter events: fixed counter plus GP, except reference cycles (fixed 2 only). */
-	e = ev(0x00c0);
+	e = ev(0x00c0, true, true);
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 3).mask, PMU_FIXED_BIT(0) | 0xf);
-	e = ev(0x003c);
+	e = ev(0x003c, true, true);
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 3).mask, PMU_FIXED_BIT(1) | 0xf);
-	e = ev(0x0300);
+	e = ev(0x0300, true, true);
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 3).mask, PMU_FIXED_BIT(2));
 	/* With a counter mask the event no longer fits a fixed counter. */
-	e = ev(0x00c0);
+	e = ev(0x00c0, true, true);
 	e.cmask = 1;
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 3).mask, 0xf);
 	/* Without fixed counters reference cycles cannot be counted at all. */
-	e = ev(0x0300);
+	e = ev(0x0300, true, true);
 	assert_int_equal(uarch_constraint(hsw, &e, 4, 0).mask, 0);
 }
 

@@ -131,13 +131,12 @@ void ab_break_checksum(struct fake_phys *m, uint64_t addr)
 	phys(m, addr, 10)[9] ^= 0x01;
 }
 
-uint64_t ab_rsdp(struct acpi_builder *b, uint64_t addr, uint8_t revision, uint32_t rsdt,
-		 uint64_t xsdt)
+void ab_rsdp_bytes(uint8_t *p, uint8_t revision, uint32_t rsdt, uint64_t xsdt)
 {
 	uint32_t length = revision >= 2 ? 36 : 20;
-	uint8_t *p = fake_phys_add(b->mem, addr, length);
 	uint8_t sum = 0;
 
+	memset(p, 0, length);
 	memcpy(p, "RSD PTR ", 8);
 	memcpy(p + 9, "PMUTST", 6);
 	p[15] = revision;
@@ -153,6 +152,12 @@ uint64_t ab_rsdp(struct acpi_builder *b, uint64_t addr, uint8_t revision, uint32
 			sum = (uint8_t)(sum + p[i]);
 		p[32] = (uint8_t)-sum;
 	}
+}
+
+uint64_t ab_rsdp(struct acpi_builder *b, uint64_t addr, uint8_t revision, uint32_t rsdt,
+		 uint64_t xsdt)
+{
+	ab_rsdp_bytes(fake_phys_add(b->mem, addr, revision >= 2 ? 36 : 20), revision, rsdt, xsdt);
 	return addr;
 }
 

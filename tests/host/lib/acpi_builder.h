@@ -53,7 +53,10 @@ void ab_put_gas(struct fake_phys *m, uint64_t addr, uint32_t off, uint8_t space,
 /* Flip a bit of the checksum byte: the table stays intact otherwise. */
 void ab_break_checksum(struct fake_phys *m, uint64_t addr);
 
-/* An RSDP (revision 0: 20 bytes, 2+: 36 bytes) at addr in its own region. */
+/* An RSDP (revision 0: 20 bytes, 2+: 36 bytes) written to p, checksums and all. */
+void ab_rsdp_bytes(uint8_t *p, uint8_t revision, uint32_t rsdt, uint64_t xsdt);
+
+/* The same at addr in its own region. */
 uint64_t ab_rsdp(struct acpi_builder *b, uint64_t addr, uint8_t revision, uint32_t rsdt,
 		 uint64_t xsdt);
 
