@@ -39,7 +39,6 @@ CR0_PG			equ 1 << 31
 CR4_PAE			equ 1 << 5
 MSR_EFER		equ 0xc0000080
 EFER_LME		equ 1 << 8
-EFER_NXE		equ 1 << 11
 
 PTE_PRESENT		equ 1 << 0
 PTE_WRITE		equ 1 << 1
