@@ -19,10 +19,6 @@
 #define GDT_CODE64 0x00af9a000000ffffull
 #define GDT_DATA 0x00cf92000000ffffull
 
-/* The trampoline page must end at or below 0x9F000: under the EBDA (kernel/memmap.h). */
-#define TRAMPOLINE_MAX_END 0x9f000ull
-#define TRAMPOLINE_MIN 0x1000ull
-
 extern const uint8_t handoff_stub[] __attribute__((visibility("hidden")));
 extern const uint8_t handoff_stub_end[] __attribute__((visibility("hidden")));
 
@@ -74,29 +70,6 @@ void handoff_release(struct handoff_block *block, UINTN pages)
 {
 	if (block)
 		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)block, pages);
-}
-
-uint64_t handoff_reserve_trampoline(void)
-{
-	EFI_PHYSICAL_ADDRESS page = TRAMPOLINE_MAX_END - 1;
-
-	/*
-	 * The highest free page under the limit. Loader data shows as usable in the firmware's map;
-	 * loader.c cuts this page out of the kernel's map as reserved.
-	 */
-	if (EFI_ERROR(BS->AllocatePages(AllocateMaxAddress, EfiLoaderData, 1, &page)))
-		return 0;
-	if (page < TRAMPOLINE_MIN) {
-		BS->FreePages(page, 1);
-		return 0;
-	}
-	return page;
-}
-
-void handoff_release_trampoline(uint64_t page)
-{
-	if (page)
-		BS->FreePages(page, 1);
 }
 
 void handoff_enter(struct handoff_block *block, uint64_t entry)

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the loader leaves behind for the kernel, all below 4 GiB: one block holding boot_info, an
- * identity map of 0-4 GiB, a GDT, a small stack and a copy of the switch code (handoff_stub.asm),
- * and a page below 1 MiB for the kernel's AP start-up trampoline.
+ * identity map of 0-4 GiB, a GDT, a small stack and a copy of the switch code (handoff_stub.asm).
  */
 #ifndef BOOT_EFI_HANDOFF_H
 #define BOOT_EFI_HANDOFF_H
@@ -30,10 +29,6 @@ struct handoff_block {
 /* Allocate the block below 4 GiB as loader code and fill in everything but boot_info. */
 EFI_STATUS handoff_prepare(struct handoff_block **block, UINTN *pages);
 void handoff_release(struct handoff_block *block, UINTN pages);
-
-/* A free page at or above 4 KiB whose end is at or below 0x9F000 (under the EBDA), or 0. */
-uint64_t handoff_reserve_trampoline(void);
-void handoff_release_trampoline(uint64_t page);
 
 /*
  * After ExitBootServices(), interrupts off: load the block's GDT and page tables and jump to the

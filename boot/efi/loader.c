@@ -5,11 +5,12 @@
  * firmware usually mirrors to the serial port) and the loader returns to the firmware with an
  * error status, giving back what it allocated. After ExitBootServices() nothing can fail any more.
  *
- * Which memory the kernel finds reserved in boot_info's map: its own image (the kernel also knows
- * that range itself, __image_start..__image_end) and the trampoline page. The hand-off block
- * (boot_info, page tables, GDT, stack) is loader code, listed as usable and named by
- * loader_info_start/end: the kernel copies boot_info and switches to its own page tables, GDT and
- * stack before it allocates anything.
+ * boot_info's map is the firmware's, types converted, nothing cut out: the kernel keeps its own
+ * image (__image_start..__image_end) and the hand-off block (loader_info_start..end) out of use
+ * itself, and picks its AP trampoline page from the map (memmap_trampoline_page()), as on the
+ * multiboot path. The hand-off block (boot_info, page tables, GDT, stack) is loader code, listed
+ * as usable: the kernel copies boot_info and switches to its own page tables, GDT and stack
+ * before it allocates anything.
  */
 #include "boot/efi/efi_memmap.h"
 #include "boot/efi/handoff.h"
@@ -24,7 +25,6 @@ struct loader {
 	EFI_LOADED_IMAGE *self;
 	struct handoff_block *block;
 	UINTN block_pages;
-	uint64_t trampoline;
 	struct elf_plan plan;
 	BOOLEAN kernel_loaded;
 };
@@ -37,7 +37,6 @@ static EFI_STATUS give_up(struct loader *l, EFI_STATUS status)
 {
 	if (l->kernel_loaded)
 		kernel_unload(&l->plan);
-	handoff_release_trampoline(l->trampoline);
 	handoff_release(l->block, l->block_pages);
 
 	Print(LOADER_SAY L"not started (%r). Press a key to return to the firmware.\n", status);
@@ -144,28 +143,17 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		Print(LOADER_SAY L"no loaded image protocol: %r\n", status);
 		return give_up(&l, status);
 	}
-	/* The kernel's place is fixed and low memory is scarce: claim both before anything else. */
+	/* The kernel's place is fixed: claim it before anything else takes it. */
 	status = kernel_load(&l.plan);
 	if (EFI_ERROR(status))
 		return give_up(&l, status);
 	l.kernel_loaded = TRUE;
-	l.trampoline = handoff_reserve_trampoline();
-	if (!l.trampoline)
-		Print(L"  no free page below 0x9F000 for the AP trampoline (the kernel looks)\n");
-
 	status = handoff_prepare(&l.block, &l.block_pages);
 	if (EFI_ERROR(status))
 		return give_up(&l, status);
 	fill_boot_info(&l);
-	l.block->info.trampoline_page = l.trampoline;
-	Print(L"  kernel 0x%lx-0x%lx, entry 0x%lx; boot_info at 0x%lx; trampoline page 0x%lx\n",
-	      l.plan.low, l.plan.high, l.plan.entry, (UINT64)(UINTN)&l.block->info, l.trampoline);
-
-	/* Cut out of the usable memory the kernel will find in its map. */
-	struct efi_memmap_hole holes[2] = { { l.plan.low, l.plan.high } };
-	unsigned hole_count = 1;
-	if (l.trampoline)
-		holes[hole_count++] = (struct efi_memmap_hole){ l.trampoline, l.trampoline + 4096 };
+	Print(L"  kernel 0x%lx-0x%lx, entry 0x%lx; boot_info at 0x%lx\n", l.plan.low, l.plan.high,
+	      l.plan.entry, (UINT64)(UINTN)&l.block->info);
 
 	Print(L"  leaving the firmware\n");
 	BOOLEAN exit_attempted;
@@ -180,6 +168,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 
 	/* No firmware from here on. The firmware's timer is stopped; its IDT is about to go. */
 	__asm__ volatile("cli" ::: "memory");
-	efi_memmap_convert(map.buffer, map.size, map.desc_size, holes, hole_count, &l.block->info);
+	efi_memmap_convert(map.buffer, map.size, map.desc_size, &l.block->info);
 	handoff_enter(l.block, l.plan.entry);
 }
