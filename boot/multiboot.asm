@@ -214,9 +214,11 @@ build_identity_map:
 	ret
 
 bits 64
-; The native UEFI loader's way in: already in long mode with the loader's page tables and GDT,
-; interrupts off, RDI = physical address of a struct boot_info (kernel/boot_info.h) that the
-; loader built. Switch to our own identity map, GDT and stack before running any C.
+; The native UEFI loader's way in (boot/efi/handoff.c): already in long mode on the firmware's
+; page tables, GDT and stack, interrupts off, RDI = physical address of a struct boot_info
+; (kernel/boot_info.h) below 4 GiB that the loader built. Switch to our own stack, identity map
+; and GDT before running any C; until then write nothing outside our own bss and load no segment
+; register, as the firmware's tables and GDT sit in memory that is about to be free.
 global kernel_entry64
 kernel_entry64:
 	cli
