@@ -7,11 +7,11 @@
  * - The firmware identity maps the memory of its map (UEFI 2.10, 2.3.4 "x64 Platforms"), so the
  *   kernel image and boot_info are at their physical addresses.
  * - The kernel image is EfiLoaderCode (kernel_load.c): executable where the firmware maps data
- *   non-executable (EDK2's NX memory protection), and writable, as kernel_load() has just
- *   written it. kernel_entry64 writes only its own bss (page tables, stack) before its CR3 load.
+ *   non-executable (EDK2's NX memory protection).
+ * - kernel_entry64 loads its own CR3 first (its page tables are data of the kernel image) and
+ *   writes nothing before; the jump pushes nothing, the firmware's stack is left behind.
  * - It loads no segment register before its own LGDT; the firmware's GDT, in boot-services
  *   memory, is intact until then, as nothing runs that could reuse that memory.
- * - It sets its own stack at once: the jump pushes nothing, the firmware's stack is left behind.
  * - boot_info lies outside the kernel image (whose bss kernel_load() zeroed, the kernel never
  *   does), below 4 GiB, which the kernel's identity map covers, in pages the kernel keeps out of
  *   use (loader_info_start..end) and copies before it allocates anything.
