@@ -35,12 +35,6 @@ MB2_INFO_EFI64		equ 12
 MB2_INFO_ACPI_OLD	equ 14
 MB2_INFO_ACPI_NEW	equ 15
 
-CR0_PE			equ 1 << 0
-CR0_PG			equ 1 << 31
-CR4_PAE			equ 1 << 5
-MSR_EFER		equ 0xc0000080
-EFER_LME		equ 1 << 8
-
 PTE_PRESENT		equ 1 << 0
 PTE_WRITE		equ 1 << 1
 PTE_LARGE		equ 1 << 7
@@ -224,8 +218,8 @@ no_long_mode_message:
 ; A minimal GDT for the switch; kernel/gdt.c installs the real per-CPU one.
 boot_gdt:
 	dq 0
-	dq 0x00af9a000000ffff		; 0x08: 64-bit code, DPL 0
-	dq 0x00cf92000000ffff		; 0x10: data, DPL 0
+	dq BOOT_GDT_CODE64		; BOOT_KERNEL_CS
+	dq BOOT_GDT_DATA		; BOOT_KERNEL_DS
 boot_gdt_end:
 boot_gdt_pointer:
 	dw boot_gdt_end - boot_gdt - 1
