@@ -14,6 +14,12 @@
 
 TRAMPOLINE_CS32		equ 0x18	; 32-bit code, only here (the other two as in the boot GDT)
 
+; CR0 as loaded, not as INIT left it: INIT keeps CD and NW as they were (Intel SDM vol. 3A,
+; table 9-1), so a firmware that parked its APs with caching off would leave ours uncached.
+; CD = NW = 0 is the normal cache mode (SDM vol. 3A, 11.5.1, table 11-5). MP and NE as
+; fpu_enable() sets them on every CPU; EM, TS, WP and AM clear.
+AP_CR0			equ CR0_PE | CR0_MP | CR0_ET | CR0_NE
+
 section .rodata
 align 4096
 
@@ -37,8 +43,7 @@ trampoline_start:
 	mov [OFFSET(far_to_long)], eax
 
 	o32 lgdt [OFFSET(trampoline_gdt_pointer)]
-	mov eax, cr0
-	or eax, CR0_PE
+	mov eax, AP_CR0
 	mov cr0, eax
 	o32 jmp far [OFFSET(far_to_protected)]
 
@@ -58,8 +63,7 @@ protected_mode:
 	rdmsr
 	or eax, EFER_LME
 	wrmsr
-	mov eax, cr0
-	or eax, CR0_PG
+	mov eax, AP_CR0 | CR0_PG
 	mov cr0, eax
 	jmp far [ebx + OFFSET(far_to_long)]
 
