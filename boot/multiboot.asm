@@ -26,8 +26,10 @@ MB2_TAG_END		equ 0
 MB2_TAG_INFO_REQUEST	equ 1
 MB2_TAG_FLAGS_OPTIONAL	equ 1
 
-; Information tags we ask for (multiboot2 spec 3.6): command line, loader name, memory map,
-; framebuffer, EFI 64-bit system table, ACPI old and new RSDP.
+; Information tags we ask for (multiboot2 spec 3.6): command line, loader name, memory map, EFI
+; 64-bit system table, ACPI old and new RSDP. Not the framebuffer (tag 8), which GRUB passes
+; unasked: an EGA text one under BIOS gives the kernel its VGA console (kernel/multiboot.c, then
+; console_setup() in kernel/kmain.c).
 MB2_INFO_CMDLINE	equ 1
 MB2_INFO_LOADER_NAME	equ 2
 MB2_INFO_MMAP		equ 6
