@@ -12,9 +12,9 @@
  *   writes nothing before; the jump pushes nothing, the firmware's stack is left behind.
  * - It loads no segment register before its own LGDT; the firmware's GDT, in boot-services
  *   memory, is intact until then, as nothing runs that could reuse that memory.
- * - boot_info lies outside the kernel image (whose bss kernel_load() zeroed, the kernel never
- *   does), below 4 GiB, which the kernel's identity map covers, in pages the kernel keeps out of
- *   use (loader_info_start..end) and copies before it allocates anything.
+ * - boot_info lies outside the kernel image, whose bss (stack, variables) the kernel writes
+ *   from its first instruction on; below 4 GiB, which the kernel's identity map covers; in pages
+ *   the kernel keeps out of use (loader_info_start..end) and copies before it allocates anything.
  */
 #include "boot/efi/handoff.h"
 
