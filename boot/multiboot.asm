@@ -1,11 +1,12 @@
 ; SPDX-License-Identifier: GPL-2.0
 ;
 ; How a boot loader reaches the kernel: the multiboot2 header (GRUB, BIOS and UEFI), a multiboot1
-; header (so that `qemu -kernel` boots the same ELF in about 0.1 s), and the 32-bit entry that
-; builds the identity map of the first 4 GiB, enters long mode and calls multiboot_main() in C.
+; header (so that `qemu -kernel` boots the same ELF in about 0.1 s), the 32-bit entry that enters
+; long mode on the identity map of the first 4 GiB and calls multiboot_main() in C, and that map,
+; ready-made as data.
 ;
-; The native UEFI loader (boot/efi) does not come through here: it enters kernel_entry64 already
-; in long mode (see below).
+; The native UEFI loader (boot/efi) does not come through the 32-bit entry: it enters
+; kernel_entry64 already in long mode (see below).
 ;
 ; Multiboot Specification 0.6.96 (multiboot1) and 2.0 (multiboot2); Intel SDM vol. 3A, 9.8.5
 ; "Initializing IA-32e Mode".
@@ -25,8 +26,10 @@ MB2_TAG_END		equ 0
 MB2_TAG_INFO_REQUEST	equ 1
 MB2_TAG_FLAGS_OPTIONAL	equ 1
 
-; Information tags we ask for (multiboot2 spec 3.6): command line, loader name, memory map,
-; framebuffer, EFI 64-bit system table, ACPI old and new RSDP.
+; Information tags we ask for (multiboot2 spec 3.6): command line, loader name, memory map, EFI
+; 64-bit system table, ACPI old and new RSDP. Not the framebuffer (tag 8), which GRUB passes
+; unasked: an EGA text one under BIOS gives the kernel its VGA console (kernel/multiboot.c, then
+; console_setup() in kernel/kmain.c).
 MB2_INFO_CMDLINE	equ 1
 MB2_INFO_LOADER_NAME	equ 2
 MB2_INFO_MMAP		equ 6
@@ -34,18 +37,24 @@ MB2_INFO_EFI64		equ 12
 MB2_INFO_ACPI_OLD	equ 14
 MB2_INFO_ACPI_NEW	equ 15
 
-CR0_PE			equ 1 << 0
-CR0_PG			equ 1 << 31
-CR4_PAE			equ 1 << 5
-MSR_EFER		equ 0xc0000080
-EFER_LME		equ 1 << 8
-EFER_NXE		equ 1 << 11
-
 PTE_PRESENT		equ 1 << 0
 PTE_WRITE		equ 1 << 1
 PTE_LARGE		equ 1 << 7
+LARGE_PAGE		equ 0x200000
 
 COM1			equ 0x3f8
+
+; DS, ES and SS flat data, FS and GS null: after each entry's far jump or return to
+; BOOT_KERNEL_CS, so that no segment register holds the previous GDT's selectors.
+%macro load_data_segments 0
+	mov ax, BOOT_KERNEL_DS
+	mov ds, ax
+	mov es, ax
+	mov ss, ax
+	xor eax, eax
+	mov fs, ax
+	mov gs, ax
+%endmacro
 
 section .multiboot progbits alloc noexec nowrite align=8
 ; The multiboot1 header must sit in the first 8 KiB of the file, the multiboot2 header in the
@@ -116,8 +125,6 @@ multiboot_entry32:
 	test edx, 1 << 29
 	jz .no_long_mode
 
-	call build_identity_map
-
 	mov eax, boot_pml4
 	mov cr3, eax
 	mov eax, cr4
@@ -136,13 +143,7 @@ multiboot_entry32:
 
 bits 64
 .long_mode:
-	mov ax, BOOT_KERNEL_DS
-	mov ds, ax
-	mov es, ax
-	mov ss, ax
-	xor eax, eax
-	mov fs, ax
-	mov gs, ax
+	load_data_segments
 	mov rsp, boot_stack_top
 	mov edi, [loader_magic]
 	mov esi, [loader_info]
@@ -183,87 +184,26 @@ bits 32
 	hlt
 	jmp .stop
 
-; Identity-map physical 0-4 GiB with 2 MiB pages: one PML4 entry, one PDPT with four entries, four
-; page directories. The kernel later refines this (user pages, uncached MMIO) from C.
-build_identity_map:
-	mov edi, boot_pml4
-	mov ecx, BOOT_PAGE_TABLES_SIZE / 4
-	xor eax, eax
-	rep stosd
-
-	mov dword [boot_pml4], boot_pdpt + PTE_PRESENT + PTE_WRITE
-	mov edi, boot_pdpt
-	mov eax, boot_page_directories + PTE_PRESENT + PTE_WRITE
-	mov ecx, 4
-.pdpt:
-	mov [edi], eax
-	add eax, 4096
-	add edi, 8
-	loop .pdpt
-
-	mov edi, boot_page_directories
-	mov eax, PTE_PRESENT + PTE_WRITE + PTE_LARGE
-	xor edx, edx			; high half of the physical address
-	mov ecx, 4 * 512
-.pd:
-	mov [edi], eax
-	mov [edi + 4], edx
-	add eax, 0x200000
-	adc edx, 0
-	add edi, 8
-	loop .pd
-	ret
-
 bits 64
-; The native UEFI loader's way in: already in long mode with the loader's page tables and GDT,
-; interrupts off, RDI = physical address of a struct boot_info (kernel/boot_info.h) that the
-; loader built. Switch to our own identity map, GDT and stack before running any C.
+; The native UEFI loader's way in (boot/efi/handoff.c): already in long mode on the firmware's
+; page tables, GDT and stack, interrupts off, RDI = physical address of a struct boot_info
+; (kernel/boot_info.h) below 4 GiB that the loader built. Switch to our own identity map, stack
+; and GDT before anything else: write nothing and load no segment register before that, as the
+; firmware's tables and GDT sit in memory that is about to be free.
 global kernel_entry64
 kernel_entry64:
 	cli
 	cld
-	mov rsp, boot_stack_top
-	push rdi
-	; Same map as the 32-bit path builds; page-table entries written 64 bits at a time.
-	mov rdi, boot_pml4
-	mov rcx, BOOT_PAGE_TABLES_SIZE / 8
-	xor eax, eax
-	rep stosq
-	mov rax, boot_pdpt + PTE_PRESENT + PTE_WRITE
-	mov [boot_pml4], rax
-	mov rdi, boot_pdpt
-	mov rax, boot_page_directories + PTE_PRESENT + PTE_WRITE
-	mov rcx, 4
-.pdpt64:
-	mov [rdi], rax
-	add rax, 4096
-	add rdi, 8
-	loop .pdpt64
-	mov rdi, boot_page_directories
-	mov rax, PTE_PRESENT + PTE_WRITE + PTE_LARGE
-	mov rcx, 4 * 512
-.pd64:
-	mov [rdi], rax
-	add rax, 0x200000
-	add rdi, 8
-	loop .pd64
-	mov rax, boot_pml4
+	mov rax, boot_pml4		; the code here and boot_info are mapped the same in both
 	mov cr3, rax
-
+	mov rsp, boot_stack_top
 	lgdt [boot_gdt_pointer]
 	push BOOT_KERNEL_CS
 	lea rax, [rel .reload_cs]
 	push rax
 	retfq
 .reload_cs:
-	mov ax, BOOT_KERNEL_DS
-	mov ds, ax
-	mov es, ax
-	mov ss, ax
-	xor eax, eax
-	mov fs, ax
-	mov gs, ax
-	pop rdi
+	load_data_segments
 	xor ebp, ebp
 	extern uefi_main
 	call uefi_main
@@ -280,21 +220,38 @@ no_long_mode_message:
 ; A minimal GDT for the switch; kernel/gdt.c installs the real per-CPU one.
 boot_gdt:
 	dq 0
-	dq 0x00af9a000000ffff		; 0x08: 64-bit code, DPL 0
-	dq 0x00cf92000000ffff		; 0x10: data, DPL 0
+	dq BOOT_GDT_CODE64		; BOOT_KERNEL_CS
+	dq BOOT_GDT_DATA		; BOOT_KERNEL_DS
 boot_gdt_end:
 boot_gdt_pointer:
 	dw boot_gdt_end - boot_gdt - 1
 	dq boot_gdt
 
+; The identity map of physical 0-4 GiB with 2 MiB pages (Intel SDM vol. 3A, 4.5): one PML4 entry,
+; a PDPT with four entries, four page directories. Constant, so both entries load it as the image
+; holds it; the kernel refines it from C (kernel/paging.c: user pages, uncached MMIO, guard pages).
+section .data.boot_page_tables progbits alloc noexec write align=4096
+global boot_pml4, boot_pdpt, boot_page_directories
+boot_pml4:
+	dq boot_pdpt + PTE_PRESENT + PTE_WRITE
+	times 511 dq 0
+boot_pdpt:
+%assign i 0
+%rep 4
+	dq boot_page_directories + i * 4096 + PTE_PRESENT + PTE_WRITE
+%assign i i + 1
+%endrep
+	times 512 - 4 dq 0
+boot_page_directories:
+%assign i 0
+%rep 4 * 512
+	dq i * LARGE_PAGE + PTE_PRESENT + PTE_WRITE + PTE_LARGE
+%assign i i + 1
+%endrep
+
 section .bss
 loader_magic:		resd 1
 loader_info:		resd 1
-	alignb 4096
-global boot_pml4, boot_pdpt, boot_page_directories
-boot_pml4:		resb 4096
-boot_pdpt:		resb 4096
-boot_page_directories:	resb 4 * 4096
 	alignb 4096
 ; Unmapped by kmain: running off the bottom of the boot stack faults into a reported double fault
 ; instead of silently overwriting whatever lies below.

@@ -10,6 +10,16 @@
 ; argument). The AP goes protected, then long mode on the kernel's page tables, and calls
 ; entry(argument) on its own stack.
 
+%include "boot/layout.inc"
+
+TRAMPOLINE_CS32		equ 0x18	; 32-bit code, only here (the other two as in the boot GDT)
+
+; CR0 as loaded, not as INIT left it: INIT keeps CD and NW as they were (Intel SDM vol. 3A,
+; table 9-1), so a firmware that parked its APs with caching off would leave ours uncached.
+; CD = NW = 0 is the normal cache mode (SDM vol. 3A, 11.5.1, table 11-5). MP and NE as
+; fpu_enable() sets them on every CPU; EM, TS, WP and AM clear.
+AP_CR0			equ CR0_PE | CR0_MP | CR0_ET | CR0_NE
+
 section .rodata
 align 4096
 
@@ -33,35 +43,33 @@ trampoline_start:
 	mov [OFFSET(far_to_long)], eax
 
 	o32 lgdt [OFFSET(trampoline_gdt_pointer)]
-	mov eax, cr0
-	or eax, 1				; PE
+	mov eax, AP_CR0
 	mov cr0, eax
 	o32 jmp far [OFFSET(far_to_protected)]
 
 bits 32
 protected_mode:
-	mov ax, 0x10
+	mov ax, BOOT_KERNEL_DS
 	mov ds, ax
 	mov es, ax
 	mov ss, ax
 
 	mov eax, cr4
-	or eax, 1 << 5				; PAE
+	or eax, CR4_PAE
 	mov cr4, eax
 	mov eax, [ebx + OFFSET(trampoline_cr3)]
 	mov cr3, eax
-	mov ecx, 0xc0000080			; IA32_EFER
+	mov ecx, MSR_EFER
 	rdmsr
-	or eax, 1 << 8				; LME
+	or eax, EFER_LME
 	wrmsr
-	mov eax, cr0
-	or eax, 1 << 31				; PG
+	mov eax, AP_CR0 | CR0_PG
 	mov cr0, eax
 	jmp far [ebx + OFFSET(far_to_long)]
 
 bits 64
 long_mode:
-	mov ax, 0x10
+	mov ax, BOOT_KERNEL_DS
 	mov ds, ax
 	mov es, ax
 	mov ss, ax
@@ -76,12 +84,13 @@ long_mode:
 	jmp .halt
 
 	align 8
-; 0x08: 32-bit code, 0x10: data, 0x18: 64-bit code; flat. kernel/gdt.c replaces it on arrival.
+; Flat segments, the 64-bit code and the data at the kernel's selectors; kernel/gdt.c replaces
+; this GDT on arrival.
 trampoline_gdt:
 	dq 0
-	dq 0x00cf9a000000ffff
-	dq 0x00cf92000000ffff
-	dq 0x00af9a000000ffff
+	dq BOOT_GDT_CODE64			; BOOT_KERNEL_CS
+	dq BOOT_GDT_DATA			; BOOT_KERNEL_DS
+	dq 0x00cf9a000000ffff			; TRAMPOLINE_CS32: as the data, executable
 trampoline_gdt_end:
 trampoline_gdt_pointer:
 	dw trampoline_gdt_end - trampoline_gdt - 1
@@ -89,10 +98,10 @@ trampoline_gdt_pointer:
 
 far_to_protected:
 	dd 0					; patched
-	dw 0x08
+	dw TRAMPOLINE_CS32
 far_to_long:
 	dd 0					; patched
-	dw 0x18
+	dw BOOT_KERNEL_CS
 
 	align 8
 ; The parameter block, filled by the boot CPU before each STARTUP IPI.

@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC 0x4f464e49544f4f42ull /* "BOOTINFO" */
-#define BOOT_INFO_VERSION 1
+/* Version 2: no trampoline_page, the kernel picks that page itself. */
+#define BOOT_INFO_VERSION 2
 
 #define BOOT_MEMMAP_MAX 512
 #define BOOT_CMDLINE_MAX 1024
@@ -79,7 +80,6 @@ struct boot_info {
 	uint8_t acpi_rsdp_copy[40]; /* multiboot2 hands over a copy: kept here, acpi_rsdp points
 				      * at it */
 	uint64_t efi_system_table;  /* physical address, 0 unless firmware is UEFI */
-	uint64_t trampoline_page;   /* a free 4 KiB page below 1 MiB the loader reserved, or 0 */
 	uint64_t loader_info_start; /* memory the loader's own data occupies, kept out of use */
 	uint64_t loader_info_end;   /* (GRUB puts multiboot2 information at 0x4000 under UEFI) */
 

@@ -116,8 +116,7 @@ static void memory_setup(void)
 	memmap_free_ranges(&boot_info, reserved, 3, 0, 0x100000, &low);
 	memmap_free_ranges(&boot_info, reserved, 3, 0x100000, IDENTITY_MAP_END, &high);
 	page_alloc_init(&high);
-	trampoline_page = boot_info.trampoline_page ? boot_info.trampoline_page
-						    : memmap_trampoline_page(&low);
+	trampoline_page = memmap_trampoline_page(&low);
 }
 
 static void acpi_setup(void)

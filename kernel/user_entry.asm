@@ -5,10 +5,8 @@
 ; kernel stack; TSS.RSP0 is pointed just below it, so that interrupts arriving at CPL 3 push
 ; their frames below the saved context instead of over it.
 
-%include "boot/layout.inc"
+%include "boot/layout.inc"		; USER_DS, USER_CS
 
-USER_DS		equ 0x18 | 3
-USER_CS		equ 0x20 | 3
 RFLAGS_IF	equ 1 << 9
 RFLAGS_RESERVED	equ 1 << 1
 

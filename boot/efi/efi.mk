@@ -9,7 +9,7 @@ EFI_LOADER_SRCS := boot/efi/loader.c boot/efi/kernel_load.c boot/efi/esp_file.c 
 	boot/efi/firmware_info.c boot/efi/firmware_map.c boot/efi/handoff.c
 # Pure code: also linked into the host tests (tests/host/test_efi_*.c).
 EFI_PURE_SRCS := boot/efi/elf_plan.c boot/efi/efi_memmap.c boot/efi/load_options.c
-EFI_ASM_SRCS := boot/efi/handoff_stub.asm boot/efi/kernel_image.asm
+EFI_ASM_SRCS := boot/efi/kernel_image.asm
 HOST_TEST_SRCS += $(EFI_PURE_SRCS)
 
 EFI_DIR := $(BUILD)/efi

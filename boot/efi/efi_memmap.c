@@ -62,24 +62,6 @@ static void emit(struct boot_info *info, uint64_t base, uint64_t end, uint32_t t
 	};
 }
 
-/* Usable [base, end) with the (sorted) holes cut out as reserved. */
-static void emit_usable(struct boot_info *info, uint64_t base, uint64_t end,
-			const struct efi_memmap_hole *holes, unsigned hole_count)
-{
-	uint64_t at = base;
-
-	for (unsigned i = 0; i < hole_count && at < end; i++) {
-		if (holes[i].end <= at || holes[i].start >= end)
-			continue;
-		emit(info, at, holes[i].start, BOOT_MEMORY_USABLE);
-		uint64_t hole_end = holes[i].end < end ? holes[i].end : end;
-		emit(info, holes[i].start > at ? holes[i].start : at, hole_end,
-		     BOOT_MEMORY_RESERVED);
-		at = hole_end;
-	}
-	emit(info, at, end, BOOT_MEMORY_USABLE);
-}
-
 /*
  * The index of the descriptor that comes next in (start, index) order after (start, index) =
  * (after_start, after), or count when none does. after = count means "before the first". Sorting
@@ -104,24 +86,12 @@ static size_t next_descriptor(const uint8_t *map, size_t count, size_t desc_size
 	return best;
 }
 
-bool efi_memmap_convert(const void *map, size_t map_size, size_t desc_size,
-			const struct efi_memmap_hole *holes, unsigned hole_count,
-			struct boot_info *info)
+bool efi_memmap_convert(const void *map, size_t map_size, size_t desc_size, struct boot_info *info)
 {
-	struct efi_memmap_hole sorted[EFI_MEMMAP_MAX_HOLES];
-
 	info->memory_region_count = 0;
 	info->memory_map_truncated = 0;
-	if (desc_size < EFI_MEMDESC_MIN_SIZE || hole_count > EFI_MEMMAP_MAX_HOLES)
+	if (desc_size < EFI_MEMDESC_MIN_SIZE)
 		return false;
-
-	/* Holes by start address (insertion sort: there are at most a handful). */
-	for (unsigned i = 0; i < hole_count; i++) {
-		unsigned j = i;
-		for (; j > 0 && sorted[j - 1].start > holes[i].start; j--)
-			sorted[j] = sorted[j - 1];
-		sorted[j] = holes[i];
-	}
 
 	const uint8_t *bytes = map;
 	size_t count = map_size / desc_size;
@@ -134,12 +104,9 @@ bool efi_memmap_convert(const void *map, size_t map_size, size_t desc_size,
 		/* A descriptor reaching past 2^64 is corrupt; keep what can be expressed. */
 		uint64_t room = (UINT64_MAX - start) / EFI_MEMDESC_PAGE_SIZE;
 		uint64_t end = start + (pages < room ? pages : room) * EFI_MEMDESC_PAGE_SIZE;
-		uint32_t type = efi_memmap_boot_type((uint32_t)rd(d + EFI_MEMDESC_TYPE, 4),
-						     rd(d + EFI_MEMDESC_ATTRIBUTE, 8));
-		if (type == BOOT_MEMORY_USABLE)
-			emit_usable(info, start, end, sorted, hole_count);
-		else
-			emit(info, start, end, type);
+		emit(info, start, end,
+		     efi_memmap_boot_type((uint32_t)rd(d + EFI_MEMDESC_TYPE, 4),
+					  rd(d + EFI_MEMDESC_ATTRIBUTE, 8)));
 	}
 	return true;
 }

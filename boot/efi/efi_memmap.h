@@ -46,26 +46,16 @@ enum efi_memory_type {
 /* Attribute bit of "specific purpose" memory (UEFI 2.8 and later): not general-purpose RAM. */
 #define EFI_MEMDESC_SPECIFIC_PURPOSE (1ull << 18)
 
-/* A physical range [start, end) the map must show as reserved whatever the firmware says. */
-struct efi_memmap_hole {
-	uint64_t start;
-	uint64_t end;
-};
-
-#define EFI_MEMMAP_MAX_HOLES 8
-
 /* What the kernel may do with memory of this EFI type after ExitBootServices(). */
 uint32_t efi_memmap_boot_type(uint32_t efi_type, uint64_t attribute);
 
 /*
  * Fill info->memory_map (and memory_region_count, memory_map_truncated) from map_size bytes of
  * descriptors desc_size apart: in address order (the specification does not promise one), each
- * type converted, the holes cut out of usable memory as reserved, adjacent regions of the same
- * type merged. Returns false, leaving an empty map, when desc_size is too small to be a
- * descriptor or there are more than EFI_MEMMAP_MAX_HOLES holes.
+ * type converted, adjacent regions of the same type merged. Nothing is cut out: the kernel keeps
+ * its own image and boot_info (loader_info_start..end) out of use itself, as on the multiboot
+ * path. Returns false, leaving an empty map, when desc_size is too small to be a descriptor.
  */
-bool efi_memmap_convert(const void *map, size_t map_size, size_t desc_size,
-			const struct efi_memmap_hole *holes, unsigned hole_count,
-			struct boot_info *info);
+bool efi_memmap_convert(const void *map, size_t map_size, size_t desc_size, struct boot_info *info);
 
 #endif

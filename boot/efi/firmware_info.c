@@ -7,10 +7,6 @@
  */
 #include "boot/efi/loader.h"
 
-#define RSDP_V1_LENGTH 20
-#define RSDP_LENGTH_OFFSET 20
-#define RSDP_REVISION_OFFSET 15
-
 static void *configuration_table(EFI_GUID *guid)
 {
 	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
@@ -30,15 +26,9 @@ void firmware_find_acpi(struct boot_info *info)
 		Print(LOADER_SAY L"no ACPI table in the firmware's configuration table\n");
 		return;
 	}
+	/* The firmware's own RSDP; acpi_rsdp_copy is for multiboot2, which hands over a copy. */
 	info->acpi_rsdp = (uint64_t)(UINTN)rsdp;
 	info->acpi_rsdp_source = BOOT_ACPI_UEFI;
-	/* A copy too, as the multiboot2 path gives one; the kernel reads the original. */
-	UINTN length = RSDP_V1_LENGTH;
-	if (rsdp[RSDP_REVISION_OFFSET] >= 2)
-		length = *(const UINT32 *)(rsdp + RSDP_LENGTH_OFFSET);
-	if (length > sizeof(info->acpi_rsdp_copy))
-		length = sizeof(info->acpi_rsdp_copy);
-	CopyMem(info->acpi_rsdp_copy, rsdp, length);
 }
 
 /* Position and width of a contiguous colour mask. */

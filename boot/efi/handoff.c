@@ -1,109 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loader's own page tables and GDT, set up while boot services still run (so they are in
- * memory the loader owns), and the jump into the kernel.
+ * boot_info's pages and the jump into the kernel. The jump goes straight to kernel_entry64
+ * (boot/multiboot.asm) on the firmware's page tables, GDT and stack, which is safe because that
+ * entry needs nothing of them for the few instructions before it loads its own:
  *
- * Why not keep the firmware's: after ExitBootServices() its page tables and GDT sit in
- * boot-services memory that the map hands to the kernel as usable, and the firmware may have
- * mapped loader pages non-executable (EDK2's NX memory protection). The kernel replaces these
- * tables at once, but the few instructions in between must run on tables nothing else owns.
+ * - The firmware identity maps the memory of its map (UEFI 2.10, 2.3.4 "x64 Platforms"), so the
+ *   kernel image and boot_info are at their physical addresses.
+ * - The kernel image is EfiLoaderCode (kernel_load.c): executable where the firmware maps data
+ *   non-executable (EDK2's NX memory protection).
+ * - kernel_entry64 loads its own CR3 first (its page tables are data of the kernel image) and
+ *   writes nothing before; the jump pushes nothing, the firmware's stack is left behind.
+ * - It loads no segment register before its own LGDT; the firmware's GDT, in boot-services
+ *   memory, is intact until then, as nothing runs that could reuse that memory.
+ * - boot_info lies outside the kernel image, whose bss (stack, variables) the kernel writes
+ *   from its first instruction on; below 4 GiB, which the kernel's identity map covers; in pages
+ *   the kernel keeps out of use (loader_info_start..end) and copies before it allocates anything.
  */
 #include "boot/efi/handoff.h"
 
-#define PTE_PRESENT (1ull << 0)
-#define PTE_WRITE (1ull << 1)
-#define PTE_LARGE (1ull << 7)
-#define LARGE_PAGE (2ull << 20)
-
-/* Same descriptors as the kernel's boot GDT (boot/multiboot.asm), same selectors 0x08/0x10. */
-#define GDT_CODE64 0x00af9a000000ffffull
-#define GDT_DATA 0x00cf92000000ffffull
-
-/* The trampoline page must end at or below 0x9F000: under the EBDA (kernel/memmap.h). */
-#define TRAMPOLINE_MAX_END 0x9f000ull
-#define TRAMPOLINE_MIN 0x1000ull
-
-extern const uint8_t handoff_stub[] __attribute__((visibility("hidden")));
-extern const uint8_t handoff_stub_end[] __attribute__((visibility("hidden")));
-
-typedef void (*handoff_stub_fn)(struct boot_info *info, uint64_t *pml4,
-				struct gdt_pointer *gdt_pointer, uint64_t entry,
-				uint64_t stack_top);
-
-EFI_STATUS handoff_prepare(struct handoff_block **out, UINTN *out_pages)
+EFI_STATUS handoff_prepare(struct boot_info **out, UINTN *out_pages)
 {
-	UINTN pages = EFI_SIZE_TO_PAGES(sizeof(struct handoff_block));
-	UINTN stub_size = (UINTN)(handoff_stub_end - handoff_stub);
+	UINTN pages = EFI_SIZE_TO_PAGES(sizeof(struct boot_info));
 	/* AllocateMaxAddress takes the highest address the range may reach (UEFI 2.10, 7.2.1). */
 	EFI_PHYSICAL_ADDRESS addr = LOADER_LIMIT_4G - 1;
 
-	if (stub_size > sizeof((*out)->code)) {
-		Print(LOADER_SAY L"internal error: the hand-off code (%d bytes) does not fit\n",
-		      (int)stub_size);
-		return EFI_BAD_BUFFER_SIZE;
-	}
-	/* Loader code, not data: the switch code runs from this block (see the file comment). */
-	EFI_STATUS status = BS->AllocatePages(AllocateMaxAddress, EfiLoaderCode, pages, &addr);
+	EFI_STATUS status = BS->AllocatePages(AllocateMaxAddress, EfiLoaderData, pages, &addr);
 	if (EFI_ERROR(status)) {
-		Print(LOADER_SAY L"no %d KiB below 4 GiB for boot_info and page tables: %r\n",
-		      (int)(pages * 4), status);
+		Print(LOADER_SAY L"no %d KiB below 4 GiB for boot_info: %r\n", (int)(pages * 4),
+		      status);
 		return status;
 	}
-	struct handoff_block *b = (struct handoff_block *)(UINTN)addr;
-	ZeroMem(b, pages * EFI_PAGE_SIZE);
-
-	b->pml4[0] = (uint64_t)(UINTN)b->pdpt | PTE_PRESENT | PTE_WRITE;
-	for (unsigned i = 0; i < 4; i++) {
-		b->pdpt[i] = (uint64_t)(UINTN)b->pd[i] | PTE_PRESENT | PTE_WRITE;
-		for (unsigned j = 0; j < 512; j++)
-			b->pd[i][j] =
-				(i * 512ull + j) * LARGE_PAGE | PTE_PRESENT | PTE_WRITE | PTE_LARGE;
-	}
-	b->gdt[1] = GDT_CODE64;
-	b->gdt[2] = GDT_DATA;
-	b->gdt_pointer.limit = sizeof(b->gdt) - 1;
-	b->gdt_pointer.base = (uint64_t)(UINTN)b->gdt;
-	CopyMem(b->code, handoff_stub, stub_size);
-
-	*out = b;
+	ZeroMem((void *)(UINTN)addr, pages * EFI_PAGE_SIZE);
+	*out = (struct boot_info *)(UINTN)addr;
 	*out_pages = pages;
 	return EFI_SUCCESS;
 }
 
-void handoff_release(struct handoff_block *block, UINTN pages)
+void handoff_release(struct boot_info *info, UINTN pages)
 {
-	if (block)
-		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)block, pages);
+	if (info)
+		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)info, pages);
 }
 
-uint64_t handoff_reserve_trampoline(void)
+void handoff_enter(struct boot_info *info, uint64_t entry)
 {
-	EFI_PHYSICAL_ADDRESS page = TRAMPOLINE_MAX_END - 1;
-
-	/*
-	 * The highest free page under the limit. Loader data shows as usable in the firmware's map;
-	 * loader.c cuts this page out of the kernel's map as reserved.
-	 */
-	if (EFI_ERROR(BS->AllocatePages(AllocateMaxAddress, EfiLoaderData, 1, &page)))
-		return 0;
-	if (page < TRAMPOLINE_MIN) {
-		BS->FreePages(page, 1);
-		return 0;
-	}
-	return page;
-}
-
-void handoff_release_trampoline(uint64_t page)
-{
-	if (page)
-		BS->FreePages(page, 1);
-}
-
-void handoff_enter(struct handoff_block *block, uint64_t entry)
-{
-	handoff_stub_fn stub = (handoff_stub_fn)(UINTN)block->code;
-
-	stub(&block->info, block->pml4, &block->gdt_pointer, entry,
-	     (uint64_t)(UINTN)(block->stack + sizeof(block->stack)));
+	/* kernel_entry64 takes boot_info in RDI, as the System V ABI passes a first argument. */
+	__asm__ volatile("jmp *%1" : : "D"(info), "r"(entry) : "memory");
 	__builtin_unreachable();
 }

@@ -115,8 +115,7 @@ enum load_options_result load_options_from_ucs2(const uint8_t *options, size_t b
 			return LOAD_OPTIONS_NOT_TEXT;
 		}
 	}
-	if (w.full)
-		return LOAD_OPTIONS_TOO_LONG;
+	/* Also when the options were too long: the shell's argv[0] is no kernel option either. */
 	drop_program_name(&w);
 	return words_result(&w);
 }

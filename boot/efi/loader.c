@@ -5,11 +5,12 @@
  * firmware usually mirrors to the serial port) and the loader returns to the firmware with an
  * error status, giving back what it allocated. After ExitBootServices() nothing can fail any more.
  *
- * Which memory the kernel finds reserved in boot_info's map: its own image (the kernel also knows
- * that range itself, __image_start..__image_end) and the trampoline page. The hand-off block
- * (boot_info, page tables, GDT, stack) is loader code, listed as usable and named by
- * loader_info_start/end: the kernel copies boot_info and switches to its own page tables, GDT and
- * stack before it allocates anything.
+ * boot_info's map is the firmware's, types converted, nothing cut out: the kernel keeps its own
+ * image (__image_start..__image_end) and boot_info's pages (loader_info_start..end) out of use
+ * itself, and picks its AP trampoline page from the map (memmap_trampoline_page()), as on the
+ * multiboot path. Everything else of the loader's and the firmware's is free once the kernel has
+ * copied boot_info and switched to its own page tables, GDT and stack, which it does before it
+ * allocates anything.
  */
 #include "boot/efi/efi_memmap.h"
 #include "boot/efi/handoff.h"
@@ -22,9 +23,8 @@
 struct loader {
 	EFI_HANDLE image;
 	EFI_LOADED_IMAGE *self;
-	struct handoff_block *block;
-	UINTN block_pages;
-	uint64_t trampoline;
+	struct boot_info *info;
+	UINTN info_pages;
 	struct elf_plan plan;
 	BOOLEAN kernel_loaded;
 };
@@ -37,8 +37,7 @@ static EFI_STATUS give_up(struct loader *l, EFI_STATUS status)
 {
 	if (l->kernel_loaded)
 		kernel_unload(&l->plan);
-	handoff_release_trampoline(l->trampoline);
-	handoff_release(l->block, l->block_pages);
+	handoff_release(l->info, l->info_pages);
 
 	Print(LOADER_SAY L"not started (%r). Press a key to return to the firmware.\n", status);
 	ST->ConIn->Reset(ST->ConIn, FALSE); /* not the key that chose this boot entry */
@@ -100,7 +99,10 @@ static void choose_cmdline(struct loader *l, char *cmdline)
 	      r == LOAD_OPTIONS_EMPTY ? "(empty)" : cmdline, options_problem(r));
 }
 
-/* Our page tables have four levels; a firmware running five cannot be left this way. */
+/*
+ * The kernel's page tables have four levels and kernel_entry64 loads them in long mode, where
+ * CR4.LA57 cannot change (Intel SDM vol. 3A, 4.1.2): a firmware running five cannot be left so.
+ */
 static BOOLEAN five_level_paging(void)
 {
 	UINT64 cr4;
@@ -111,15 +113,15 @@ static BOOLEAN five_level_paging(void)
 
 static void fill_boot_info(struct loader *l)
 {
-	struct boot_info *info = &l->block->info;
+	struct boot_info *info = l->info;
 	const char name[] = LOADER_NAME;
 
 	info->magic = BOOT_INFO_MAGIC;
 	info->version = BOOT_INFO_VERSION;
 	info->path = BOOT_PATH_UEFI;
 	info->efi_system_table = (uint64_t)(UINTN)ST;
-	info->loader_info_start = (uint64_t)(UINTN)l->block;
-	info->loader_info_end = info->loader_info_start + l->block_pages * EFI_PAGE_SIZE;
+	info->loader_info_start = (uint64_t)(UINTN)info;
+	info->loader_info_end = info->loader_info_start + l->info_pages * EFI_PAGE_SIZE;
 	CopyMem(info->loader_name, name, sizeof(name));
 	choose_cmdline(l, info->cmdline);
 	firmware_find_acpi(info);
@@ -144,28 +146,17 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		Print(LOADER_SAY L"no loaded image protocol: %r\n", status);
 		return give_up(&l, status);
 	}
-	/* The kernel's place is fixed and low memory is scarce: claim both before anything else. */
+	/* The kernel's place is fixed: claim it before anything else takes it. */
 	status = kernel_load(&l.plan);
 	if (EFI_ERROR(status))
 		return give_up(&l, status);
 	l.kernel_loaded = TRUE;
-	l.trampoline = handoff_reserve_trampoline();
-	if (!l.trampoline)
-		Print(L"  no free page below 0x9F000 for the AP trampoline (the kernel looks)\n");
-
-	status = handoff_prepare(&l.block, &l.block_pages);
+	status = handoff_prepare(&l.info, &l.info_pages);
 	if (EFI_ERROR(status))
 		return give_up(&l, status);
 	fill_boot_info(&l);
-	l.block->info.trampoline_page = l.trampoline;
-	Print(L"  kernel 0x%lx-0x%lx, entry 0x%lx; boot_info at 0x%lx; trampoline page 0x%lx\n",
-	      l.plan.low, l.plan.high, l.plan.entry, (UINT64)(UINTN)&l.block->info, l.trampoline);
-
-	/* Cut out of the usable memory the kernel will find in its map. */
-	struct efi_memmap_hole holes[2] = { { l.plan.low, l.plan.high } };
-	unsigned hole_count = 1;
-	if (l.trampoline)
-		holes[hole_count++] = (struct efi_memmap_hole){ l.trampoline, l.trampoline + 4096 };
+	Print(L"  kernel 0x%lx-0x%lx, entry 0x%lx; boot_info at 0x%lx\n", l.plan.low, l.plan.high,
+	      l.plan.entry, (UINT64)(UINTN)l.info);
 
 	Print(L"  leaving the firmware\n");
 	BOOLEAN exit_attempted;
@@ -180,6 +171,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 
 	/* No firmware from here on. The firmware's timer is stopped; its IDT is about to go. */
 	__asm__ volatile("cli" ::: "memory");
-	efi_memmap_convert(map.buffer, map.size, map.desc_size, holes, hole_count, &l.block->info);
-	handoff_enter(l.block, l.plan.entry);
+	efi_memmap_convert(map.buffer, map.size, map.desc_size, l.info);
+	handoff_enter(l.info, l.plan.entry);
 }

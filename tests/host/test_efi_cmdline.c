@@ -138,6 +138,14 @@ static void test_too_long(void **state)
 	assert_memory_equal(out, text, got);
 	assert_int_not_equal(out[got - 1], ' ');
 
+	/* The shell's program path goes even when the options are too long. */
+	char shell[3100] = "fs0:\\EFI\\BOOT\\BOOTX64.EFI ";
+	strcat(shell, text);
+	assert_int_equal(options(shell), LOAD_OPTIONS_TOO_LONG);
+	/* The path's 25 characters and a space took room: 99 words (1015 characters) fitted. */
+	assert_int_equal(strlen(out), 99 * 9 + 98);
+	assert_memory_equal(out, text, strlen(out));
+
 	/* Exactly full: 1023 characters fit. */
 	memset(text, 'a', 1023);
 	text[1023] = 0;

@@ -2,7 +2,7 @@
 /*
  * The UEFI memory map into boot_info's map (boot/efi/efi_memmap.c): types as the specification
  * says they may be used after ExitBootServices(), address order whatever the firmware's order,
- * descriptors larger than the structure, merging, the loader's holes, truncation.
+ * descriptors larger than the structure, merging, truncation.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,9 +49,9 @@ static void reset(void)
 	memset(&info, 0x5a, sizeof(info));
 }
 
-static bool convert(const struct efi_memmap_hole *holes, unsigned n)
+static bool convert(void)
 {
-	return efi_memmap_convert(map, descs * DESC, DESC, holes, n, &info);
+	return efi_memmap_convert(map, descs * DESC, DESC, &info);
 }
 
 static void expect(unsigned i, uint64_t base, uint64_t end, uint32_t type)
@@ -104,10 +104,6 @@ static void test_types(void **state)
 static void test_ovmf_like_map(void **state)
 {
 	(void)state;
-	const struct efi_memmap_hole holes[] = {
-		{ 0x100000, 0x16a000 }, /* the kernel image, allocated as loader code */
-		{ 0x9e000, 0x9f000 },	/* the trampoline page, loader data */
-	};
 
 	reset();
 	add(EFI_ACPI_MEMORY_NVS, 0x806000, 2);
@@ -118,7 +114,7 @@ static void test_ovmf_like_map(void **state)
 	add(EFI_CONVENTIONAL_MEMORY, 0x88000, 0x16);
 	add(EFI_LOADER_DATA, 0x9e000, 1);
 	add(EFI_CONVENTIONAL_MEMORY, 0x9f000, 1);
-	add(EFI_LOADER_CODE, 0x100000, 0x6a);
+	add(EFI_LOADER_CODE, 0x100000, 0x6a); /* the kernel image: the kernel keeps it itself */
 	add(EFI_CONVENTIONAL_MEMORY, 0x808000, 8);
 	add(EFI_RUNTIME_SERVICES_DATA, 0x1ee8a000, 0x102);
 	add(EFI_BOOT_SERVICES_DATA, 0x900000, 0x1e58a);
@@ -126,56 +122,19 @@ static void test_ovmf_like_map(void **state)
 	add(EFI_MEMORY_MAPPED_IO, 0xffc00000, 0x400);
 	add(EFI_RESERVED_MEMORY, 0xb0000000, 0x10000);
 
-	assert_true(convert(holes, 2));
-	assert_int_equal(info.memory_region_count, 12);
+	assert_true(convert());
+	assert_int_equal(info.memory_region_count, 9);
 	assert_int_equal(info.memory_map_truncated, 0);
-	expect(0, 0, 0x9e000, BOOT_MEMORY_USABLE); /* four descriptors, merged */
-	expect(1, 0x9e000, 0x9f000, BOOT_MEMORY_RESERVED);
-	expect(2, 0x9f000, 0xa0000, BOOT_MEMORY_USABLE);
-	expect(3, 0x100000, 0x16a000, BOOT_MEMORY_RESERVED);
-	expect(4, 0x16a000, 0x806000, BOOT_MEMORY_USABLE);
-	expect(5, 0x806000, 0x808000, BOOT_MEMORY_ACPI_NVS);
-	expect(6, 0x808000, 0x810000, BOOT_MEMORY_USABLE);
+	expect(0, 0, 0xa0000, BOOT_MEMORY_USABLE); /* six descriptors, merged */
+	expect(1, 0x100000, 0x806000, BOOT_MEMORY_USABLE);
+	expect(2, 0x806000, 0x808000, BOOT_MEMORY_ACPI_NVS);
+	expect(3, 0x808000, 0x810000, BOOT_MEMORY_USABLE);
 	/* 0x810000-0x900000 is absent from this map: a gap is not merged over. */
-	expect(7, 0x900000, 0x1ee8a000, BOOT_MEMORY_USABLE);
-	expect(8, 0x1ee8a000, 0x1ef8c000, BOOT_MEMORY_RESERVED);
-	expect(9, 0x1fb6c000, 0x1fb7e000, BOOT_MEMORY_ACPI_RECLAIMABLE);
-	expect(10, 0xb0000000, 0xc0000000, BOOT_MEMORY_RESERVED);
-	expect(11, 0xffc00000, 0x100000000ull, BOOT_MEMORY_RESERVED);
-}
-
-static void test_holes(void **state)
-{
-	(void)state;
-
-	/* A hole inside one region, one across two, one at an edge, one outside all memory. */
-	const struct efi_memmap_hole holes[] = {
-		{ 0x5000, 0x7000 },   { 0x20000, 0x22000 },
-		{ 0x9000, 0x9800 }, /* not page aligned: kept as given */
-		{ 0x40000, 0x41000 }, { 0x30000, 0x31000 },
-	};
-	reset();
-	add(EFI_CONVENTIONAL_MEMORY, 0x0, 0x10);    /* 0x0-0x10000 */
-	add(EFI_BOOT_SERVICES_DATA, 0x10000, 0x11); /* 0x10000-0x21000 */
-	add(EFI_LOADER_CODE, 0x21000, 0x4);	    /* 0x21000-0x25000 */
-	add(EFI_ACPI_MEMORY_NVS, 0x30000, 0x1);	    /* a hole over non-usable memory */
-	assert_true(convert(holes, 5));
-	assert_int_equal(info.memory_region_count, 8);
-	expect(0, 0x0, 0x5000, BOOT_MEMORY_USABLE);
-	expect(1, 0x5000, 0x7000, BOOT_MEMORY_RESERVED);
-	expect(2, 0x7000, 0x9000, BOOT_MEMORY_USABLE);
-	expect(3, 0x9000, 0x9800, BOOT_MEMORY_RESERVED);
-	expect(4, 0x9800, 0x20000, BOOT_MEMORY_USABLE);
-	expect(5, 0x20000, 0x22000, BOOT_MEMORY_RESERVED); /* across two descriptors, merged */
-	expect(6, 0x22000, 0x25000, BOOT_MEMORY_USABLE);
-	expect(7, 0x30000, 0x31000, BOOT_MEMORY_ACPI_NVS); /* the firmware's type stays */
-
-	/* A hole that covers a whole region and both its neighbours' edges. */
-	const struct efi_memmap_hole big = { 0x8000, 0x22000 };
-	assert_true(convert(&big, 1));
-	expect(0, 0x0, 0x8000, BOOT_MEMORY_USABLE);
-	expect(1, 0x8000, 0x22000, BOOT_MEMORY_RESERVED);
-	expect(2, 0x22000, 0x25000, BOOT_MEMORY_USABLE);
+	expect(4, 0x900000, 0x1ee8a000, BOOT_MEMORY_USABLE);
+	expect(5, 0x1ee8a000, 0x1ef8c000, BOOT_MEMORY_RESERVED);
+	expect(6, 0x1fb6c000, 0x1fb7e000, BOOT_MEMORY_ACPI_RECLAIMABLE);
+	expect(7, 0xb0000000, 0xc0000000, BOOT_MEMORY_RESERVED);
+	expect(8, 0xffc00000, 0x100000000ull, BOOT_MEMORY_RESERVED);
 }
 
 static void test_odd_descriptors(void **state)
@@ -189,7 +148,7 @@ static void test_odd_descriptors(void **state)
 	/* Past 2^64: clipped. */
 	add(EFI_RESERVED_MEMORY, 0xfffffffffff00000ull, 0x1000);
 	add_attr(EFI_CONVENTIONAL_MEMORY, 0x300000, 0x10, EFI_MEMDESC_SPECIFIC_PURPOSE);
-	assert_true(convert(NULL, 0));
+	assert_true(convert());
 	assert_int_equal(info.memory_region_count, 4);
 	expect(0, 0x200000, 0x210000, BOOT_MEMORY_USABLE);
 	expect(1, 0x200000, 0x210000, BOOT_MEMORY_USABLE);
@@ -197,17 +156,12 @@ static void test_odd_descriptors(void **state)
 	expect(3, 0xfffffffffff00000ull, 0xfffffffffffff000ull, BOOT_MEMORY_RESERVED);
 
 	/* A trailing partial descriptor is not read. */
-	assert_true(efi_memmap_convert(map, 2 * DESC - 1, DESC, NULL, 0, &info));
+	assert_true(efi_memmap_convert(map, 2 * DESC - 1, DESC, &info));
 	assert_int_equal(info.memory_region_count, 0);
 
-	/* Descriptors smaller than the structure, too many holes: refused, map empty. */
-	struct efi_memmap_hole holes[EFI_MEMMAP_MAX_HOLES + 1] = { { 0, 0 } };
-	assert_false(efi_memmap_convert(map, descs * 32, 32, NULL, 0, &info));
+	/* Descriptors smaller than the structure: refused, map empty. */
+	assert_false(efi_memmap_convert(map, descs * 32, 32, &info));
 	assert_int_equal(info.memory_region_count, 0);
-	assert_false(convert(holes, EFI_MEMMAP_MAX_HOLES + 1));
-	assert_int_equal(info.memory_region_count, 0);
-	assert_true(convert(holes, EFI_MEMMAP_MAX_HOLES)); /* empty holes cut nothing */
-	assert_int_equal(info.memory_region_count, 4);
 }
 
 /* More regions than boot_info keeps: the first ones (by address) and the flag. */
@@ -219,7 +173,7 @@ static void test_truncation(void **state)
 	for (unsigned i = 0; i < 600; i++)
 		add(i % 2 ? EFI_RUNTIME_SERVICES_DATA : EFI_CONVENTIONAL_MEMORY,
 		    (uint64_t)(599 - i) * 0x1000, 1);
-	assert_true(convert(NULL, 0));
+	assert_true(convert());
 	assert_int_equal(info.memory_region_count, BOOT_MEMMAP_MAX);
 	assert_int_equal(info.memory_map_truncated, 1);
 	for (unsigned i = 0; i < BOOT_MEMMAP_MAX; i++)
@@ -230,7 +184,7 @@ static void test_truncation(void **state)
 	for (unsigned i = 0; i < 600; i++)
 		add(i % 2 ? EFI_BOOT_SERVICES_CODE : EFI_CONVENTIONAL_MEMORY, (uint64_t)i * 0x1000,
 		    1);
-	assert_true(convert(NULL, 0));
+	assert_true(convert());
 	assert_int_equal(info.memory_region_count, 1);
 	assert_int_equal(info.memory_map_truncated, 0);
 	expect(0, 0, 600 * 0x1000, BOOT_MEMORY_USABLE);
@@ -239,8 +193,9 @@ static void test_truncation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_types),	   cmocka_unit_test(test_ovmf_like_map),
-		cmocka_unit_test(test_holes),	   cmocka_unit_test(test_odd_descriptors),
+		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_ovmf_like_map),
+		cmocka_unit_test(test_odd_descriptors),
 		cmocka_unit_test(test_truncation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,7 +179,7 @@ static void test_multiboot2_broken(void **state)
 	b.used = 8;
 	t = tag(&b, MB2_TAG_CMDLINE, 12);
 	memcpy(t + 8, "abcd", 4);
-	memset(base + b.used, 'Z', 8);
+	memset(t + 12, 'Z', 4); /* the tag's padding to 8 bytes, not part of its string */
 	finish(&b, 1);
 	multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
 	assert_string_equal(info.cmdline, "abcd");

@@ -30,8 +30,8 @@ def uefi_boot(cmdline):
         assert boot["acpi_rsdp"] is not None, "no RSDP from the configuration table"
         rsdp = int(boot["acpi_rsdp"], 16)
         assert 0 < rsdp < 1 << 32, "RSDP at %#x" % rsdp
-        # 512 MiB guest: OVMF keeps a few MiB (runtime services, ACPI NVS), the kernel image is
-        # reserved; the map was merged, not passed on descriptor by descriptor.
+        # 512 MiB guest: OVMF keeps a few MiB (runtime services, ACPI NVS); the map was merged,
+        # not passed on descriptor by descriptor.
         assert 480 <= boot["mem_mib"] < 512, "mem_mib %r for a 512 MiB guest" % boot["mem_mib"]
         assert 3 <= boot["memory_regions"] <= 64, "%r memory regions" % boot["memory_regions"]
         assert boot["console"]["vga"] is False, "no VGA text mode exists under UEFI"

@@ -287,7 +287,8 @@ const struct cpuid_dump cpuid_qemu_qemu64 = {
 	.lines = qemu_qemu64,
 };
 
-bool cpuid_dump_leaf(const struct cpuid_dump *d, uint32_t leaf, struct cpuid_regs *out)
+/* The registers of leaf in d; false when d has no such line. */
+static bool cpuid_dump_leaf(const struct cpuid_dump *d, uint32_t leaf, struct cpuid_regs *out)
 {
 	for (const char *const *l = d->lines; *l; l++) {
 		unsigned lf, a, b, c, e;
@@ -304,7 +305,8 @@ bool cpuid_dump_leaf(const struct cpuid_dump *d, uint32_t leaf, struct cpuid_reg
 	return false;
 }
 
-void cpuid_dump_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out)
+/* A pmu_cpuid_fn over a dump (ctx is the dump): leaves it lacks read as zero. */
+static void cpuid_dump_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out)
 {
 	(void)subleaf;
 	if (!cpuid_dump_leaf(ctx, leaf, out))

@@ -37,12 +37,6 @@ extern const struct cpuid_dump cpuid_qemu_haswell;
 extern const struct cpuid_dump cpuid_qemu_skylake_client;
 extern const struct cpuid_dump cpuid_qemu_qemu64;
 
-/* The registers of leaf in d; false when d has no such line. */
-bool cpuid_dump_leaf(const struct cpuid_dump *d, uint32_t leaf, struct cpuid_regs *out);
-
-/* A pmu_cpuid_fn over a dump (ctx is the dump): leaves it lacks read as zero. */
-void cpuid_dump_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out);
-
 /* Collect and decode a dump; perf_caps as IA32_PERF_CAPABILITIES when PDCM is set. */
 void cpuid_dump_decode(const struct cpuid_dump *d, uint64_t perf_caps, struct pmu_info *info);
 
