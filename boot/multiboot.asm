@@ -194,6 +194,12 @@ global kernel_entry64
 kernel_entry64:
 	cli
 	cld
+	; The firmware's CR4 may have global pages on (their TLB entries survive a CR3 load; clearing
+	; PGE flushes them, SDM vol. 3A, 4.10.4.1) and user-page protections the kernel does not
+	; expect: it reads and writes the workloads' ring-3 pages itself.
+	mov rax, cr4
+	and rax, ~(CR4_PGE | CR4_SMEP | CR4_SMAP | CR4_PKE)
+	mov cr4, rax
 	mov rax, boot_pml4		; the code here and boot_info are mapped the same in both
 	mov cr3, rax
 	mov rsp, boot_stack_top
