@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "boot/efi/elf_plan.h"
+#include "tests/host/lib/test_util.h"
 
 #define LIMIT 0x100000000ull
 #define IMAGE_SIZE 0x2000
@@ -25,12 +26,6 @@
 #define SHDR_OFFSET 0x1600
 
 static uint8_t image[IMAGE_SIZE];
-
-static void put(uint8_t *p, uint64_t v, unsigned bytes)
-{
-	for (unsigned i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static uint8_t *phdr(unsigned i)
 {
@@ -46,14 +41,14 @@ static void set_phdr(unsigned i, uint32_t type, uint32_t flags, uint64_t offset,
 		     uint64_t filesz, uint64_t memsz)
 {
 	uint8_t *p = phdr(i);
-	put(p, type, 4);
-	put(p + 4, flags, 4);
-	put(p + 8, offset, 8);
-	put(p + 16, addr, 8);
-	put(p + 24, addr, 8);
-	put(p + 32, filesz, 8);
-	put(p + 40, memsz, 8);
-	put(p + 48, 0x1000, 8);
+	put_le(p, type, 4);
+	put_le(p + 4, flags, 4);
+	put_le(p + 8, offset, 8);
+	put_le(p + 16, addr, 8);
+	put_le(p + 24, addr, 8);
+	put_le(p + 32, filesz, 8);
+	put_le(p + 40, memsz, 8);
+	put_le(p + 48, 0x1000, 8);
 }
 
 /* A small kernel like ours: one RWX PT_LOAD at 1 MiB with bss, a .symtab with the entry. */
@@ -66,42 +61,42 @@ static void build(unsigned phnum)
 	       "\x7f"
 	       "ELF",
 	       4);
-	image[4] = 2;			      /* ELFCLASS64 */
-	image[5] = 1;			      /* little-endian */
-	image[6] = 1;			      /* EV_CURRENT */
-	put(image + 16, 2, 2);		      /* ET_EXEC */
-	put(image + 18, 62, 2);		      /* EM_X86_64 */
-	put(image + 20, 1, 4);		      /* e_version */
-	put(image + 24, TEXT_ADDR + 0x60, 8); /* e_entry: the 32-bit entry, not ours */
-	put(image + 32, 64, 8);		      /* e_phoff */
-	put(image + 40, SHDR_OFFSET, 8);      /* e_shoff */
-	put(image + 52, 64, 2);
-	put(image + 54, 56, 2);
-	put(image + 56, phnum, 2);
-	put(image + 58, 64, 2);
-	put(image + 60, 3, 2); /* null, .symtab, .strtab */
+	image[4] = 2;				 /* ELFCLASS64 */
+	image[5] = 1;				 /* little-endian */
+	image[6] = 1;				 /* EV_CURRENT */
+	put_le(image + 16, 2, 2);		 /* ET_EXEC */
+	put_le(image + 18, 62, 2);		 /* EM_X86_64 */
+	put_le(image + 20, 1, 4);		 /* e_version */
+	put_le(image + 24, TEXT_ADDR + 0x60, 8); /* e_entry: the 32-bit entry, not ours */
+	put_le(image + 32, 64, 8);		 /* e_phoff */
+	put_le(image + 40, SHDR_OFFSET, 8);	 /* e_shoff */
+	put_le(image + 52, 64, 2);
+	put_le(image + 54, 56, 2);
+	put_le(image + 56, phnum, 2);
+	put_le(image + 58, 64, 2);
+	put_le(image + 60, 3, 2); /* null, .symtab, .strtab */
 	set_phdr(0, 1, 7, TEXT_OFFSET, TEXT_ADDR, TEXT_FILESZ, TEXT_MEMSZ);
 	for (unsigned i = 0; i < 0x300; i++)
 		image[TEXT_OFFSET + i] = (uint8_t)(i * 7 + 1);
 
 	/* Symbols: null, multiboot_entry32 at +0x60, kernel_entry64 at +0x1a2. */
 	uint8_t *sym = image + SYMTAB_OFFSET;
-	put(sym + 24, 1, 4);
-	put(sym + 24 + 6, 1, 2);
-	put(sym + 24 + 8, TEXT_ADDR + 0x60, 8);
-	put(sym + 48, 19, 4);
-	put(sym + 48 + 6, 1, 2);
-	put(sym + 48 + 8, TEXT_ADDR + 0x1a2, 8);
+	put_le(sym + 24, 1, 4);
+	put_le(sym + 24 + 6, 1, 2);
+	put_le(sym + 24 + 8, TEXT_ADDR + 0x60, 8);
+	put_le(sym + 48, 19, 4);
+	put_le(sym + 48 + 6, 1, 2);
+	put_le(sym + 48 + 8, TEXT_ADDR + 0x1a2, 8);
 	memcpy(image + STRTAB_OFFSET, strtab, sizeof(strtab));
 
-	put(shdr(1) + 4, 2, 4); /* SHT_SYMTAB */
-	put(shdr(1) + 24, SYMTAB_OFFSET, 8);
-	put(shdr(1) + 32, 3 * 24, 8);
-	put(shdr(1) + 40, 2, 4); /* sh_link: .strtab */
-	put(shdr(1) + 56, 24, 8);
-	put(shdr(2) + 4, 3, 4); /* SHT_STRTAB */
-	put(shdr(2) + 24, STRTAB_OFFSET, 8);
-	put(shdr(2) + 32, sizeof(strtab), 8);
+	put_le(shdr(1) + 4, 2, 4); /* SHT_SYMTAB */
+	put_le(shdr(1) + 24, SYMTAB_OFFSET, 8);
+	put_le(shdr(1) + 32, 3 * 24, 8);
+	put_le(shdr(1) + 40, 2, 4); /* sh_link: .strtab */
+	put_le(shdr(1) + 56, 24, 8);
+	put_le(shdr(2) + 4, 3, 4); /* SHT_STRTAB */
+	put_le(shdr(2) + 24, STRTAB_OFFSET, 8);
+	put_le(shdr(2) + 32, sizeof(strtab), 8);
 }
 
 static const char *plan_of(size_t size, struct elf_plan *plan)
@@ -171,35 +166,35 @@ static void big_endian(void)
 }
 static void bad_version(void)
 {
-	put(image + 20, 2, 4);
+	put_le(image + 20, 2, 4);
 }
 static void shared_object(void)
 {
-	put(image + 16, 3, 2);
+	put_le(image + 16, 3, 2);
 }
 static void i386(void)
 {
-	put(image + 18, 3, 2);
+	put_le(image + 18, 3, 2);
 }
 static void phentsize(void)
 {
-	put(image + 54, 32, 2);
+	put_le(image + 54, 32, 2);
 }
 static void no_phdrs(void)
 {
-	put(image + 56, 0, 2);
+	put_le(image + 56, 0, 2);
 }
 static void phdrs_outside(void)
 {
-	put(image + 32, IMAGE_SIZE - 8, 8);
+	put_le(image + 32, IMAGE_SIZE - 8, 8);
 }
 static void filesz_over_memsz(void)
 {
-	put(phdr(0) + 32, TEXT_MEMSZ + 1, 8);
+	put_le(phdr(0) + 32, TEXT_MEMSZ + 1, 8);
 }
 static void bytes_outside(void)
 {
-	put(phdr(0) + 8, IMAGE_SIZE - 0x10, 8);
+	put_le(phdr(0) + 8, IMAGE_SIZE - 0x10, 8);
 }
 static void above_4g(void)
 {
@@ -211,56 +206,56 @@ static void wrapping_address(void)
 }
 static void virtual_differs(void)
 {
-	put(phdr(0) + 16, 0xffffffff80100000ull, 8);
+	put_le(phdr(0) + 16, 0xffffffff80100000ull, 8);
 }
 static void overlapping(void)
 {
-	put(image + 56, 2, 2);
+	put_le(image + 56, 2, 2);
 	set_phdr(1, 1, 6, 0x1300, TEXT_ADDR + TEXT_MEMSZ - 0x10, 0x20, 0x20);
 }
 static void not_load(void)
 {
-	put(phdr(0), 4, 4);
+	put_le(phdr(0), 4, 4);
 }
 static void no_sections(void)
 {
-	put(image + 40, 0, 8);
+	put_le(image + 40, 0, 8);
 }
 static void shdrs_outside(void)
 {
-	put(image + 40, IMAGE_SIZE - 64, 8);
+	put_le(image + 40, IMAGE_SIZE - 64, 8);
 }
 static void no_symtab(void)
 {
-	put(shdr(1) + 4, 1, 4);
+	put_le(shdr(1) + 4, 1, 4);
 }
 static void symtab_outside(void)
 {
-	put(shdr(1) + 32, IMAGE_SIZE, 8);
+	put_le(shdr(1) + 32, IMAGE_SIZE, 8);
 }
 static void strtab_wrong_type(void)
 {
-	put(shdr(2) + 4, 1, 4);
+	put_le(shdr(2) + 4, 1, 4);
 }
 static void strtab_link_outside(void)
 {
-	put(shdr(1) + 40, 9, 4);
+	put_le(shdr(1) + 40, 9, 4);
 }
 static void entry_undefined(void)
 {
-	put(image + SYMTAB_OFFSET + 48 + 6, 0, 2);
+	put_le(image + SYMTAB_OFFSET + 48 + 6, 0, 2);
 }
 static void entry_in_bss(void)
 {
-	put(image + SYMTAB_OFFSET + 48 + 8, TEXT_ADDR + TEXT_FILESZ + 0x10, 8);
+	put_le(image + SYMTAB_OFFSET + 48 + 8, TEXT_ADDR + TEXT_FILESZ + 0x10, 8);
 }
 static void entry_not_executable(void)
 {
-	put(phdr(0) + 4, 6, 4);
+	put_le(phdr(0) + 4, 6, 4);
 }
 static void name_outside_strtab(void)
 {
-	put(image + SYMTAB_OFFSET + 48, 0x7000, 4);
+	put_le(image + SYMTAB_OFFSET + 48, 0x7000, 4);
 }
 
 static const struct damage damages[] = {

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "boot/efi/efi_memmap.h"
+#include "tests/host/lib/test_util.h"
 
 /* Real firmware (EDK2) uses 48-byte descriptors, 8 more than the structure. */
 #define DESC 48
@@ -22,20 +23,14 @@ static uint8_t map[MAX_DESCS * DESC];
 static unsigned descs;
 static struct boot_info info;
 
-static void put(uint8_t *p, uint64_t v, unsigned bytes)
-{
-	for (unsigned i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static void add_attr(uint32_t type, uint64_t start, uint64_t pages, uint64_t attribute)
 {
 	uint8_t *d = map + descs++ * DESC;
 	memset(d, 0xa5, DESC); /* padding and VirtualStart are not read */
-	put(d + EFI_MEMDESC_TYPE, type, 4);
-	put(d + EFI_MEMDESC_PHYSICAL_START, start, 8);
-	put(d + EFI_MEMDESC_NUMBER_OF_PAGES, pages, 8);
-	put(d + EFI_MEMDESC_ATTRIBUTE, attribute, 8);
+	put_le(d + EFI_MEMDESC_TYPE, type, 4);
+	put_le(d + EFI_MEMDESC_PHYSICAL_START, start, 8);
+	put_le(d + EFI_MEMDESC_NUMBER_OF_PAGES, pages, 8);
+	put_le(d + EFI_MEMDESC_ATTRIBUTE, attribute, 8);
 }
 
 static void add(uint32_t type, uint64_t start, uint64_t pages)

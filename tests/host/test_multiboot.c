@@ -12,6 +12,7 @@
 
 #include "kernel/multiboot.h"
 #include "tests/host/lib/fake_phys.h"
+#include "tests/host/lib/test_util.h"
 
 static struct boot_info info;
 
@@ -21,21 +22,11 @@ struct mb2 {
 	uint32_t used;
 };
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
 static uint8_t *tag(struct mb2 *b, uint32_t type, uint32_t size)
 {
 	uint8_t *t = b->base + b->used;
-	put32(t, type);
-	put32(t + 4, size);
+	put_le(t, type, 4);
+	put_le(t + 4, size, 4);
 	b->used += (size + 7) & ~7u;
 	return t;
 }
@@ -44,7 +35,7 @@ static void finish(struct mb2 *b, int with_end)
 {
 	if (with_end)
 		tag(b, MB2_TAG_END, 8);
-	put32(b->base, b->used);
+	put_le(b->base, b->used, 4);
 }
 
 static void string_tag(struct mb2 *b, uint32_t type, const char *s)
@@ -56,12 +47,12 @@ static void string_tag(struct mb2 *b, uint32_t type, const char *s)
 static void mmap_tag(struct mb2 *b, const uint64_t (*entries)[3], unsigned n)
 {
 	uint8_t *t = tag(b, MB2_TAG_MMAP, 16 + 24 * n);
-	put32(t + 8, 24);
-	put32(t + 12, 0);
+	put_le(t + 8, 24, 4);
+	put_le(t + 12, 0, 4);
 	for (unsigned i = 0; i < n; i++) {
-		put64(t + 16 + 24 * i, entries[i][0]);
-		put64(t + 16 + 24 * i + 8, entries[i][1]);
-		put32(t + 16 + 24 * i + 16, (uint32_t)entries[i][2]);
+		put_le(t + 16 + 24 * i, entries[i][0], 8);
+		put_le(t + 16 + 24 * i + 8, entries[i][1], 8);
+		put_le(t + 16 + 24 * i + 16, (uint32_t)entries[i][2], 4);
 	}
 }
 
@@ -87,12 +78,12 @@ static void test_multiboot2_full(void **state)
 	t = tag(&b, MB2_TAG_ACPI_OLD, 8 + 20); /* after the new one: must not replace it */
 	memcpy(t + 8, rsdp1, 20);
 	t = tag(&b, MB2_TAG_EFI64, 16);
-	put64(t + 8, 0x7f9ee018);
+	put_le(t + 8, 0x7f9ee018, 8);
 	t = tag(&b, MB2_TAG_FRAMEBUFFER, 38);
-	put64(t + 8, 0x80000000);
-	put32(t + 16, 4096);
-	put32(t + 20, 1024);
-	put32(t + 24, 768);
+	put_le(t + 8, 0x80000000, 8);
+	put_le(t + 16, 4096, 4);
+	put_le(t + 20, 1024, 4);
+	put_le(t + 24, 768, 4);
 	t[28] = 32;
 	t[29] = 1; /* RGB */
 	t[32] = 16, t[33] = 8, t[34] = 8, t[35] = 8, t[36] = 0, t[37] = 8;
@@ -129,8 +120,8 @@ static void test_multiboot2_meminfo_only_without_map(void **state)
 	struct fake_phys m = { 0 };
 	struct mb2 b = { fake_phys_add(&m, 0x10000, 4096), 8 };
 	uint8_t *t = tag(&b, MB2_TAG_BASIC_MEMINFO, 16);
-	put32(t + 8, 639);
-	put32(t + 12, 64 * 1024);
+	put_le(t + 8, 639, 4);
+	put_le(t + 12, 64 * 1024, 4);
 	finish(&b, 1);
 	multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x10000, fake_phys_translate, &m, &info);
 	assert_int_equal(info.memory_region_count, 2);
@@ -139,8 +130,8 @@ static void test_multiboot2_meminfo_only_without_map(void **state)
 	/* With a map after the basic information, only the map counts. */
 	b.used = 8;
 	t = tag(&b, MB2_TAG_BASIC_MEMINFO, 16);
-	put32(t + 8, 639);
-	put32(t + 12, 64 * 1024);
+	put_le(t + 8, 639, 4);
+	put_le(t + 12, 64 * 1024, 4);
 	static const uint64_t map[][3] = { { 0x100000, 0x100000, 1 } };
 	mmap_tag(&b, map, 1);
 	finish(&b, 1);
@@ -169,7 +160,7 @@ static void test_multiboot2_broken(void **state)
 	b.used = 8;
 	uint8_t *t = tag(&b, MB2_TAG_CMDLINE, 16);
 	memcpy(t + 8, "abcdefg", 8);
-	put32(t + 4, 4000);
+	put_le(t + 4, 4000, 4);
 	finish(&b, 1);
 	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
 	assert_string_equal(r.warning, "multiboot2 tag overruns the information structure");
@@ -185,10 +176,10 @@ static void test_multiboot2_broken(void **state)
 	assert_string_equal(info.cmdline, "abcd");
 
 	/* Impossible total sizes, unreadable memory, a foreign magic. */
-	put32(base, 4);
+	put_le(base, 4, 4);
 	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
 	assert_string_equal(r.error, "multiboot2 information has a bad size");
-	put32(base, 0x7fffffff);
+	put_le(base, 0x7fffffff, 4);
 	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
 	assert_non_null(r.error);
 	r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x90000, fake_phys_translate, &m, &info);
@@ -230,24 +221,25 @@ static void test_multiboot1(void **state)
 	uint8_t *strings = fake_phys_add(&m, 0x20000, 256);
 	uint8_t *map = fake_phys_add(&m, 0x21000, 256);
 
-	put32(mbi, MB1_INFO_CMDLINE | MB1_INFO_MEM_MAP | MB1_INFO_LOADER_NAME | MB1_INFO_MEMORY);
-	put32(mbi + 4, 639);
-	put32(mbi + 8, 1024);
+	put_le(mbi, MB1_INFO_CMDLINE | MB1_INFO_MEM_MAP | MB1_INFO_LOADER_NAME | MB1_INFO_MEMORY,
+	       4);
+	put_le(mbi + 4, 639, 4);
+	put_le(mbi + 8, 1024, 4);
 	strcpy((char *)strings, "build/pmu-testkernel.elf exit=qemu");
-	put32(mbi + 16, 0x20000);
+	put_le(mbi + 16, 0x20000, 4);
 	strcpy((char *)strings + 100, "qemu");
-	put32(mbi + 64, 0x20000 + 100);
+	put_le(mbi + 64, 0x20000 + 100, 4);
 	/* Two entries: size 20 each (not counting the size field). */
-	put32(map, 20);
-	put64(map + 4, 0);
-	put64(map + 12, 0x9fc00);
-	put32(map + 20, 1);
-	put32(map + 24, 20);
-	put64(map + 28, 0x100000);
-	put64(map + 36, 0x7ee0000);
-	put32(map + 44, 1);
-	put32(mbi + 44, 48);
-	put32(mbi + 48, 0x21000);
+	put_le(map, 20, 4);
+	put_le(map + 4, 0, 8);
+	put_le(map + 12, 0x9fc00, 8);
+	put_le(map + 20, 1, 4);
+	put_le(map + 24, 20, 4);
+	put_le(map + 28, 0x100000, 8);
+	put_le(map + 36, 0x7ee0000, 8);
+	put_le(map + 44, 1, 4);
+	put_le(mbi + 44, 48, 4);
+	put_le(mbi + 48, 0x21000, 4);
 
 	struct multiboot_result r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000,
 						    fake_phys_translate, &m, &info);
@@ -261,14 +253,14 @@ static void test_multiboot1(void **state)
 	assert_int_equal(info.acpi_rsdp, 0);
 
 	/* Without a map, mem_lower/mem_upper. */
-	put32(mbi, MB1_INFO_MEMORY);
+	put_le(mbi, MB1_INFO_MEMORY, 4);
 	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
 	assert_int_equal(info.memory_region_count, 2);
 	assert_int_equal(boot_usable_mib(&info), (639 * 1024 + 1024 * 1024) >> 20);
 
 	/* A map entry claiming a size below the minimum stops the walk with a warning. */
-	put32(mbi, MB1_INFO_MEM_MAP);
-	put32(map, 8);
+	put_le(mbi, MB1_INFO_MEM_MAP, 4);
+	put_le(map, 8, 4);
 	r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
 	assert_string_equal(r.warning, "multiboot1 memory map entry too small");
 	fake_phys_free(&m);

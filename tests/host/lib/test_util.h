@@ -24,6 +24,13 @@ static inline uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
 	return (uint64_t)((unsigned __int128)a * b / c);
 }
 
+/* v as `bytes` little-endian bytes at p, as the firmware's structures hold it. */
+static inline void put_le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
 /* A string equal to want, or NULL where want is NULL. */
 static inline void assert_str_or_null(const char *got, const char *want)
 {
