@@ -231,8 +231,14 @@ static void emit_verdict(const struct experiment *e, bool xsu_on, const char *sc
 					   : "SKIP",
 		e->name, xsu_on ? "on" : "off", v->reason);
 	tally[v->result]++;
-	if (v->result == RESULT_FAIL)
-		run_fail("an experiment's verdict failed");
+	if (v->result == RESULT_FAIL) {
+		/* The end record gives the first failure's reason: say which experiment it was. */
+		static char first_failure[sizeof(v->reason) + 64];
+		if (!run_failed())
+			format_snprintf(first_failure, sizeof(first_failure), "%s, XSU %s: %s",
+					e->name, xsu_on ? "on" : "off", v->reason);
+		run_fail(first_failure[0] ? first_failure : "an experiment's verdict failed");
+	}
 }
 
 /* Without a sibling thread, an experiment cannot show anything: it is skipped, saying why. */

@@ -45,6 +45,23 @@ static bool scaled_reference(const struct exp_thread_result *ref, const char *gi
 	return true;
 }
 
+/*
+ * The tolerance of a count against its baseline: the larger of a share of the baseline and an
+ * absolute floor. The floor is a number of events actually counted. A multiplexed count that ran
+ * a fraction f of the run is its raw count times 1/f (thesis eq. 6.1), so each event that happened
+ * to fall into its part of the run moves it by 1/f; a rare event comes in few bursts (triad's loop
+ * exits arrive three per pass over the arrays), and whether a burst lands in a short window is
+ * luck, not corruption. The floor is magnified by 1/f with the count.
+ */
+static uint64_t baseline_tolerance(uint64_t base, const struct mux_reading *m)
+{
+	uint64_t share = base * EXP_TOLERANCE_PCT / 100, floor = EXP_TOLERANCE_ABS;
+
+	if (m->counted && m->time_running && m->time_running < m->time_enabled)
+		floor = mux_mul_div(EXP_TOLERANCE_ABS, m->time_enabled, m->time_running);
+	return share > floor ? share : floor;
+}
+
 void exp_annotate(struct exp_results *r, unsigned index)
 {
 	const struct experiment *e = r->exp;
@@ -67,9 +84,7 @@ void exp_annotate(struct exp_results *r, unsigned index)
 						     &base)) {
 					c->has_baseline = true;
 					c->baseline = base;
-					c->tolerance = base * EXP_TOLERANCE_PCT / 100;
-					if (c->tolerance < EXP_TOLERANCE_ABS)
-						c->tolerance = EXP_TOLERANCE_ABS;
+					c->tolerance = baseline_tolerance(base, &c->reading);
 				}
 				break;
 			case RULE_ZERO:

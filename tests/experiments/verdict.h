@@ -18,7 +18,8 @@ struct exp_machine {
 	unsigned threads; /* threads of the chosen core in use: 1 or 2 */
 };
 
-/* Tolerances of RULE_BASELINE: the larger of a share of the baseline and an absolute count. */
+/* Tolerances of RULE_BASELINE: the larger of a share of the baseline and an absolute count of
+ * events, the latter times enabled / running for a multiplexed count (verdict.c). */
 #define EXP_TOLERANCE_PCT 25
 #define EXP_TOLERANCE_ABS 100
 /* RULE_LOSS: how far (percent) the aligned XSU-off rate must exceed the rate alone, and how close

@@ -113,8 +113,11 @@ def base_checks(case, result, stream):
     # (A missing boot first or end last is one of the stream's problems, pmu_records.py.)
     verdict = stream.end.get("verdict")
     if verdict != case.verdict:
-        raise AssertionError("end verdict %r, expected %r (reason: %r)"
-                             % (verdict, case.verdict, stream.end.get("reason")))
+        failed = ["  %s XSU %s: %s" % (v.get("exp"), v.get("xsu"), v.get("reason"))
+                  for v in stream.of_type("verdict") if v.get("result") == "fail"]
+        raise AssertionError("end verdict %r, expected %r (reason: %r)%s"
+                             % (verdict, case.verdict, stream.end.get("reason"),
+                                "".join("\n" + f for f in failed)))
     if case.exit_status is not None and result.exit_status != case.exit_status:
         raise AssertionError("QEMU exit status %r, expected %r"
                              % (result.exit_status, case.exit_status))
