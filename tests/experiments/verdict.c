@@ -425,11 +425,15 @@ static void judge_starvation(const struct exp_results *r, bool xsu_on, const str
 		return;
 	bool starved = measured->reading.percent < EXP_STARVED_BELOW;
 	bool relieved = limited && limited->reading.counted;
+	char ran[48];
+	if (measured->reading.counted)
+		format_snprintf(ran, sizeof(ran), "ran %u.%02u%% of the time",
+				measured->reading.percent / 100, measured->reading.percent % 100);
+	else
+		format_snprintf(ran, sizeof(ran), "never ran (<not counted>)");
 	set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
-	say(out,
-	    "HT1's %s ran %u.%02u%% of the time (%s); with the half-of-the-"
-	    "counters limit %u.%02u%%; exposure 0",
-	    given, measured->reading.percent / 100, measured->reading.percent % 100,
+	say(out, "HT1's %s %s (%s); with the half-of-the-counters limit %u.%02u%%; exposure 0",
+	    given, ran,
 	    starved ? "starved by four corrupting events on HT0, as in ch. 8" : "not starved",
 	    limited ? limited->reading.percent / 100 : 0,
 	    limited ? limited->reading.percent % 100 : 0);

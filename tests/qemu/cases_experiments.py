@@ -79,6 +79,19 @@ def corruption_shown(result, stream):
     assert (by_mode.get("off") or 0) > 10000, "LBR inserts with XSU off: %r" % by_mode.get("off")
 
 
+def starved_not_counted(result, stream):
+    """Chapter 8's figure exactly: HT1's branches, started 20 ms after HT0's four corrupting
+    events, never get a counter under XSU (<not counted>), however late either virtual CPU runs;
+    with the half-of-the-counters limit they run."""
+    branches = {(c["phase"], c["xsu"]): c for c in stream.of_type("count")
+                if c["exp"] == "ch8-starvation" and c["thread"] == 1}
+    on, limit = branches.get(("measure", "on")), branches.get(("limit", "on"))
+    assert on is not None and limit is not None, "ch8-starvation counts: %r" % sorted(branches)
+    assert on["running"] == 0 and on["scaled"] is None, \
+        "HT1's branches ran %r of %r TSC ticks with XSU on" % (on["running"], on["enabled"])
+    assert limit["running"] > 0 and limit["scaled"], "HT1's branches with the limit: %r" % limit.obj
+
+
 def skipped_without_erratum(names):
     def check(result, stream):
         got = verdicts(stream)
@@ -149,7 +162,7 @@ CASES = [
          experiments=True, timeout=240, exclusive=True,
          describe="the main job's suite: every verdict passes on the model with HSD29",
          checks=[all_pass(SUITE), xsu_on_never_exposed, counts_well_formed, corruption_shown,
-                 report_reads_it]),
+                 starved_not_counted, report_reads_it]),
     Case("experiments/sandybridge-hk", smp=PAIR, cpu="SandyBridge",
          cmdline="exit=qemu dur_ms=250 sched=hk exp=ch4-branch-misses,ch7-three-events,"
                  "ch7-five-events,ch8-starvation",
