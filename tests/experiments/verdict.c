@@ -178,26 +178,31 @@ static void view_mode(const struct exp_results *r, bool xsu_on, unsigned phase, 
 	}
 }
 
+/* The worst corrupted count, for a reason: "HT1 r00c5:u 330,818 against 26". */
+static const char *worst_text(const struct mode_view *v, char *buf, size_t size)
+{
+	format_snprintf(buf, size, "HT%u %s %'llu against %'llu", v->worst_thread,
+			v->worst->event.name, (unsigned long long)v->worst->reading.scaled,
+			(unsigned long long)v->worst->baseline);
+	return buf;
+}
+
 /* The XSU-off verdict of the corruption rules: corruption seen exactly where the erratum is. */
 static void judge_corruption_off(const struct mode_view *v, const struct exp_machine *m,
 				 struct exp_verdict *out)
 {
+	char worst[PMU_EVENT_NAME_MAX + 64];
+
 	if (v->corrupted && m->erratum) {
 		set(out, RESULT_PASS, NULL);
 		say(out,
-		    "corruption as in the thesis: %u of %u checked counts above their "
-		    "baselines, HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
-		    (unsigned long long)v->worst->reading.scaled,
-		    (unsigned long long)v->worst->baseline);
+		    "corruption as in the thesis: %u of %u checked counts above their baselines, "
+		    "%s",
+		    v->corrupted, v->checked, worst_text(v, worst, sizeof(worst)));
 	} else if (v->corrupted) {
 		set(out, RESULT_FAIL, NULL);
-		say(out,
-		    "%u checked counts corrupted on %s, which has no cross-HT erratum: HT%u %s "
-		    "%'llu against %'llu",
-		    v->corrupted, m->uarch, v->worst_thread, v->worst->event.name,
-		    (unsigned long long)v->worst->reading.scaled,
-		    (unsigned long long)v->worst->baseline);
+		say(out, "%u checked counts corrupted on %s, which has no cross-HT erratum: %s",
+		    v->corrupted, m->uarch, worst_text(v, worst, sizeof(worst)));
 	} else if (m->erratum) {
 		set(out, RESULT_FAIL, NULL);
 		say(out,
@@ -233,15 +238,14 @@ static bool judge_xsu_held(const struct exp_machine *m, uint64_t violations, uin
 static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
 			struct exp_verdict *out)
 {
+	char worst[PMU_EVENT_NAME_MAX + 64];
+
 	if (!judge_xsu_held(m, v->violations, v->exposure, out))
 		return false;
 	if (v->corrupted) {
 		set(out, RESULT_FAIL, NULL);
-		say(out,
-		    "%u of %u checked counts corrupted with XSU on: HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
-		    (unsigned long long)v->worst->reading.scaled,
-		    (unsigned long long)v->worst->baseline);
+		say(out, "%u of %u checked counts corrupted with XSU on: %s", v->corrupted,
+		    v->checked, worst_text(v, worst, sizeof(worst)));
 	} else if (v->deviating) {
 		set(out, RESULT_FAIL, NULL);
 		say(out, "%u checked counts far below their baselines", v->deviating);
@@ -265,14 +269,14 @@ static bool judge_clean(const struct mode_view *v, const struct exp_machine *m,
 static void judge_aligned_off(const struct mode_view *v, const struct experiment *e,
 			      struct exp_verdict *out)
 {
+	char worst[PMU_EVENT_NAME_MAX + 64];
+
 	if (v->corrupted) {
 		set(out, RESULT_FAIL, NULL);
 		say(out,
 		    "%u of %u checked counts corrupted with XSU off although the lists are aligned "
-		    "(thesis 7.1): HT%u %s %'llu against %'llu",
-		    v->corrupted, v->checked, v->worst_thread, v->worst->event.name,
-		    (unsigned long long)v->worst->reading.scaled,
-		    (unsigned long long)v->worst->baseline);
+		    "(thesis 7.1): %s",
+		    v->corrupted, v->checked, worst_text(v, worst, sizeof(worst)));
 	} else if (v->not_counted || !v->checked) {
 		set(out, RESULT_FAIL, NULL);
 		say(out, "with XSU off only %u of the %u checked counts ran: 0 not verified",
