@@ -103,7 +103,7 @@ struct xsu_usage mux_usage(const struct mux_thread *t)
 }
 
 /* Linux update_event_times(): enabled while in the list and not in error, running while on. */
-static void account(struct mux_thread *t, uint64_t now)
+void mux_account(struct mux_thread *t, uint64_t now)
 {
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 
@@ -238,6 +238,8 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	t->multiplexing = result.flexible_failed;
 	out->nr_scheduled = result.nr_scheduled;
 	out->multiplexing = result.flexible_failed;
+	out->catchers = 0; /* Linux's XSU loses the leak (thesis ch. 8) */
+	out->catcher = NULL;
 }
 
 void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out)
@@ -250,7 +252,7 @@ void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out)
 
 void mux_tick(struct mux_thread *t, uint64_t now, struct mux_schedule *out)
 {
-	account(t, now);
+	mux_account(t, now);
 	if (t->multiplexing)
 		rotate(t);
 	schedule(t, out);
@@ -260,7 +262,7 @@ void mux_stop(struct mux_thread *t, uint64_t now)
 {
 	struct xsu_transaction txn;
 
-	account(t, now);
+	mux_account(t, now);
 	if (xsu_active(t)) {
 		xsu_start(t->xsu, t->thread, &txn);
 		schedule_out(t, &txn);
@@ -331,11 +333,11 @@ struct mux_reading mux_read(const struct mux_event *e)
 {
 	struct mux_reading r;
 
-	r.raw = e->count;
+	r.raw = e->count + e->leak;
 	r.time_enabled = e->time_enabled;
 	r.time_running = e->time_running;
 	r.scaled = 0;
-	r.counted = mux_scale(e->count, e->time_enabled, e->time_running, &r.scaled);
+	r.counted = mux_scale(r.raw, e->time_enabled, e->time_running, &r.scaled);
 	r.percent = mux_percent(e->time_running, e->time_enabled);
 	return r;
 }

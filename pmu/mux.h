@@ -87,6 +87,8 @@ struct mux_event {
 	uint64_t time_enabled;
 	uint64_t time_running;
 	uint64_t count; /* raw count; the caller adds what the counter counted while it ran */
+	uint64_t leak;	/* xsu=core: what the sibling's leak catcher caught of this event's count
+			 * and gave back (mux_core_add_leak); always 0 with xsu off and on */
 };
 
 struct mux_config {
@@ -121,6 +123,15 @@ struct mux_schedule {
 	unsigned nr_scheduled;		/* events with a counter */
 	bool multiplexing;		/* some flexible group was left out */
 	bool pinned_failed;		/* a pinned group went into the error state now */
+	/*
+	 * Leak catchers (xsu=core only; none with off and on): bit i set means GP counter i of this
+	 * thread counts *catcher, an event that never occurs here, because the sibling counts the
+	 * corrupting event number leak_of[i] of its list on its counter i. What the catcher reads
+	 * is that event's leak (thesis ch. 8), for mux_core_add_leak().
+	 */
+	uint8_t catchers;
+	int8_t leak_of[PMU_MAX_GP];
+	const struct pmu_event *catcher;
 };
 
 void mux_init(struct mux_thread *t, const struct mux_config *config, struct xsu_core *xsu,
@@ -152,12 +163,19 @@ void mux_tick(struct mux_thread *t, uint64_t now, struct mux_schedule *out);
 /* The final stop at time now: accounting, then every event out and its XSU state released. */
 void mux_stop(struct mux_thread *t, uint64_t now);
 
+/*
+ * Account [last, now) to the events' time_enabled (enabled events) and time_running (events on a
+ * counter), Linux update_event_times(). mux_tick and mux_stop do it themselves; the core-wide
+ * scheduler (pmu/mux_core.h) calls it for both threads.
+ */
+void mux_account(struct mux_thread *t, uint64_t now);
+
 /* The counters this thread has programmed now, for xsu_invariant(). */
 struct xsu_usage mux_usage(const struct mux_thread *t);
 
 /* An event's result, as perf stat reports it. */
 struct mux_reading {
-	uint64_t raw;
+	uint64_t raw; /* count + leak: under xsu=core the leak given back is part of it */
 	uint64_t time_enabled;
 	uint64_t time_running;
 	uint64_t scaled;  /* raw * enabled / running; meaningless when !counted */
