@@ -12,11 +12,13 @@
  *
  * The joint policy, per tick. The two threads' groups go into one order: pinned groups that
  * were running, then the other pinned groups, then the flexible groups by their running fraction
- * so far (time_running / time_enabled), lowest first; ties by position in the list, thread 0
- * first. core_sched() places the lexicographically best set for that order. Always serving the
- * least-served groups first drives the fractions of both threads towards the max-min fair
- * (leximin) allocation; tests/host/test_xsu_core.c checks every event against the exact optimum
- * on thousands of random pairs of lists. There is no rotation: the order is the rotation.
+ * so far (time_running / time_enabled), lowest first. Each flexible group is worth its events
+ * times 2^(-32 x its fraction), and core_sched() places the pinned groups first and then the most
+ * worth it can: a quantised soft-min, which drives the fractions of both threads to a max-min
+ * fair allocation over the run (mux_core.c, group_worth(), says why the strict order does not;
+ * tests/host/test_xsu_core.c checks every event against the exact optimum on thousands of random
+ * pairs of lists). Every EXHAUSTIVE_EVERY-th tick (8) every split of the GP indices is tried; in
+ * between, the splits around the last one. There is no rotation: the worths are the rotation.
  *
  * Leak re-integration (thesis ch. 8). Under the joint schedule nothing measured shares a GP index
  * with a corrupting event, so the sibling's counter i counts a *catcher* (uarch_zero_event(), an
@@ -101,6 +103,7 @@ struct mux_core {
 	struct mux_schedule schedule[2]; /* what each thread programs now */
 	uint8_t exclusive[2];		 /* core: the split of the last joint schedule */
 	unsigned splits;		 /* core: splits the last joint schedule tried */
+	unsigned ticks;			 /* core: joint schedules made */
 };
 
 /*
