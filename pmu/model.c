@@ -148,10 +148,14 @@ bool model_exposed_now(const struct model_core *core)
 	if (!core->cfg.erratum || model_threads(core) < 2)
 		return false;
 	for (unsigned i = 0; i < n; i++) {
+		bool a_corrupts = key_corrupting(evtsel_key(a->evtsel[i]));
+		bool b_corrupts = key_corrupting(evtsel_key(b->evtsel[i]));
+
 		if (!gp_enabled(a, i) || !gp_enabled(b, i))
 			continue;
-		if (key_corrupting(evtsel_key(a->evtsel[i])) ||
-		    key_corrupting(evtsel_key(b->evtsel[i])))
+		/* A catcher opposite a corrupting event is there to receive its leak. */
+		if ((a_corrupts && !(b->catchers & (1u << i))) ||
+		    (b_corrupts && !(a->catchers & (1u << i))))
 			return true;
 	}
 	return false;
@@ -268,11 +272,13 @@ void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t v)
 	case REG_PMC:
 		/* A legacy write: 32 bits, sign-extended (SDM vol. 3B, 18.2.6). */
 		t->pmc[i] = regs_legacy_pmc_write(v, g->gp_width);
+		t->true_gp[i] = 0;
 		return;
 	case REG_A_PMC:
 		if (v & ~regs_width_mask(g->gp_width))
 			break;
 		t->pmc[i] = v;
+		t->true_gp[i] = 0;
 		return;
 	case REG_EVTSEL:
 		if (v & ~PERFEVTSEL_VALID_MASK)
@@ -284,6 +290,7 @@ void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t v)
 		if (v & ~regs_width_mask(g->fixed_width))
 			break;
 		t->fixed_ctr[i] = v;
+		t->true_fixed[i] = 0;
 		return;
 	case REG_OTHER:
 		write_other(t, msr, v);
@@ -443,20 +450,28 @@ static void deliver(struct model_thread *t, uint32_t key, uint64_t d, enum model
 		if (corrupting && i < MODEL_ERRATUM_COUNTERS)
 			kept = leak(t, i, key, d);
 		add_gp(t, i, kept);
+		t->true_gp[i] += d;
 	}
 	/* AnyThread counters of the sibling count this thread's events too (SDM vol. 3B, 18.2.3). */
-	for (unsigned i = 0; sib && i < g->gp; i++)
+	for (unsigned i = 0; sib && i < g->gp; i++) {
 		if ((sib->evtsel[i] & PERFEVTSEL_ANY) && gp_enabled(sib, i) &&
-		    gp_ring(sib, i, ring) && evtsel_key(sib->evtsel[i]) == key)
+		    gp_ring(sib, i, ring) && evtsel_key(sib->evtsel[i]) == key) {
 			add_gp(sib, i, d);
+			sib->true_gp[i] += d;
+		}
+	}
 
 	for (unsigned j = 0; j < g->fixed; j++) {
 		if (fixed_key(j) != key)
 			continue;
-		if (fixed_counts(t, j, ring))
+		if (fixed_counts(t, j, ring)) {
 			add_fixed(t, j, d);
-		if (sib && (fixed_field(sib, j) & FIXED_CTRL_ANY) && fixed_counts(sib, j, ring))
+			t->true_fixed[j] += d;
+		}
+		if (sib && (fixed_field(sib, j) & FIXED_CTRL_ANY) && fixed_counts(sib, j, ring)) {
 			add_fixed(sib, j, d);
+			sib->true_fixed[j] += d;
+		}
 	}
 }
 
@@ -499,4 +514,35 @@ void model_tick(struct model_core *core, unsigned thread)
 		t->exposure_ticks++;
 	/* A configuration that is still exposed exposes the next tick as well. */
 	t->exposed = model_exposed_now(core);
+}
+
+/* ---- what the hardware cannot show ------------------------------------------------------- */
+
+void model_set_catchers(struct model_core *core, unsigned thread, uint8_t gp_counters)
+{
+	core->thread[thread & 1].catchers = gp_counters;
+	note_exposure(core);
+}
+
+uint64_t model_true_count(const struct model_core *core, unsigned thread, unsigned idx)
+{
+	const struct model_thread *t = &core->thread[thread & 1];
+
+	if (idx < core->cfg.geo.gp)
+		return t->true_gp[idx];
+	if (idx >= PMU_FIXED_BASE && idx - PMU_FIXED_BASE < core->cfg.geo.fixed)
+		return t->true_fixed[idx - PMU_FIXED_BASE];
+	return 0;
+}
+
+uint64_t model_true_take(struct model_core *core, unsigned thread, unsigned idx)
+{
+	struct model_thread *t = &core->thread[thread & 1];
+	uint64_t taken = model_true_count(core, thread, idx);
+
+	if (idx < core->cfg.geo.gp)
+		t->true_gp[idx] = 0;
+	else if (idx >= PMU_FIXED_BASE && idx - PMU_FIXED_BASE < core->cfg.geo.fixed)
+		t->true_fixed[idx - PMU_FIXED_BASE] = 0;
+	return taken;
 }

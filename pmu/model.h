@@ -106,6 +106,16 @@ struct model_thread {
 	uint64_t faults;
 	uint32_t last_fault_msr;
 
+	/*
+	 * The true counts: what each counter would have counted with no erratum (its own events
+	 * whole, nothing received), since the counter was last written or taken. No MSR shows them:
+	 * model_true_take() does, for the tests and the runner's `true` count.
+	 */
+	uint64_t true_gp[PMU_MAX_GP];
+	uint64_t true_fixed[PMU_MAX_FIXED];
+	/* GP counters the caller counts a leak catcher on (model_set_catchers). */
+	uint8_t catchers;
+
 	/* The erratum's effect on this thread's corrupting events. */
 	uint64_t leaked;   /* moved into the sibling's enabled counter */
 	uint64_t lost;	   /* leaked into a sibling counter that was not enabled */
@@ -156,8 +166,26 @@ static inline uint64_t model_exposure_ticks(const struct model_core *core, unsig
 
 /*
  * True when the current configuration is exposed: on some GP counter index, one thread has a
- * corrupting event enabled and the sibling any enabled event.
+ * corrupting event enabled and the sibling any enabled event that is not a leak catcher.
  */
 bool model_exposed_now(const struct model_core *core);
+
+/*
+ * The GP counters (bit i: counter i) on which thread counts a leak catcher (xsu=core,
+ * pmu/mux_core.h): a corrupting event opposite one is the configuration that catches its leak,
+ * not exposure. The hardware cannot tell a catcher from a measured event, so the caller says
+ * which counters hold one, each time before it programs them; 0 (the default) with xsu off and
+ * on.
+ */
+void model_set_catchers(struct model_core *core, unsigned thread, uint8_t gp_counters);
+
+/*
+ * What counter idx (idxmsk: GP i, or PMU_FIXED_BASE + j) of thread would have counted with no
+ * erratum since it was last written or taken; model_true_take() also resets it, as
+ * pmu_driver_take() does the count (no 48-bit wrap: the sum is kept whole). 0 for a counter the
+ * geometry does not have.
+ */
+uint64_t model_true_count(const struct model_core *core, unsigned thread, unsigned idx);
+uint64_t model_true_take(struct model_core *core, unsigned thread, unsigned idx);
 
 #endif

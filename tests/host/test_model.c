@@ -675,6 +675,84 @@ static void test_exposure(void **state)
 	assert_int_equal(model_exposure_ticks(&core, 0), 0);
 }
 
+/* ---- true counts and leak catchers (core-wide XSU) ----------------------------------------- */
+
+/*
+ * Beside each counter the model keeps what it would have counted with no erratum: the corrupting
+ * event's whole count where its counter lost the leak, the sibling counter's own events where it
+ * received it. A take returns and clears it; a write of the counter clears it; a counter that
+ * wraps at 48 bits keeps its true count whole.
+ */
+static void test_true_counts(void **state)
+{
+	(void)state;
+	init("haswell", true);
+	count_u(0, 0, 0x81d0);
+	count_u(1, 0, 0x00c5);
+	count_u(0, 1, 0x00c5);
+	run(&triad, &triad, RUN);
+	uint64_t leaked = share_of(TRIAD_LOADS, 0x81d0);
+	assert_int_equal(pmc(0, 0), TRIAD_LOADS - leaked);
+	assert_int_equal(model_true_count(&core, 0, 0), TRIAD_LOADS);
+	assert_int_equal(pmc(1, 0), TRIAD_MISPREDICTS + leaked);
+	assert_int_equal(model_true_count(&core, 1, 0), TRIAD_MISPREDICTS);
+	assert_int_equal(model_true_count(&core, 0, 1), TRIAD_MISPREDICTS);
+	assert_int_equal(model_true_count(&core, 1, 1), 0);
+
+	/* Take and reset, as pmu_driver_take(). */
+	assert_int_equal(model_true_take(&core, 0, 0), TRIAD_LOADS);
+	assert_int_equal(model_true_take(&core, 0, 0), 0);
+	run(&triad, NULL, RUN);
+	assert_int_equal(model_true_count(&core, 0, 0), TRIAD_LOADS);
+	/* Writing the counter starts it again. */
+	wr(0, IA32_A_PMC(0), 5);
+	assert_int_equal(model_true_count(&core, 0, 0), 0);
+
+	/* A wrap of the 48-bit counter: the true count is whole. */
+	wr(0, IA32_A_PMC(1), regs_width_mask(48) - 1);
+	model_true_take(&core, 0, 1);
+	run(&triad, NULL, RUN);
+	assert_true(pmc(0, 1) < TRIAD_MISPREDICTS);
+	assert_int_equal(model_true_take(&core, 0, 1), TRIAD_MISPREDICTS);
+
+	/* Fixed counters, and counters the geometry does not have. */
+	wr(0, IA32_FIXED_CTR_CTRL, regs_fixed_ctrl_set(0, 0, FIXED_CTRL_USR));
+	wr(0, IA32_PERF_GLOBAL_CTRL,
+	   rd(0, IA32_PERF_GLOBAL_CTRL) | regs_global_bit(PMU_FIXED_BASE));
+	model_account(&core, 0, &mixed, 1000);
+	assert_int_equal(rd(0, IA32_FIXED_CTR0), 2500);
+	assert_int_equal(model_true_take(&core, 0, PMU_FIXED_BASE), 2500);
+	assert_int_equal(model_true_count(&core, 0, 5), 0);
+	assert_int_equal(model_true_take(&core, 0, PMU_FIXED_BASE + 3), 0);
+	assert_no_faults();
+}
+
+/*
+ * A leak catcher (a counter selecting an event that never occurs, opposite a corrupting event)
+ * receives exactly the leak, and, declared with model_set_catchers(), is no exposure; the same
+ * counter undeclared is.
+ */
+static void test_catchers(void **state)
+{
+	(void)state;
+	init("haswell", true);
+	count_u(0, 0, 0x08d1);
+	model_set_catchers(&core, 1, 0x1);
+	count_u(1, 0, 0x20cc);
+	run(&triad, &triad, RUN);
+	assert_int_equal(pmc(1, 0), share_of(TRIAD_L1_MISS, 0x08d1));
+	assert_int_equal(pmc(0, 0) + pmc(1, 0), model_true_count(&core, 0, 0));
+	assert_int_equal(model_true_count(&core, 1, 0), 0);
+	assert_int_equal(core.thread[0].lost, 0);
+	assert_int_equal(model_exposure_ticks(&core, 0), 0);
+	assert_int_equal(model_exposure_ticks(&core, 1), 0);
+
+	model_set_catchers(&core, 1, 0);
+	assert_true(model_exposed_now(&core));
+	run(&triad, &triad, 2);
+	assert_int_equal(model_exposure_ticks(&core, 1), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -695,6 +773,8 @@ int main(void)
 		cmocka_unit_test(test_no_erratum),
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_exposure),
+		cmocka_unit_test(test_true_counts),
+		cmocka_unit_test(test_catchers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
