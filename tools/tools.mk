@@ -8,9 +8,13 @@
 
 tool_objs = $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(wildcard tools/src/$(1)/*.c))
 
-# The scheduling simulator of the thesis, section 7.2 (README: "schedsim").
+# The scheduling simulator of the thesis, section 7.2 (README: "schedsim"). --fair-sweep measures
+# the XSU policies against the exact optimum with the host tests' references (random lists, the
+# enumeration of joint placements, the max-min linear programme), built here without sanitizers.
 TOOLS += schedsim
-$(BUILD)/tools/schedsim: $(call tool_objs,schedsim) $$(TOOL_PURE_OBJS)
+SCHEDSIM_REFERENCE := $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(addprefix tests/host/lib/,\
+	brute_force.c joint_placements.c leximin.c random_lists.c))
+$(BUILD)/tools/schedsim: $(call tool_objs,schedsim) $(SCHEDSIM_REFERENCE) $$(TOOL_PURE_OBJS)
 	$(say) LD $@
 	$(Q)$(CC) -o $@ $^
 

@@ -13,8 +13,10 @@ static void usage(FILE *f)
 {
 	fputs("usage: schedsim [-M] [-n ITERATIONS] [-u UARCH] [--ht on|off] [-C MASKS] -e EVENTS\n"
 	      "                [--sibling EVENTS [--sibling-constraints MASKS] [--offset TICKS]]\n"
-	      "                [--xsu on|off] [--limit on|off] [--past-failure] [-v]\n"
+	      "                [--xsu off|on|core] [--limit on|off] [--past-failure] [-v] "
+	      "[--json]\n"
 	      "       schedsim --sweep N [--json] [--past-failure]\n"
+	      "       schedsim --fair-sweep N [--seed S] [-n ITERATIONS] [--json]\n"
 	      "       schedsim --list [-u UARCH] [--ht on|off]\n"
 	      "\n"
 	      "  -e EVENTS        events as perf stat -e takes them: r81d0:u, "
@@ -33,8 +35,9 @@ static void usage(FILE *f)
 	      "  --sibling-constraints MASKS   -C for the sibling\n"
 	      "  --offset TICKS   the sibling starts this many ticks after the first thread "
 	      "(default 1)\n"
-	      "  --xsu on|off     the XSU workaround (default: on where the erratum applies and HT "
-	      "is on)\n"
+	      "  --xsu off|on|core  the XSU workaround: Linux's (on), or core-wide with leak "
+	      "catchers (core);\n"
+	      "                   default on where the erratum applies and HT is on\n"
 	      "  --limit on|off   Linux 4.1-rc7's half-of-the-GP-counters limit (default off, as "
 	      "the thesis)\n"
 	      "  --past-failure   keep passing events after the first failure, up to 2N (thesis "
@@ -42,7 +45,12 @@ static void usage(FILE *f)
 	      "  -v               print every iteration\n"
 	      "  --sweep N        every constraint set of N events on N counters, first iteration "
 	      "(N <= 5)\n"
-	      "  --json           --sweep result as one JSON object\n"
+	      "  --json           the run, or the --sweep or --fair-sweep result, as one JSON "
+	      "object\n"
+	      "  --fair-sweep N   N random pairs of lists under each XSU policy against the exact "
+	      "max-min\n"
+	      "                   fair optimum (-n iterations each, default 1000)\n"
+	      "  --seed S         the --fair-sweep random seed (default 1)\n"
 	      "  --list           the event names and their static constraints\n",
 	      f);
 }
@@ -86,6 +94,8 @@ enum {
 	OPT_JSON,
 	OPT_PAST_FAILURE,
 	OPT_LIST,
+	OPT_FAIR_SWEEP,
+	OPT_SEED,
 };
 
 int main(int argc, char **argv)
@@ -101,13 +111,15 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "past-failure", no_argument, NULL, OPT_PAST_FAILURE },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "fair-sweep", required_argument, NULL, OPT_FAIR_SWEEP },
+		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_options o;
 	const char *uarch_name = "haswell";
-	bool xsu_given = false, json = false, list = false;
-	unsigned sweep_n = 0;
+	bool list = false;
+	unsigned sweep_n = 0, fair_n = 0, seed = 1;
 	int c;
 
 	memset(&o, 0, sizeof(o));
@@ -148,9 +160,12 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case OPT_XSU:
-			if (!on_off(optarg, "--xsu", &o.xsu))
+			o.policy = mux_policy_by_name(optarg);
+			if (!o.policy) {
+				fprintf(stderr, "schedsim: --xsu takes off, on or core, not '%s'\n",
+					optarg);
 				return 2;
-			xsu_given = true;
+			}
 			break;
 		case OPT_LIMIT:
 			if (!on_off(optarg, "--limit", &o.limit))
@@ -165,13 +180,21 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case OPT_JSON:
-			json = true;
+			o.json = true;
 			break;
 		case OPT_PAST_FAILURE:
 			o.past_failure = true;
 			break;
 		case OPT_LIST:
 			list = true;
+			break;
+		case OPT_FAIR_SWEEP:
+			if (!number(optarg, "--fair-sweep", 1000000, &fair_n) || !fair_n)
+				return 2;
+			break;
+		case OPT_SEED:
+			if (!number(optarg, "--seed", 0xffffffffu, &seed))
+				return 2;
 			break;
 		case 'h':
 			usage(stdout);
@@ -188,7 +211,9 @@ int main(int argc, char **argv)
 	}
 
 	if (sweep_n)
-		return sweep(sweep_n, json, o.past_failure);
+		return sweep(sweep_n, o.json, o.past_failure);
+	if (fair_n)
+		return fair_sweep(fair_n, seed, o.iterations, o.json);
 
 	o.uarch = uarch_by_name(uarch_name);
 	if (!o.uarch) {
@@ -200,8 +225,8 @@ int main(int argc, char **argv)
 	}
 	o.gp = uarch_gp(o.uarch, o.ht);
 	o.fixed = o.uarch->fixed;
-	if (!xsu_given)
-		o.xsu = o.ht && uarch_has_erratum(o.uarch);
+	if (!o.policy)
+		o.policy = o.ht && uarch_has_erratum(o.uarch) ? &mux_policy_on : &mux_policy_off;
 
 	if (list)
 		return list_events(o.uarch, o.gp, o.fixed);

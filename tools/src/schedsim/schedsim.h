@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "pmu/mux_core.h"
 #include "pmu/sched.h"
 #include "pmu/uarch.h"
 
@@ -19,13 +20,14 @@ struct sim_options {
 	bool ht;
 	enum sched_algorithm algorithm;
 	unsigned iterations;
-	const char *events[2];	    /* per thread; events[1] NULL: one thread only */
-	const char *constraints[2]; /* -C and --sibling-constraints, or NULL */
-	bool xsu;		    /* the XSU workaround in a sibling replay */
-	bool limit;		    /* Linux 4.1-rc7 starvation limit */
-	unsigned offset;	    /* tick at which the sibling starts */
-	bool verbose;		    /* print every iteration */
-	bool past_failure;	    /* thesis 7.2: go on after the first failure, up to 2N */
+	const char *events[2];		 /* per thread; events[1] NULL: one thread only */
+	const char *constraints[2];	 /* -C and --sibling-constraints, or NULL */
+	const struct mux_policy *policy; /* --xsu: off, on (Linux's XSU) or core */
+	bool limit;			 /* Linux 4.1-rc7 starvation limit */
+	unsigned offset;		 /* tick at which the sibling starts */
+	bool verbose;			 /* print every iteration */
+	bool past_failure;		 /* thesis 7.2: go on after the first failure, up to 2N */
+	bool json;			 /* --json: the run as one JSON object */
 };
 
 /* One thread (-e) or a sibling replay (-e and --sibling). Returns the exit status. */
@@ -36,6 +38,12 @@ int simulate(const struct sim_options *options);
  * iteration. With past_failure, also the thesis 7.2 variant for n to 2n events.
  */
 int sweep(unsigned n, bool json, bool past_failure);
+
+/*
+ * --fair-sweep: n random pairs of lists from seed, each replayed under every XSU policy and
+ * compared with the exact max-min fair optimum (fair_sweep.c).
+ */
+int fair_sweep(unsigned n, unsigned long long seed, unsigned iterations, bool json);
 
 /* --list: the event table for u with static constraints, as the thesis's listing. */
 int list_events(const struct uarch *u, unsigned gp, unsigned fixed);

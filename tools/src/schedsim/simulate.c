@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedsim's runs: one thread multiplexed for -n iterations (thesis 7.2), or two sibling threads
- * replayed under XSU (thesis 7.1, fig. 7.3). Every iteration is exactly what the kernel does on a
- * multiplexing tick: mux_start/mux_tick/mux_stop of pmu/mux.h, with the XSU lock implied (one
- * thread runs at a time), and the invariant checked after every schedule.
+ * replayed under an XSU policy (thesis 7.1, fig. 7.3). Every iteration is exactly what the kernel
+ * does on a multiplexing tick, through the policy's ops (pmu/mux_core.h): with `off` and `on`
+ * each thread's mux_tick in turn, HT0 first (the XSU lock implied: one thread runs at a time);
+ * with `core` one joint schedule for both. The invariant is checked after every schedule.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,8 +13,10 @@
 
 #include "pmu/event_parse.h"
 #include "pmu/mux.h"
+#include "pmu/mux_core.h"
 #include "pmu/regs.h"
 #include "pmu/xsu.h"
+#include "pmu/zero_event.h"
 #include "tools/src/schedsim/schedsim.h"
 
 unsigned long long sim_event_code(const struct pmu_event *e)
@@ -70,8 +73,7 @@ static bool set_constraints(struct mux_thread *t, const char *option, const char
 	return true;
 }
 
-static bool load_thread(struct mux_thread *t, const struct sim_options *o, unsigned which,
-			struct xsu_core *core)
+static bool load_thread(struct mux_thread *t, const struct sim_options *o, unsigned which)
 {
 	struct pmu_event events[MUX_MAX_EVENTS];
 	struct event_parse_error error;
@@ -90,7 +92,7 @@ static bool load_thread(struct mux_thread *t, const struct sim_options *o, unsig
 		show_parse_error(option, o->events[which], &error);
 		return false;
 	}
-	mux_init(t, &config, core, which);
+	mux_init(t, &config, NULL, which);
 	if (mux_add_events(t, events, (unsigned)n) < 0) {
 		fprintf(stderr, "schedsim: %s: too many events\n", option);
 		return false;
@@ -179,84 +181,147 @@ static void print_states(const struct xsu_core *core, unsigned gp, unsigned fixe
 	}
 }
 
-int simulate(const struct sim_options *o)
+/* What a run counted, beside the threads' own figures. */
+struct sim_checks {
+	unsigned long schedules;
+	unsigned long violations;
+	unsigned long first_violation;
+	unsigned long exposure; /* schedules with a corrupting event facing a measured event */
+};
+
+static void check(const struct mux_core *core, struct sim_checks *c, unsigned iteration)
 {
-	static struct mux_thread thread[2];
-	struct mux_schedule schedule[2];
-	struct xsu_core core;
-	bool replay = o->events[1] != NULL;
-	unsigned threads = replay ? 2 : 1;
-	unsigned long checks = 0, violations = 0, exposures = 0, first_violation = 0;
+	c->schedules++;
+	if (!xsu_no_corruption(mux_usage(core->thread[0]), mux_usage(core->thread[1])))
+		c->exposure++;
+	if (core->policy->xsu && !mux_core_invariant(core) && !c->violations++)
+		c->first_violation = iteration + 1;
+}
 
-	/* With one thread the sibling is idle: XSU constrains nothing, only its limit can act. */
-	xsu_init(&core, o->xsu, o->limit);
-	for (unsigned t = 0; t < threads; t++)
-		if (!load_thread(&thread[t], o, t, &core))
-			return 2;
+/* The leak catchers a thread counts, with the sibling's events they catch for. */
+static void print_catchers(const struct mux_core *core, unsigned t, const struct mux_schedule *s)
+{
+	const struct mux_thread *sibling = core->thread[t ^ 1];
 
+	if (!s->catchers)
+		return;
+	printf("%s leak catchers (%s):", thread_name[t], s->catcher->name);
+	for (unsigned i = 0; i < PMU_MAX_GP; i++)
+		if (s->catchers & (1u << i))
+			printf(" cntr%u<-%s", i, sibling->events[s->leak_of[i]].event.name);
+	printf("\n");
+}
+
+static void print_header(const struct sim_options *o, const struct mux_core *core, bool replay)
+{
 	sim_print_processor(o->uarch, o->gp, o->fixed);
-	printf("Scheduling Algorithm      : %s%s\n", sched_algorithm_name(o->algorithm),
+	printf("Scheduling Algorithm      : %s%s\n",
+	       core->policy->joint ? "core-wide (both threads, max-min fair)"
+				   : sched_algorithm_name(o->algorithm),
 	       o->past_failure ? ", past the first failure up to 2N events" : "");
 	if (replay) {
-		printf("XSU                       : %s", o->xsu ? "on" : "off");
+		printf("XSU                       : %s", core->policy->name);
 		if (o->uarch->erratum)
 			printf(" (erratum %s)", o->uarch->erratum);
-		printf(", starvation limit %s\n", o->limit ? "on" : "off");
+		if (core->policy->joint)
+			printf(", leak catcher %s\n", core->catcher ? core->catcher->name : "none");
+		else
+			printf(", starvation limit %s\n", o->limit ? "on" : "off");
 		printf("%s starts at iteration    : %u\n", thread_name[1], o->offset + 1);
-		print_event_list(&thread[0], "HT0 Event List");
-		print_event_list(&thread[1], "HT1 Event List");
+		print_event_list(core->thread[0], "HT0 Event List");
+		print_event_list(core->thread[1], "HT1 Event List");
 	} else {
-		if (o->xsu && o->limit)
+		if (core->policy->xsu && o->limit)
 			printf("XSU                       : on (idle sibling), starvation limit "
 			       "on\n");
-		print_event_list(&thread[0], "Event List");
+		print_event_list(core->thread[0], "Event List");
 	}
+}
 
-	memset(schedule, 0, sizeof(schedule));
-	for (unsigned k = 0; k < o->iterations; k++) {
-		bool ran[2] = { false, false };
+/* One iteration k: threads start, then the ticks (one joint, or each thread's). */
+static void iterate(const struct sim_options *o, struct mux_core *core, unsigned threads,
+		    unsigned k, struct sim_checks *c)
+{
+	const struct mux_policy *p = core->policy;
 
-		/* HT0 first in every tick: it started first and, as in the thesis (7.1), wins the
-		 * race for the XSU lock. */
-		for (unsigned t = 0; t < threads; t++) {
-			unsigned start = t ? o->offset : 0;
+	for (unsigned t = 0; t < threads; t++) {
+		unsigned start = t ? o->offset : 0;
 
-			if (k < start)
+		if (k < start)
+			continue;
+		if (k == start)
+			p->start(core, t, k);
+		else if (!p->joint)
+			p->tick(core, t, k);
+		if (!p->joint && threads == 2)
+			check(core, c, k);
+	}
+	if (p->joint) {
+		p->tick(core, 0, k);
+		if (threads == 2)
+			check(core, c, k);
+	}
+}
+
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+/* --json: the run as one object (README, "schedsim"). */
+static void print_json(const struct sim_options *o, const struct mux_core *core, unsigned threads,
+		       const struct mux_schedule *last, const struct sim_checks *c)
+{
+	printf("{\"uarch\": \"%s\", \"xsu\": \"%s\", \"iterations\": %u, \"offset\": %u, "
+	       "\"threads\": [",
+	       o->uarch->name, core->policy->name, o->iterations, o->offset);
+	for (unsigned t = 0; t < threads; t++) {
+		const struct mux_thread *th = core->thread[t];
+
+		printf("%s{\"thread\": %u, \"started\": %s, \"events\": [", t ? ", " : "", t,
+		       t && o->offset >= o->iterations ? "false" : "true");
+		for (unsigned i = 0; i < th->nr_events; i++) {
+			const struct mux_event *e = &th->events[i];
+			double running = e->time_enabled
+						 ? (double)e->time_running / (double)e->time_enabled
+						 : 0.0;
+
+			printf("%s{\"event\": ", i ? ", " : "");
+			print_json_string(e->event.name);
+			printf(", \"running\": %.4f, \"corrupting\": %s, \"pinned\": %s, "
+			       "\"error\": %s, \"last_counter\": %d}",
+			       running, e->constraint.corrupting ? "true" : "false",
+			       e->event.pinned ? "true" : "false",
+			       e->state == MUX_EVENT_ERROR ? "true" : "false", e->last_counter);
+		}
+		printf("], \"catchers\": [");
+		for (unsigned i = 0, first = 1; i < PMU_MAX_GP; i++) {
+			if (!(last[t].catchers & (1u << i)))
 				continue;
-			if (k == start)
-				mux_start(&thread[t], k, &schedule[t]);
-			else
-				mux_tick(&thread[t], k, &schedule[t]);
-			ran[t] = true;
-
-			if (replay) {
-				struct xsu_usage u0 = mux_usage(&thread[0]);
-				struct xsu_usage u1 = mux_usage(&thread[1]);
-
-				if (o->xsu) {
-					checks++;
-					if (!xsu_invariant(&core, u0, u1) && !violations++)
-						first_violation = k + 1;
-				} else if (!xsu_no_corruption(u0, u1)) {
-					exposures++;
-				}
-			}
+			printf("%s%u", first ? "" : ", ", i);
+			first = 0;
 		}
-		if (o->verbose || k + 1 == o->iterations) {
-			if (k + 1 == o->iterations)
-				break; /* printed below, after the final accounting */
-			printf("Iteration %u\n", k + 1);
-			for (unsigned t = 0; t < threads; t++)
-				if (ran[t])
-					print_iteration(&thread[t], &schedule[t],
-							replay ? (t ? "HT1: " : "HT0: ") : "",
-							false, replay && o->xsu);
-		}
+		printf("]}");
 	}
+	printf("], \"schedules\": %lu, \"invariant_violations\": %lu, \"exposure\": %lu}\n",
+	       c->schedules, c->violations, c->exposure);
+}
+
+static void print_result(const struct sim_options *o, const struct mux_core *core, unsigned threads,
+			 const struct mux_schedule *last, const struct xsu_core *states,
+			 const struct sim_checks *c)
+{
+	bool replay = threads == 2, xsu = core->policy->xsu;
 
 	printf("Iteration %u\n", o->iterations);
-	if (replay && o->xsu)
-		print_states(&core, o->gp, o->fixed);
+	if (replay && xsu)
+		print_states(states, o->gp, o->fixed);
 	for (unsigned t = 0; t < threads; t++) {
 		const char *who = replay ? (t ? "HT1: " : "HT0: ") : "";
 
@@ -265,21 +330,71 @@ int simulate(const struct sim_options *o)
 			       o->iterations);
 			continue;
 		}
-		mux_stop(&thread[t], o->iterations);
-		print_iteration(&thread[t], &schedule[t], who, true, replay && o->xsu);
+		print_iteration(core->thread[t], &last[t], who, true, replay && xsu);
+		if (replay)
+			print_catchers(core, t, &last[t]);
 	}
-	if (replay && o->xsu) {
-		if (violations)
+	if (replay && xsu) {
+		if (c->violations)
 			printf("XSU invariant: VIOLATED in %lu of %lu schedules (first at "
-			       "iteration "
-			       "%lu)\n",
-			       violations, checks, first_violation);
+			       "iteration %lu)\n",
+			       c->violations, c->schedules, c->first_violation);
 		else
-			printf("XSU invariant: held after all %lu schedules\n", checks);
+			printf("XSU invariant: held after all %lu schedules\n", c->schedules);
 	} else if (replay) {
 		printf("Corruption exposure: %lu of the schedules left a corrupting event on a GP "
 		       "counter whose sibling counter was counting\n",
-		       exposures);
+		       c->exposure);
 	}
-	return violations ? 1 : 0;
+}
+
+int simulate(const struct sim_options *o)
+{
+	static struct mux_thread thread[2];
+	struct mux_schedule last[2];
+	struct mux_core core;
+	struct xsu_core states;
+	struct sim_checks c = { 0, 0, 0, 0 };
+	bool replay = o->events[1] != NULL;
+	unsigned threads = replay ? 2 : 1;
+
+	for (unsigned t = 0; t < threads; t++)
+		if (!load_thread(&thread[t], o, t))
+			return 2;
+	if (!replay) {
+		/* With one thread the sibling is idle: XSU constrains nothing, only its limit can
+		 * act. */
+		struct mux_config idle = { .uarch = o->uarch, .gp = o->gp, .fixed = o->fixed };
+
+		mux_init(&thread[1], &idle, NULL, 1);
+	}
+	mux_core_init(&core, o->policy, o->limit, &thread[0], &thread[1],
+		      uarch_zero_event(o->uarch));
+	if (!o->json)
+		print_header(o, &core, replay);
+
+	for (unsigned k = 0; k < o->iterations; k++) {
+		iterate(o, &core, threads, k, &c);
+		if (o->verbose && !o->json && k + 1 < o->iterations) {
+			printf("Iteration %u\n", k + 1);
+			for (unsigned t = 0; t < threads; t++)
+				if (thread[t].running)
+					print_iteration(&thread[t], &core.schedule[t],
+							replay ? (t ? "HT1: " : "HT0: ") : "",
+							false, replay && o->policy->xsu);
+		}
+	}
+
+	/* The final accounting; the last schedule and states are kept for the printout. */
+	states = core.xsu;
+	for (unsigned t = 0; t < threads; t++) {
+		last[t] = core.schedule[t];
+		if (thread[t].running)
+			o->policy->stop(&core, t, o->iterations);
+	}
+	if (o->json)
+		print_json(o, &core, threads, last, &c);
+	else
+		print_result(o, &core, threads, last, &states, &c);
+	return c.violations ? 1 : 0;
 }
