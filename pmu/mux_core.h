@@ -63,7 +63,7 @@
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests. Caller-owned state
  * of fixed size, no globals but the three const policies, no printing, no recursion; a joint tick
- * uses about 2 KiB of stack.
+ * uses about 4 KiB of stack (gcc -fstack-usage: 2.3 KiB its own, 1.5 KiB core_sched()).
  */
 #ifndef PMU_MUX_CORE_H
 #define PMU_MUX_CORE_H
