@@ -6,7 +6,6 @@
 
 #include "kernel/acpi.h"
 #include "kernel/apic_hw.h"
-#include "kernel/boot_checks.h"
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -18,11 +17,11 @@
 #include "kernel/page_alloc.h"
 #include "kernel/paging.h"
 #include "kernel/pair.h"
+#include "kernel/payload.h"
 #include "kernel/percpu.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
-#include "kernel/selftest.h"
 #include "kernel/smp.h"
 #include "kernel/syscall.h"
 #include "kernel/tick.h"
@@ -30,8 +29,6 @@
 #include "kernel/topology.h"
 #include "kernel/trap.h"
 #include "kernel/user.h"
-#include "tests/experiments/experiment.h"
-#include "tests/experiments/suite.h"
 
 #ifndef PMU_VERSION
 #define PMU_VERSION "unknown"
@@ -261,6 +258,32 @@ static void park_unused_cpus(void)
 	}
 }
 
+/* The command line's values in force (docs/records.md, `boot.config`). */
+static void emit_config(struct record *r)
+{
+	char modes[32];
+
+	record_begin_object(r, "config");
+	record_string(r, "exp", config.exp[0] ? config.exp : NULL);
+	record_string(r, "xsu", config_xsu_modes_text(config.xsu, modes, sizeof(modes)));
+	record_string(r, "sched", config_sched_name(config.sched));
+	record_string(r, "pmu", config_pmu_name(config.pmu));
+	record_uint(r, "mux_ms", config.mux_ms);
+	record_uint(r, "dur_ms", config.dur_ms);
+	record_uint(r, "repeat", config.repeat);
+	record_string(r, "exit", config_exit_name(config.exit));
+	record_string(r, "selftest", config_selftest_name(config.selftest));
+	record_string(r, "apic", config_apic_name(config.apic));
+	for (unsigned t = 0; t < 2; t++) {
+		static const char *const events_key[2] = { "ht0", "ht1" };
+		static const char *const work_key[2] = { "work0", "work1" };
+		record_string(r, events_key[t], config.events[t][0] ? config.events[t] : NULL);
+		record_string(r, work_key[t], config.work[t]);
+	}
+	record_uint(r, "start1_ms", config.start1_ms);
+	record_end_object(r);
+}
+
 static void emit_boot_record(void)
 {
 	static struct record r;
@@ -326,16 +349,7 @@ static void emit_boot_record(void)
 	record_uint(&r, "baud", config.baud);
 	record_bool(&r, "vga", console_has_vga());
 	record_end_object(&r);
-	record_begin_object(&r, "config");
-	record_string(&r, "exp", config.exp);
-	record_string(&r, "xsu", config_xsu_name(config.xsu));
-	record_string(&r, "sched", config_sched_name(config.sched));
-	record_string(&r, "pmu", config_pmu_name(config.pmu));
-	record_uint(&r, "mux_ms", config.mux_ms);
-	record_string(&r, "exit", config_exit_name(config.exit));
-	record_string(&r, "selftest", config_selftest_name(config.selftest));
-	record_string(&r, "apic", config_apic_name(config.apic));
-	record_end_object(&r);
+	emit_config(&r);
 	record_emit(&r);
 }
 
@@ -440,8 +454,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 
 	record_set_boot_hook(emit_boot_record);
 	config_defaults(&config);
-	unsigned warning_count = cmdline_parse(boot_info.cmdline, &config, experiment_names(),
-					       warnings, MAX_WARNINGS);
+	unsigned warning_count = cmdline_parse(boot_info.cmdline, &config, warnings, MAX_WARNINGS);
 	console_setup();
 	run_set_exit_mode(config.exit);
 	paging_init();
@@ -471,16 +484,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	park_unused_cpus();
 	pmu_core_setup(config.pmu, the_pair.thread_count == 2);
 
-	check_ticks(config.mux_ms);
-	check_siblings();
-	check_pmu();
-
-	selftest_run(config.selftest);
-	if (!run_failed())
-		experiments_run(&config);
-	else
-		kprintf("the checks failed: no experiment runs\n");
-
+	payload_main(&config);
 	run_end();
 }
 

@@ -2,7 +2,7 @@
 /*
  * The tick check, the sibling check and the PMU check.
  */
-#include "kernel/boot_checks.h"
+#include "tests/checks/boot_checks.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/pair.h"
