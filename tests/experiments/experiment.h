@@ -44,6 +44,7 @@ enum exp_rule_id {
 	RULE_STARVATION,
 	RULE_HK_VS_GREEDY,
 	RULE_MEASURED,
+	RULE_SURVEY, /* the leak survey's own rule (survey.h) */
 	RULE_COUNT
 };
 

@@ -15,6 +15,7 @@
 #include "tests/experiments/custom.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/suite.h"
+#include "tests/experiments/survey.h"
 #include "tests/experiments/verdict.h"
 
 static const char *const phase_names[PHASE_COUNT] = {
@@ -348,7 +349,15 @@ static void run_experiment(struct suite *s, const struct experiment *e)
 
 /* ---- the selection -------------------------------------------------------------------------- */
 
-/* exp= names: the table's, all, none and custom; a name outside them, or none beside another
+/* Every experiment exp= can name: the thesis's table, then those that make their own runs. */
+static const struct experiment *experiment_at(unsigned i)
+{
+	return i < experiment_count    ? &experiments[i]
+	       : i == experiment_count ? &survey_experiment
+				       : NULL;
+}
+
+/* exp= names: the experiments', all, none and custom; a name outside them, or none beside another
  * name, is a warning and the default (all) runs. */
 static bool selection_valid(const char *list, char *message, size_t size)
 {
@@ -362,8 +371,8 @@ static bool selection_valid(const char *list, char *message, size_t size)
 		name[len] = 0;
 		bool known =
 			!strcmp(name, "all") || !strcmp(name, "none") || !strcmp(name, "custom");
-		for (unsigned i = 0; i < experiment_count && !known; i++)
-			known = !strcmp(experiments[i].name, name);
+		for (unsigned i = 0; experiment_at(i) && !known; i++)
+			known = !strcmp(experiment_at(i)->name, name);
 		if (!known) {
 			format_snprintf(message, size, "unknown experiment '%s'", name);
 			return false;
@@ -390,9 +399,9 @@ static const char *selection(const struct config *config)
 	if (selection_valid(config->exp, message, sizeof(message)))
 		return config->exp;
 	len = (size_t)format_snprintf(accepted, sizeof(accepted), "all|none|custom");
-	for (unsigned i = 0; i < experiment_count && len < sizeof(accepted); i++)
+	for (unsigned i = 0; experiment_at(i) && len < sizeof(accepted); i++)
 		len += (size_t)format_snprintf(accepted + len, sizeof(accepted) - len, "|%s",
-					       experiments[i].name);
+					       experiment_at(i)->name);
 	char text[sizeof(message) + sizeof(accepted) + 64];
 	format_snprintf(text, sizeof(text),
 			"exp=%s: %s (accepted: %s, comma-separated); running all", config->exp,
@@ -450,11 +459,11 @@ void experiments_run(const struct config *config)
 		exp_list_contains(list, "custom") || config->events[0][0] || config->events[1][0];
 	bool custom_ready = custom_wanted &&
 			    custom_build(config, the_pmu.info.uarch, &the_pmu.geometry, &custom);
-	for (unsigned i = 0; i < experiment_count; i++) {
-		if (!selected(list, &experiments[i]))
+	for (unsigned i = 0; experiment_at(i); i++) {
+		if (!selected(list, experiment_at(i)))
 			continue;
 		chosen++;
-		run_selected_experiment(s, &experiments[i]);
+		run_selected_experiment(s, experiment_at(i));
 	}
 	if (custom_ready) {
 		chosen++;

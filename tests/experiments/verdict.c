@@ -11,6 +11,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/format.h"
 #include "pmu/mux.h"
+#include "tests/experiments/survey.h"
 #include "tests/experiments/verdict.h"
 
 bool exp_is_checked(const struct experiment *e, const char *given)
@@ -672,6 +673,8 @@ const struct exp_rule exp_rules[RULE_COUNT] = {
 	[RULE_STARVATION] = { "starvation", describe_starvation, NULL, judge_starvation },
 	[RULE_HK_VS_GREEDY] = { "hk-vs-greedy", describe_hk_vs_greedy, NULL, judge_hk_vs_greedy },
 	[RULE_MEASURED] = { "measured", describe_measured, NULL, judge_measured },
+	/* Judged by survey_judge(), over its measurements (the survey makes its own runs). */
+	[RULE_SURVEY] = { "survey", survey_describe, NULL, NULL },
 };
 
 const char *exp_rule_text(const struct experiment *e, char *buf, size_t size)
@@ -776,6 +779,8 @@ bool exp_judge(const struct exp_results *r, unsigned mode, const struct exp_mach
 	out->exposure = v.exposure;
 	out->checked = v.checked;
 	out->corrupted = v.corrupted;
+	if (!exp_rules[e->rule].judge)
+		return false;
 	if (runs_judgeable(r, mode, m, out))
 		exp_rules[e->rule].judge(r, mode, m, out);
 	return true;
