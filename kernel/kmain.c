@@ -39,6 +39,8 @@
 #endif
 
 #define MAX_WARNINGS 16
+#define CPUID_1_EDX_APIC (1u << 9)
+#define COM1_PORT 0x3f8
 #define AP_START_TIMEOUT_US 100000 /* an AP that is not up after 100 ms is reported and skipped */
 #define USER_STACK_SIZE (64 * 1024)
 
@@ -52,6 +54,7 @@ static uint64_t trampoline_page;
 static int chosen_core = -1;
 static const char *apic_warning;
 static const char *topology_warning;
+static char serial_asked[8];	  /* the serial= port where no UART answered, "" when it did */
 static const char *bring_up_step; /* the step under way; NULL once bring-up is over */
 
 /* What happened to each AP we tried to start, for the `cpu` records after the boot record. */
@@ -97,6 +100,16 @@ static void early_cpu_setup(void)
 static void console_setup(void)
 {
 	console_init_serial(config.serial_port, config.baud);
+	/* A serial= port where no UART answers would leave the run without a word: COM1, if it
+	 * answers, carries it instead, and says so. */
+	if (!console_has_serial() && config.serial_port && config.serial_port != COM1_PORT) {
+		console_init_serial(COM1_PORT, config.baud);
+		if (console_has_serial()) {
+			format_snprintf(serial_asked, sizeof(serial_asked), "0x%x",
+					config.serial_port);
+			config.serial_port = COM1_PORT;
+		}
+	}
 	const struct boot_framebuffer *fb = &boot_info.framebuffer;
 	if (fb->type == BOOT_FRAMEBUFFER_EGA_TEXT)
 		console_init_vga(fb->address, fb->width, fb->height);
@@ -465,6 +478,11 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 	if (!boot_info.acpi_rsdp)
 		record_warn("acpi", "RSDP", "", "", NULL,
 			    "no ACPI RSDP found: running on the boot CPU alone");
+	if (serial_asked[0])
+		record_warn("console", "serial", serial_asked, "com1|com2|com3|com4|0xPORT|none",
+			    "com1",
+			    "no UART answers at the serial= port: the console is on COM1 (0x3f8) "
+			    "instead");
 	if (topology_warning)
 		record_warn("smp", "core", "", "", NULL, topology_warning);
 	if (apic_warning)
@@ -534,6 +552,10 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	acpi_setup();
 
 	step("local APIC");
+	if (!(cpuid(1, 0).edx & CPUID_1_EDX_APIC))
+		end_bring_up(
+			"this CPU has no local APIC (CPUID.1:EDX bit 9 is 0): no timer tick, no "
+			"second thread");
 	uint32_t highest = percpu[0].apic_id;
 	for (unsigned i = 0; i < acpi.cpu_count; i++)
 		if (acpi.cpus[i].enabled && acpi.cpus[i].apic_id > highest)

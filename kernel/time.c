@@ -149,9 +149,11 @@ void time_calibrate(uint32_t pm_timer_port, bool pm_timer_32bit)
 	}
 	calibration.tsc_hz = hz;
 	calibration.apic_timer_hz = calibrate_apic_timer();
+	/* No tick means no multiplexing and no tick check: a CPU halted to wait for one would
+	 * never wake. */
 	if (!calibration.apic_timer_hz)
-		calibration.problem = "the local APIC timer does not count: there is no "
-				      "multiplexing tick";
+		calibration.fatal = "the local APIC timer does not count: there is no multiplexing "
+				    "tick";
 }
 
 const struct time_calibration *time_info(void)

@@ -14,7 +14,7 @@ struct time_calibration {
 	const char *reference;	/* "acpi_pm" or "pit": what the TSC was measured against */
 	uint64_t apic_timer_hz; /* APIC timer decrements per second, divide by 16 */
 	const char *problem;	/* a reference that did not work, or NULL */
-	const char *fatal;	/* the TSC does not count: nothing can be timed, the run ends */
+	const char *fatal;	/* the TSC or the APIC timer does not count: the run ends */
 };
 
 /* Measure the TSC against the ACPI PM timer when pm_timer_port is set (24 or 32 bits), else
