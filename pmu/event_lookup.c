@@ -19,13 +19,6 @@ static const char frontend_reason[] =
 static const char no_cache_event_reason[] = "is not defined on this microarchitecture (Linux's "
 					    "cache event table has no encoding for it)";
 
-static int fold(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 'a';
-	return c == '.' ? ':' : c;
-}
-
 bool event_name_on(const struct event_name *n, const struct uarch *u)
 {
 	return !n->uarchs || (u && (n->uarchs & UARCH_BIT(u->id)));
@@ -185,7 +178,8 @@ static unsigned distance(const char *a, size_t la, const char *b, size_t lb)
 		row[0] = (uint8_t)i;
 		for (size_t j = 1; j <= lb; j++) {
 			uint8_t up = row[j];
-			unsigned best = diagonal + (fold(a[i - 1]) != fold(b[j - 1]));
+			unsigned best =
+				diagonal + (event_name_fold(a[i - 1]) != event_name_fold(b[j - 1]));
 
 			if (up + 1u < best)
 				best = up + 1u;
@@ -235,14 +229,9 @@ bool event_name_event_known(const char *name, size_t len, const struct uarch *u)
 	unsigned pos = 0;
 	const char *n;
 
-	while ((n = event_name_next(u, &pos))) {
-		size_t i;
-
-		for (i = 0; i < len && n[i] && fold(n[i]) == fold(name[i]); i++)
-			;
-		if (i == len && (n[i] == '.' || n[i] == ':'))
+	while ((n = event_name_next(u, &pos)))
+		if (event_name_umask_of(n, name, len))
 			return true;
-	}
 	return false;
 }
 

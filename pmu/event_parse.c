@@ -457,14 +457,11 @@ static int fail_unit_mask(struct parser *p, size_t at, size_t event_len, size_t 
 	say(&m, p->u->display_name);
 	say(&m, " has: ");
 	while ((n = event_name_next(p->u, &pos))) {
-		size_t i;
+		const char *umask = event_name_umask_of(n, p->text + at, event_len);
 
-		for (i = 0; i < event_len && n[i] && n[i] != '.' && n[i] != ':'; i++)
-			if ((n[i] | 0x20) != (p->text[at + i] | 0x20))
-				break;
-		if (i != event_len || (n[i] != '.' && n[i] != ':'))
+		if (!umask)
 			continue;
-		if (!say_listed(&m, n + i + 1, strlen(n + i + 1), first))
+		if (!say_listed(&m, umask, strlen(umask), first))
 			break;
 		first = false;
 	}

@@ -7,7 +7,7 @@
 #include "pmu/event_table.h"
 #include "pmu/regs.h"
 
-static int fold(int c)
+int event_name_fold(int c)
 {
 	if (c >= 'A' && c <= 'Z')
 		return c - 'A' + 'a';
@@ -19,9 +19,19 @@ bool event_name_equal(const char *entry, const char *text, size_t len)
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (!entry[i] || fold(entry[i]) != fold(text[i]))
+		if (!entry[i] || event_name_fold(entry[i]) != event_name_fold(text[i]))
 			return false;
 	return entry[i] == 0;
+}
+
+const char *event_name_umask_of(const char *name, const char *event, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && name[i] && name[i] != '.' && name[i] != ':'; i++)
+		if (event_name_fold(name[i]) != event_name_fold(event[i]))
+			return NULL;
+	return i == len && (name[i] == '.' || name[i] == ':') ? name + i + 1 : NULL;
 }
 
 static void unpack(const struct intel_event *p, struct event_info *info)

@@ -74,4 +74,11 @@ bool event_is_offcore_response(const char *name, size_t len);
 /* Case-insensitive name comparison with ':' and '.' the same: entry against text[0..len). */
 bool event_name_equal(const char *entry, const char *text, size_t len);
 
+/* The character as names compare it: lower case, '.' as ':'. */
+int event_name_fold(int c);
+
+/* The unit-mask part of name ("ALL_LOADS" of "MEM_UOPS_RETIRED.ALL_LOADS") when its event part is
+ * event[0..len) (compared as names are), or NULL. */
+const char *event_name_umask_of(const char *name, const char *event, size_t len);
+
 #endif
