@@ -39,7 +39,7 @@ void model_config_init(struct model_config *cfg, const struct uarch *u, bool smt
 	cfg->smt = smt;
 	cfg->geo = model_geometry(u, smt);
 	cfg->erratum = smt && uarch_has_erratum(u);
-	cfg->shares = model_default_shares;
+	cfg->shares = model_shares_for(u);
 }
 
 uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t umask)
