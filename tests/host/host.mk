@@ -2,3 +2,8 @@
 # tests/host/lib/*.c (fixtures, fakes) are linked into every one of them.
 HOST_TESTS += $(basename $(notdir $(wildcard tests/host/test_*.c)))
 HOST_TEST_SRCS += $(wildcard tests/host/lib/*.c)
+
+# The workload table's test links the table, the set-ups and the ring-3 loops themselves (plain
+# x86-64 code, so they run on the host too), with a user_memory_alloc() of its own.
+WORKLOAD_TABLE_SRCS := tests/workloads/workloads.c tests/workloads/setup.c $(WORKLOAD_SRCS)
+$(BUILD)/host/tests/test_workloads: $(patsubst %.c,$(BUILD)/host/%.o,$(WORKLOAD_TABLE_SRCS))
