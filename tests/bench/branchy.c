@@ -66,16 +66,14 @@ static uint64_t branchy_chunk(const uint64_t *words, uint64_t from, uint64_t to)
 uint64_t branchy_run(uint64_t arg)
 {
 	struct workload_params *p = (struct workload_params *)(uintptr_t)arg;
-	uint64_t units = 0, ones = 0, at = 0;
+	uint64_t units = 0, ones = 0;
 
 	while (!workload_done(p, units)) {
-		uint64_t to = at + workload_chunk(p, units);
-		if (to > p->elements)
-			to = p->elements;
-		ones += branchy_chunk(p->words, at, to);
-		pmu_account(p, &branchy_profile, to - at);
-		units += to - at;
-		at = to == p->elements ? 0 : to;
+		for (uint64_t from = 0, to; (to = workload_pass_chunk(p, units, from)); from = to) {
+			ones += branchy_chunk(p->words, from, to);
+			pmu_account(p, &branchy_profile, to - from);
+			units += to - from;
+		}
 	}
 	p->units_done = units;
 	p->checksum = ones;
