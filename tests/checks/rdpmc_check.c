@@ -84,6 +84,7 @@ static bool emit_thread(struct record *r, const struct rdpmc_check *c, unsigned 
 	record_uint(r, "reads", measured ? s->reads : 0);
 	if (measured) {
 		record_fixed(r, "cycles", (int64_t)(s->sum * 10 / s->reads), 1);
+		record_uint(r, "median", s->cost[s->reads / 2]);
 		record_uint(r, "min", s->min);
 		record_uint(r, "max", s->max);
 		record_uint(r, "empty_tsc", s->empty_tsc);
@@ -94,26 +95,49 @@ static bool emit_thread(struct record *r, const struct rdpmc_check *c, unsigned 
 	record_bool(r, "ok", ok);
 	record_end_object(r);
 	if (measured)
-		kprintf("RDPMC check: thread %u: one read costs %llu TSC cycles on average (min "
-			"%llu, "
-			"max %llu; %s); a region of %llu calls read %llu calls, %llu instructions: "
-			"%s\n",
-			t, (unsigned long long)(s->sum / s->reads), (unsigned long long)s->min,
-			(unsigned long long)s->max, c->emulated[t] ? "emulated" : "native",
+		kprintf("RDPMC check: thread %u: one read costs %llu TSC cycles on average, median "
+			"%u "
+			"(min %llu, max %llu; %s); a region of %llu calls read %llu calls, %llu "
+			"instructions: %s\n",
+			t, (unsigned long long)(s->sum / s->reads), s->cost[s->reads / 2],
+			(unsigned long long)s->min, (unsigned long long)s->max,
+			c->emulated[t] ? "emulated" : "native",
 			(unsigned long long)s->work.max_units,
 			(unsigned long long)s->region_counted,
 			(unsigned long long)s->region_instructions, ok ? "right" : "WRONG");
 	return ok;
 }
 
-/* The figures over every thread that measured: reads, mean, min, max. */
+/* The k-th smallest (from 0) of the sorted costs of the threads that measured. */
+static uint32_t kth_cost(const bool *measured, uint64_t k)
+{
+	uint64_t at[2] = { 0, 0 };
+
+	for (;;) {
+		int next = -1;
+		for (unsigned t = 0; t < the_pair.thread_count; t++) {
+			const struct rdpmc_check_slot *s = &rdpmc_check_slots[t];
+			if (measured[t] && at[t] < s->reads &&
+			    (next < 0 || s->cost[at[t]] < rdpmc_check_slots[next].cost[at[next]]))
+				next = (int)t;
+		}
+		if (next < 0 || k == 0)
+			return next < 0 ? 0 : rdpmc_check_slots[next].cost[at[next]];
+		at[next]++;
+		k--;
+	}
+}
+
+/* The figures over every thread that measured: reads, mean, median, min, max. */
 static void emit_totals(struct record *r, const struct rdpmc_check *c)
 {
 	uint64_t reads = 0, sum = 0, min = UINT64_MAX, max = 0;
+	bool measured[2] = { false, false };
 
 	for (unsigned t = 0; t < the_pair.thread_count; t++) {
 		const struct rdpmc_check_slot *s = &rdpmc_check_slots[t];
-		if (!c->readable[t] || c->status[t] != PMU_DRV_OK)
+		measured[t] = c->readable[t] && c->status[t] == PMU_DRV_OK;
+		if (!measured[t])
 			continue;
 		reads += s->reads;
 		sum += s->sum;
@@ -123,11 +147,13 @@ static void emit_totals(struct record *r, const struct rdpmc_check *c)
 	record_uint(r, "reads", reads);
 	if (reads) {
 		record_fixed(r, "cycles", (int64_t)(sum * 10 / reads), 1);
+		record_uint(r, "median", kth_cost(measured, reads / 2));
 		record_uint(r, "min", min);
 		record_uint(r, "max", max);
 		record_null(r, "reason");
 	} else {
 		record_null(r, "cycles");
+		record_null(r, "median");
 		record_null(r, "min");
 		record_null(r, "max");
 		record_string(r, "reason",

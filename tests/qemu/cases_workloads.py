@@ -84,10 +84,15 @@ def rdpmc_answered(result, stream):
     assert r is not None, "no rdpmc record"
     assert r["ok"] and r["backend"] == "model" and r["emulated"] is True, r.obj
     assert r["reads"] > 0 and 0 < r["min"] <= r["cycles"] <= r["max"], r.obj
+    assert r["min"] <= r["median"] <= r["max"], r.obj
     assert len(r["threads"]) == 2, r.obj
     for t in r["threads"]:
         assert t["ok"] and t["emulated_reads"] == t["reads"] + 4, t
         assert t["region_calls"] == r["units"], t
+        assert t["min"] <= t["median"] <= t["max"], t
+    # The median of all reads lies between the threads' own medians.
+    medians = sorted(t["median"] for t in r["threads"])
+    assert medians[0] <= r["median"] <= medians[-1], r.obj
 
 
 def case(workload, events, checks, extra="", name=None):
