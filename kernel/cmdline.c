@@ -498,7 +498,6 @@ unsigned cmdline_parse(const char *line, struct config *cfg, struct cmdline_warn
 		       unsigned max_warnings)
 {
 	unsigned count = 0;
-	bool first_word = true;
 
 	for (const char *p = line; *p;) {
 		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
@@ -516,12 +515,6 @@ unsigned cmdline_parse(const char *line, struct config *cfg, struct cmdline_warn
 				break;
 			}
 		}
-		bool was_first = first_word;
-		first_word = false;
-
-		/* Loaders that put the image path first (multiboot1, QEMU): skip it. */
-		if (!eq && was_first && memchr(word, '/', len))
-			continue;
 
 		struct cmdline_warning w;
 		memset(&w, 0, sizeof(w));
@@ -569,6 +562,41 @@ unsigned cmdline_parse(const char *line, struct config *cfg, struct cmdline_warn
 		if (count < max_warnings)
 			warnings[count] = w;
 		count++;
+	}
+	return count;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+const char *cmdline_skip_image_path(const char *line)
+{
+	while (is_blank(*line))
+		line++;
+	while (*line && !is_blank(*line))
+		line++;
+	return line;
+}
+
+unsigned cmdline_non_ascii(const char *line, const char **word, size_t *word_len)
+{
+	unsigned count = 0;
+
+	for (const char *p = line; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if ((c >= 0x20 && c <= 0x7e) || is_blank(*p))
+			continue;
+		if (count++ == 0) {
+			const char *start = p, *end = p;
+			while (start > line && !is_blank(start[-1]))
+				start--;
+			while (*end && !is_blank(*end))
+				end++;
+			*word = start;
+			*word_len = (size_t)(end - start);
+		}
 	}
 	return count;
 }

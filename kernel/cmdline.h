@@ -99,6 +99,20 @@ const char *config_xsu_mode_name(unsigned mode);
 /* A set of XSU modes as a comma list in mode order ("off,on"), into buf. */
 const char *config_xsu_modes_text(unsigned modes, char *buf, size_t size);
 
+/*
+ * The command line without its first word: for a loader that puts the image's path there
+ * (boot_cmdline_has_image_path(), kernel/multiboot.h). Any word may contain '/' or lack '=', so
+ * the boot protocol decides, never the word itself.
+ */
+const char *cmdline_skip_image_path(const char *line);
+
+/*
+ * How many bytes of line are outside printable ASCII (0x20-0x7E; tab, CR and LF separate words
+ * and do not count). Records show each as \u00XX (kernel/record.c). When there is one, *word and
+ * *word_len give the word that holds the first.
+ */
+unsigned cmdline_non_ascii(const char *line, const char **word, size_t *word_len);
+
 /* Names of enum values, for records and messages. */
 const char *config_sched_name(unsigned v);
 const char *config_pmu_name(unsigned v);

@@ -205,12 +205,38 @@ static void test_unknown_and_malformed_words(void **state)
 static void test_image_path_first_word(void **state)
 {
 	(void)state;
-	/* QEMU and multiboot1 loaders put the image path first. */
-	assert_int_equal(parse("build/pmu-testkernel.elf exit=qemu"), 0);
+	/* QEMU's multiboot1 loader puts the image path first, a bare file name too. The boot
+	 * protocol says so (boot_cmdline_has_image_path()), not the word: it is skipped whole. */
+	assert_int_equal(parse(cmdline_skip_image_path("pmu-testkernel.elf exit=qemu")), 0);
 	assert_int_equal(cfg.exit, EXIT_MODE_QEMU);
-	assert_int_equal(parse("/boot/pmu-testkernel.elf"), 0);
-	/* Only the first word may be a path. */
+	assert_int_equal(parse(cmdline_skip_image_path("  /tmp/a=b/x.elf\txsu=off")), 0);
+	assert_int_equal(cfg.xsu, XSU_MODE_BIT(XSU_MODE_OFF));
+	assert_string_equal(cmdline_skip_image_path("/boot/pmu-testkernel.elf"), "");
+	assert_string_equal(cmdline_skip_image_path(""), "");
+	/* Where the loader put no path (GRUB 2), a first word is a word like any other. */
+	assert_int_equal(parse("build/pmu-testkernel.elf exit=qemu"), 1);
+	assert_string_equal(warnings[0].key, "build/pmu-testkernel.elf");
 	assert_int_equal(parse("exit=qemu /boot/x"), 1);
+}
+
+/* Bytes outside printable ASCII are counted and the word holding the first is named. */
+static void test_non_ascii_bytes(void **state)
+{
+	(void)state;
+	const char *word = NULL;
+	size_t len = 0;
+
+	assert_int_equal(cmdline_non_ascii("exit=qemu xsu=on\tmux_ms=4\r\n", &word, &len), 0);
+	assert_null(word);
+	const char *line = "exit=qemu note=caf\xc3\xa9 x=\x01\x7f";
+	assert_int_equal(cmdline_non_ascii(line, &word, &len), 4);
+	assert_ptr_equal(word, line + 10);
+	assert_int_equal(len, 10);
+	assert_int_equal(cmdline_non_ascii("\xe9", &word, &len), 1);
+	assert_int_equal(len, 1);
+	/* Such a word is never a good value: it warns like any other bad word. */
+	assert_int_equal(parse("mux_ms=4\xe9"), 1);
+	assert_int_equal(cfg.mux_ms, 1);
 }
 
 static void test_later_value_wins(void **state)
@@ -260,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_bad_value_keeps_default_and_names_accepted),
 		cmocka_unit_test(test_unknown_and_malformed_words),
 		cmocka_unit_test(test_image_path_first_word),
+		cmocka_unit_test(test_non_ascii_bytes),
 		cmocka_unit_test(test_later_value_wins),
 		cmocka_unit_test(test_many_warnings_are_counted),
 		cmocka_unit_test(test_long_values_are_bounded),

@@ -208,6 +208,22 @@ def everything_judged(result, stream):
     assert wanted <= set(got), "missing verdicts %r" % sorted(wanted - set(got))
 
 
+def judged_honestly(result, stream):
+    """Issue 13: at the limits of dur_ms and mux_ms, or with a held-back sibling, a verdict is pass
+    or a skip with its reason, never a fail of a healthy machine; and a pass only where every run
+    of that mode did work on both threads."""
+    for v in stream.of_type("verdict"):
+        assert v["result"] in ("pass", "skip"), "%s XSU %s: %s" % (v["exp"], v["xsu"], v["reason"])
+        if v["result"] == "skip":
+            assert v["skip"] and v["reason"], v.obj
+            continue
+        for e in stream.of_type("exp_end"):
+            if e["exp"] == v["exp"] and e["xsu"] == v["xsu"] and e["phase"] == "measure":
+                assert all(u > 0 for u in e["units"]), \
+                    "%s XSU %s passed although a thread did no work: %r" % (
+                        v["exp"], v["xsu"], e.obj)
+
+
 CASES = [
     Case("experiments/iso-seabios-usb", way="seabios-usb", image="iso", smp=PAIR,
          timeout=300, exclusive=True,
@@ -264,6 +280,21 @@ CASES = [
          experiments=True, timeout=180,
          describe="exp=none beside a name contradicts it: a warn, and the default (all) runs",
          checks=[warned("cmdline", "exp", "none,ch7-aligned", "contradicts")]),
+    Case("experiments/dur-min", smp=PAIR, cmdline="exit=qemu dur_ms=10", experiments=True,
+         timeout=180, describe="the shortest run dur_ms allows: pass or skip, never fail",
+         checks=[judged_honestly]),
+    Case("experiments/dur-30", smp=PAIR, cmdline="exit=qemu dur_ms=30", experiments=True,
+         timeout=180, describe="HT1 started 20 ms late in a 30 ms run: too little to judge",
+         checks=[judged_honestly]),
+    Case("experiments/mux-max", smp=PAIR, cmdline="exit=qemu dur_ms=100 mux_ms=1000",
+         experiments=True, timeout=180,
+         describe="a tick longer than the run: nothing rotates, multiplexed rules skip",
+         checks=[judged_honestly]),
+    Case("experiments/four-threads-per-core", smp="8,sockets=1,cores=2,threads=4",
+         cmdline="exit=qemu core=1 dur_ms=100 exp=ch8-corrupting-loss,ch7-three-events",
+         experiments=True, timeout=180,
+         describe="two threads of a four-thread core, the others parked",
+         checks=[judged_honestly]),
     Case("experiments/no-sibling", smp="2,sockets=1,cores=2,threads=1", cmdline="exit=qemu",
          experiments=True, timeout=60,
          describe="a core without SMT: every experiment skipped with the reason",
