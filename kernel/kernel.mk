@@ -8,7 +8,7 @@ KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \
 	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/run.c kernel/exit.c \
 	kernel/kmain.c kernel/apic_hw.c kernel/time.c \
-	kernel/smp.c kernel/pair.c kernel/tick.c kernel/fpu.c kernel/user.c kernel/user_entry.asm \
+	kernel/smp.c kernel/pair.c kernel/tick.c kernel/fpu.c kernel/user.c kernel/user_entry.asm kernel/user_rdpmc.c \
 	kernel/syscall.c kernel/page_alloc.c kernel/pmu_core.c
 
 # GCC would otherwise recognise the loops in memcpy/memset and compile them into calls to

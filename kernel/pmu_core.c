@@ -14,6 +14,7 @@
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
 #include "kernel/syscall.h"
+#include "kernel/user_rdpmc.h"
 
 struct pmu_core the_pmu = { .lock = SPINLOCK_INIT };
 
@@ -116,6 +117,8 @@ struct pmu_driver *pmu_thread_begin(unsigned thread)
 	spin_lock(&the_pmu.lock);
 	pmu_driver_init(d, &the_pmu.backend[thread], &the_pmu.geometry, flags);
 	spin_unlock(&the_pmu.lock);
+	/* Ring 3 reads counters natively on real ones, through the fault under the model. */
+	user_rdpmc_setup(!the_pmu.model);
 	return d;
 }
 

@@ -44,8 +44,9 @@ void pmu_core_setup(unsigned request, bool smt);
 
 /*
  * On the calling CPU, pair thread `thread`: bind its driver to its backend and leave every counter
- * released (with the real MSRs this must run on that CPU). pmu_thread_end() releases them again.
- * Both take the_pmu.lock around the driver, as the model requires.
+ * released (with the real MSRs this must run on that CPU), and let ring 3 read them with RDPMC
+ * (kernel/user_rdpmc.h). pmu_thread_end() releases them again. Both take the_pmu.lock around the
+ * driver, as the model requires.
  */
 struct pmu_driver *pmu_thread_begin(unsigned thread);
 void pmu_thread_end(unsigned thread);

@@ -17,6 +17,7 @@
 #include "kernel/run.h"
 #include "kernel/serial.h"
 #include "kernel/trap.h"
+#include "kernel/user_rdpmc.h"
 
 void idt_set_dpl3(uint8_t vector);
 
@@ -245,6 +246,10 @@ void trap_dispatch(struct trap_frame *frame)
 	 * instruction must not be taken for its fault.
 	 */
 	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) && extable_fixup(frame))
+		return;
+	/* RDPMC at CPL 3 under the model PMU faults by design and is answered from the model. */
+	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) &&
+	    user_rdpmc_emulate(frame))
 		return;
 	if (handlers[v]) {
 		handlers[v](frame);

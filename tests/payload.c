@@ -7,6 +7,7 @@
 #include "kernel/payload.h"
 #include "kernel/run.h"
 #include "tests/checks/boot_checks.h"
+#include "tests/checks/rdpmc_check.h"
 #include "tests/checks/selftest.h"
 #include "tests/experiments/suite.h"
 
@@ -15,6 +16,7 @@ void payload_main(const struct config *config)
 	check_ticks(config->mux_ms);
 	check_siblings();
 	check_pmu();
+	check_rdpmc();
 
 	selftest_run(config->selftest);
 	if (!run_failed())

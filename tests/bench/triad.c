@@ -76,14 +76,10 @@ uint64_t triad_run(uint64_t arg)
 	uint64_t units = 0;
 
 	while (!workload_done(p, units)) {
-		for (uint64_t from = 0; from < p->elements && !workload_done(p, units);) {
-			uint64_t to = from + workload_chunk(p, units);
-			if (to > p->elements)
-				to = p->elements;
+		for (uint64_t from = 0, to; (to = workload_pass_chunk(p, units, from)); from = to) {
 			triad_chunk(p->c, p->a, p->b, k, from, to);
 			pmu_account(p, &triad_profile, to - from);
 			units += to - from;
-			from = to;
 		}
 		pmu_account(p, &triad_pass_profile, 1);
 	}

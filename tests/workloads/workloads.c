@@ -1,45 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The table of workloads, and their set-ups (CPL 0, before any counter runs).
+ * The table of workloads (their set-ups are setup.c), found by name, and their parameters prepared
+ * once per thread.
  */
 #include <string.h>
 
 #include "kernel/format.h"
 #include "kernel/user.h"
+#include "tests/workloads/setup.h"
 #include "tests/workloads/workloads.h"
-
-/* The IEEE 754 double of an integer below 2^52, by integer arithmetic: kernel code has no SSE. */
-static uint64_t double_bits(uint64_t k)
-{
-	if (!k)
-		return 0;
-	unsigned e = 63 - (unsigned)__builtin_clzll(k);
-	return (uint64_t)(1023 + e) << 52 | ((k << (52 - e)) & ((1ull << 52) - 1));
-}
-
-/*
- * triad's arrays, written here once: written by triad itself they were megabytes of stores at
- * CPL 3 inside every measured run, which real counters counted and the model was not told about.
- * The values are small integers, so that c[i] = a[i] + k * b[i] stays exact.
- */
-static bool triad_setup(struct workload_params *p, const struct workload_settings *s)
-{
-	uint64_t elements = (uint64_t)s->triad_kib * 1024 / sizeof(double);
-	uint64_t bytes = elements * sizeof(double);
-	uint64_t arrays = user_memory_alloc(3 * bytes);
-
-	if (!arrays)
-		return false;
-	p->a = (double *)(uintptr_t)arrays;
-	p->b = (double *)(uintptr_t)(arrays + bytes);
-	p->c = (double *)(uintptr_t)(arrays + 2 * bytes);
-	p->elements = elements;
-	for (uint64_t i = 0; i < elements; i++) {
-		((uint64_t *)p->a)[i] = double_bits(i & 1023);
-		((uint64_t *)p->b)[i] = double_bits((i * 7) & 1023);
-	}
-	return true;
-}
 
 const struct workload workloads[] = {
 	{
@@ -51,8 +20,38 @@ const struct workload workloads[] = {
 		.setup = triad_setup,
 	},
 	{
+		.name = "copy",
+		.stresses = "memory bandwidth, stores: c[i] = a[i] over triad's arrays",
+		.entry = copy_run,
+		.profile = &copy_profile,
+		.setup = copy_setup,
+	},
+	{
+		.name = "chase",
+		.stresses = "memory latency: dependent loads around a random cycle of chase_kib, "
+			    "missing every cache level the set does not fit in",
+		.entry = chase_run,
+		.profile = &chase_profile,
+		.setup = chase_setup,
+	},
+	{
+		.name = "branchy",
+		.stresses = "the branch predictor: branches on random bits, half of them "
+			    "mispredicted",
+		.entry = branchy_run,
+		.profile = &branchy_profile,
+		.setup = branchy_setup,
+	},
+	{
+		.name = "alu",
+		.stresses = "the execution units: integer and vector arithmetic in registers, no "
+			    "memory traffic",
+		.entry = alu_run,
+		.profile = &alu_profile,
+	},
+	{
 		.name = "idle",
-		.stresses = "nothing: the thread does nothing measurable",
+		.stresses = "nothing: the thread halts until each tick",
 		.entry = idle_run,
 		.profile = &idle_profile,
 	},

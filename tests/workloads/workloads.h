@@ -3,7 +3,8 @@
  * The workload library: one table of the workloads a sibling can run (`work0=`, `work1=`), each
  * with its ring-3 loop (tests/bench/), what one unit of it counts under the model PMU, and the
  * set-up that prepares its memory at CPL 0 before any counter runs. Adding a workload is one
- * entry in the table of workloads.c (and its loop and profile in tests/bench/).
+ * entry in the table of workloads.c, with its loop and profile in a file of tests/bench/ and, when
+ * it has data to prepare, its set-up in setup.c. tests/host/test_workloads.c checks the table.
  */
 #ifndef TESTS_WORKLOADS_WORKLOADS_H
 #define TESTS_WORKLOADS_WORKLOADS_H
