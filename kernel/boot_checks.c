@@ -30,6 +30,7 @@ struct tick_check {
 	uint32_t period_ms;
 	uint64_t ticks[2];
 	uint64_t measured_tsc[2];
+	struct tick_stats stats[2];
 };
 
 static void tick_thread(unsigned thread, void *arg)
@@ -47,6 +48,25 @@ static void tick_thread(unsigned thread, void *arg)
 	tick_stop();
 	c->measured_tsc[thread] = rdtsc() - start;
 	c->ticks[thread] = cpu->ticks - first;
+	c->stats[thread] = tick_stats_read(cpu->index);
+}
+
+/* The tick's own cost and punctuality per thread, as exp_end reports them for a run. */
+static void record_tick_stats(struct record *r, const struct tick_check *c)
+{
+	static const char *const keys[] = { "tick_tsc_mean", "tick_tsc_max", "ticks_late",
+					    "ticks_lost" };
+
+	for (unsigned k = 0; k < 4; k++) {
+		record_begin_array(r, keys[k]);
+		for (unsigned t = 0; t < the_pair.thread_count; t++) {
+			const struct tick_stats *s = &c->stats[t];
+			uint64_t v[] = { tick_stats_mean_tsc(s), s->handler_max_tsc, s->late,
+					 s->lost };
+			record_uint(r, NULL, v[k]);
+		}
+		record_end_array(r);
+	}
 }
 
 void check_ticks(uint32_t period_ms)
@@ -95,6 +115,7 @@ void check_ticks(uint32_t period_ms)
 	for (unsigned t = 0; t < the_pair.thread_count; t++)
 		record_uint(&r, NULL, the_pair.cpu[t]->apic_id);
 	record_end_array(&r);
+	record_tick_stats(&r, &c);
 	record_emit(&r);
 	if (no_tick) {
 		run_fail("the APIC timer tick never arrived on a thread");
