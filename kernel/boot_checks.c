@@ -206,10 +206,7 @@ static const unsigned check_counters[PMU_CHECK_COUNTERS] = { PMU_FIXED_BASE + 0,
 /* Counter i of the check exists on this PMU (one with fewer than 4 GP counters skips some). */
 static bool check_counter_exists(unsigned i)
 {
-	unsigned idx = check_counters[i];
-
-	return regs_idx_is_fixed(idx) ? idx - PMU_FIXED_BASE < the_pmu.geometry.fixed
-				      : idx < the_pmu.geometry.gp;
+	return pmu_geometry_has(&the_pmu.geometry, check_counters[i]);
 }
 
 struct pmu_check {

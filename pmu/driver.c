@@ -10,9 +10,9 @@
 
 static struct pmu_drv_counter *slot(struct pmu_driver *d, unsigned idx)
 {
-	if (regs_idx_is_fixed(idx))
-		return idx - PMU_FIXED_BASE < d->geo.fixed ? &d->fixed[idx - PMU_FIXED_BASE] : NULL;
-	return idx < d->geo.gp ? &d->gp[idx] : NULL;
+	if (!pmu_geometry_has(&d->geo, idx))
+		return NULL;
+	return regs_idx_is_fixed(idx) ? &d->fixed[idx - PMU_FIXED_BASE] : &d->gp[idx];
 }
 
 static unsigned width_of(const struct pmu_driver *d, unsigned idx)
@@ -53,7 +53,7 @@ static enum pmu_drv_status check(const struct pmu_driver *d, const struct pmu_as
 
 		if (!a[k].event)
 			return PMU_DRV_EEVENT;
-		if (fixed ? idx - PMU_FIXED_BASE >= d->geo.fixed : idx >= d->geo.gp)
+		if (!pmu_geometry_has(&d->geo, idx))
 			return PMU_DRV_EINDEX;
 		if (used & regs_global_bit(idx))
 			return PMU_DRV_EBUSY;

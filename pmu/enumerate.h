@@ -111,6 +111,12 @@ static inline bool pmu_geometry_any_thread(const struct pmu_geometry *g)
 	return g->version >= 3 && !g->any_thread_deprecated;
 }
 
+/* Counter idx (idxmsk index: GP i, or PMU_FIXED_BASE + j) exists on g. */
+static inline bool pmu_geometry_has(const struct pmu_geometry *g, unsigned idx)
+{
+	return idx >= PMU_FIXED_BASE ? idx - PMU_FIXED_BASE < g->fixed : idx < g->gp;
+}
+
 struct pmu_info {
 	char vendor[13]; /* "GenuineIntel", "AuthenticAMD", ... */
 	bool intel;

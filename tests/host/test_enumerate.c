@@ -407,6 +407,14 @@ static void test_perfmon_fields(void **state)
 	assert_false(pmu_info_arch_event(&info, ARCH_EVENT_BRANCHES));	    /* beyond the length */
 	assert_false(pmu_info_arch_event(&info, ARCH_EVENT_BRANCH_MISSES)); /* beyond the length */
 
+	/* Which counters a geometry has: a PMU with 2 GP counters and 2 fixed (a hypervisor's). */
+	struct pmu_geometry small = { .version = 2, .gp = 2, .fixed = 2 };
+	assert_true(pmu_geometry_has(&small, 0) && pmu_geometry_has(&small, 1));
+	assert_false(pmu_geometry_has(&small, 2) || pmu_geometry_has(&small, 3));
+	assert_true(pmu_geometry_has(&small, PMU_FIXED_BASE + 1));
+	assert_false(pmu_geometry_has(&small, PMU_FIXED_BASE + 2));
+	assert_false(pmu_geometry_has(&small, PMU_FIXED_BASE - 1));
+
 	/* A PMU reporting more counters than the driver handles is clamped for the driver only. */
 	c.perfmon = (struct cpuid_regs){ 0x07300c05, 0, 0, 0x604 };
 	pmu_info_decode(&c, &info);
