@@ -19,10 +19,12 @@ set -u
 #   qemu-system-x86          the QEMU boot tests and `make run` (SeaBIOS comes with it)
 #   ovmf                     UEFI firmware for the QEMU boot tests
 #   libcmocka-dev            host unit tests of the pure code
+#   libpfm4-dev              test_libpfm4: libpfm4's encodings, an independent oracle for the
+#                            event names (tests/host/test_libpfm4.c)
 #   python3 python3-matplotlib
 #                            the QEMU test driver, tools/pmu-report and its plots
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
-gnu-efi qemu-system-x86 ovmf libcmocka-dev python3 python3-matplotlib"
+gnu-efi qemu-system-x86 ovmf libcmocka-dev libpfm4-dev python3 python3-matplotlib"
 
 if [ "${1:-}" = "--list" ]; then
 	echo $PACKAGES

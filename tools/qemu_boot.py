@@ -96,11 +96,12 @@ def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
     return args + list(extra)
 
 
-def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r",
+def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=None,
          **kwargs):
     """Boot and capture. echo, if given, is called with each chunk of console output (bytes).
     menu_key is what to type when GRUB shows its menu: Enter takes the default entry, an entry's
-    hotkey (boot/grub.cfg) takes that entry."""
+    hotkey (boot/grub.cfg) takes that entry. cwd is QEMU's working directory (a relative path
+    is relative to it)."""
     result = BootResult()
     workdir = tempfile.mkdtemp(prefix="pmu-qemu-")
     try:
@@ -112,7 +113,7 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r",
         result.command = cmd
         stderr_path = os.path.join(workdir, "stderr")
         with open(stderr_path, "wb") as stderr:
-            _run(cmd, result, stderr, timeout, echo, log_path, menu_key)
+            _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd)
         with open(stderr_path, "rb") as f:
             result.stderr = f.read().decode("utf-8", "replace")
     finally:
@@ -120,10 +121,10 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r",
     return result
 
 
-def _run(cmd, result, stderr, timeout, echo, log_path, menu_key):
+def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                            start_new_session=True)
+                            start_new_session=True, cwd=cwd)
     log = open(log_path, "wb") if log_path else None
     data = bytearray()
     end_seen_at = None
