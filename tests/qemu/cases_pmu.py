@@ -29,16 +29,17 @@ def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a 
             assert abs(shares["0x81d0"] - 0.024) < 0.002, shares
             # A clean model: nothing left by firmware, every PMU MSR zero.
             assert p["firmware_counters"] == [], p["firmware_counters"]
-            assert p["msrs"] == dict((name, "0x0") for name in MODEL_MSRS), p["msrs"]
+            assert p["msrs"] == dict((name, "0x0") for name in model_msrs(p["gp"])), p["msrs"]
             assert p["tsx_force_abort"] is False, p["tsx_force_abort"]
             assert stream.boot["microcode"] is None, stream.boot["microcode"]
     return check
 
 
-# What the pmu record's msrs hold under the model (4 GP counters, HT on).
-MODEL_MSRS = ["IA32_PERF_GLOBAL_CTRL", "IA32_PERF_GLOBAL_STATUS", "IA32_FIXED_CTR_CTRL",
-              "IA32_PERFEVTSEL0", "IA32_PERFEVTSEL1", "IA32_PERFEVTSEL2", "IA32_PERFEVTSEL3",
-              "IA32_DEBUGCTL", "IA32_PEBS_ENABLE"]
+def model_msrs(gp):
+    """What the pmu record's msrs hold under the model, in order, with gp GP counters."""
+    return (["IA32_PERF_GLOBAL_CTRL", "IA32_PERF_GLOBAL_STATUS", "IA32_FIXED_CTR_CTRL"]
+            + ["IA32_PERFEVTSEL%d" % i for i in range(gp)]
+            + ["IA32_DEBUGCTL", "IA32_PEBS_ENABLE"])
 
 
 def firmware_counters_taken_over(result, stream):
@@ -49,7 +50,7 @@ def firmware_counters_taken_over(result, stream):
     assert p["firmware_counters"] == ["IA32_PMC0", "IA32_FIXED_CTR1", "IA32_FIXED_CTR2"], \
         p["firmware_counters"]
     msrs = p["msrs"]
-    assert list(msrs) == MODEL_MSRS, list(msrs)
+    assert list(msrs) == model_msrs(4), list(msrs)
     expected = {"IA32_FIXED_CTR_CTRL": "0x330", "IA32_PERF_GLOBAL_CTRL": "0x70000000f",
                 "IA32_PERFEVTSEL0": "0x43003c", "IA32_DEBUGCTL": "0x801",
                 "IA32_PEBS_ENABLE": "0x1"}
