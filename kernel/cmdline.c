@@ -49,6 +49,8 @@ static const struct choice selftest_choices[] = {
 	{ "stack", SELFTEST_STACK },
 	{ "missing-ap", SELFTEST_MISSING_AP },
 	{ "user-fault", SELFTEST_USER_FAULT },
+	{ "firmware-counters", SELFTEST_FIRMWARE_COUNTERS },
+	{ "counter-reset", SELFTEST_COUNTER_RESET },
 	{ NULL, 0 },
 };
 static const struct choice smp_choices[] = {

@@ -37,6 +37,10 @@ enum selftest {
 	SELFTEST_STACK,	     /* kernel stack overflow: double fault on its own stack (#DF) */
 	SELFTEST_MISSING_AP, /* start a CPU the MADT does not list: it must time out, run goes on */
 	SELFTEST_USER_FAULT, /* a page fault in ring-3 code on a sibling: reported, run ends */
+	/* The model PMU starts as a BIOS that left counters running leaves it (pmu/model.h). */
+	SELFTEST_FIRMWARE_COUNTERS,
+	/* The model PMU zeroes a counter of thread 0 mid-run, as SMM code would (pmu/model.h). */
+	SELFTEST_COUNTER_RESET,
 };
 
 #define CONFIG_EXP_MAX 256

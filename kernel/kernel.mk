@@ -2,7 +2,7 @@
 # tests; the rest runs only in the kernel.
 KERNEL_PURE := kernel/format.c kernel/crc32.c kernel/record.c kernel/cmdline.c \
 	kernel/multiboot.c kernel/acpi.c kernel/apic.c kernel/topology.c kernel/memmap.c \
-	kernel/fpu_plan.c
+	kernel/fpu_plan.c kernel/tick_stats.c
 PURE_SRCS += $(KERNEL_PURE)
 KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \

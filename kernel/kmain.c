@@ -327,6 +327,10 @@ static void emit_boot_record(void)
 	record_string(&r, "hypervisor", the_pmu.info.hypervisor ? the_pmu.info.hv_signature : NULL);
 	record_bool(&r, "avx", fpu.avx);
 	record_end_object(&r);
+	if (the_pmu.microcode_valid)
+		record_hex(&r, "microcode", the_pmu.microcode);
+	else
+		record_null(&r, "microcode");
 
 	record_uint(&r, "cpus", topology.cpu_count);
 	record_uint(&r, "packages", topology.package_count);
@@ -594,7 +598,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	emit_warnings(handoff_error, handoff_warning, warnings, warning_count);
 	emit_cpu_records();
 	park_unused_cpus();
-	pmu_core_setup(config.pmu, the_pair.thread_count == 2);
+	pmu_core_setup(config.pmu, the_pair.thread_count == 2, config.selftest);
 
 	payload_main(&config);
 	run_end();
