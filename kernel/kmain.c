@@ -51,6 +51,7 @@ static uint64_t trampoline_page;
 static int chosen_core = -1;
 static const char *apic_warning;
 static const char *topology_warning;
+static const char *screen_problem;
 
 /* What happened to each AP we tried to start, for the `cpu` records after the boot record. */
 static struct {
@@ -91,16 +92,15 @@ static void early_cpu_setup(void)
 	pic_disable();
 }
 
-/* The text console exists when the firmware left a VGA text mode: BIOS boots, not UEFI. */
+/* The serial port, and the screen: VGA text or the loader's framebuffer (kernel/console.c). */
 static void console_setup(void)
 {
 	console_init_serial(config.serial_port, config.baud);
-	const struct boot_framebuffer *fb = &boot_info.framebuffer;
-	if (fb->type == BOOT_FRAMEBUFFER_EGA_TEXT)
-		console_init_vga(fb->address, fb->width, fb->height);
-	else if (fb->type == BOOT_FRAMEBUFFER_NONE && !boot_info.efi_system_table &&
-		 boot_info.path != BOOT_PATH_UEFI)
-		console_init_vga(0xb8000, 80, 25);
+	screen_problem =
+		console_init_screen(&boot_info.framebuffer,
+				    boot_info.efi_system_table || boot_info.path == BOOT_PATH_UEFI);
+	console_status("pmu-testkernel: starting (the serial console has the same text and the "
+		       "records)");
 }
 
 /* Free memory: the trampoline page below 1 MiB, everything else from 1 MiB to 4 GiB. */
@@ -325,6 +325,7 @@ static void emit_boot_record(void)
 		record_null(&r, "serial");
 	record_uint(&r, "baud", config.baud);
 	record_bool(&r, "vga", console_has_vga());
+	record_string(&r, "screen", console_screen());
 	record_end_object(&r);
 	record_begin_object(&r, "config");
 	record_string(&r, "exp", config.exp);
@@ -421,6 +422,8 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 	if (!boot_info.acpi_rsdp)
 		record_warn("acpi", "RSDP", "", "", NULL,
 			    "no ACPI RSDP found: running on the boot CPU alone");
+	if (screen_problem)
+		record_warn("console", "screen", "", "", NULL, screen_problem);
 	if (topology_warning)
 		record_warn("smp", "core", "", "", NULL, topology_warning);
 	if (apic_warning)

@@ -15,6 +15,7 @@
 #include "pmu/event_names.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/suite.h"
+#include "tests/experiments/summary.h"
 #include "tests/experiments/verdict.h"
 
 static const char *const phase_names[] = {
@@ -31,6 +32,7 @@ static const char *const workload_names[] = {
 static struct exp_settings settings;
 static struct exp_results results;
 static unsigned tally[3];
+static struct summary summary;
 
 static bool selected(const char *list, const char *name)
 {
@@ -122,6 +124,7 @@ static void emit_exp(const struct experiment *e, const struct exp_run_result *re
 	record_emit(&r);
 	kprintf("\n== %s, %s, XSU %s, %s: %s\n", e->name, phase_names[run->phase],
 		run->xsu ? "on" : "off", sched_name(run), e->title);
+	summary_run_started(&summary, e->name, phase_names[run->phase], run->xsu);
 }
 
 static void emit_counts(const struct experiment *e, const struct exp_run_result *res)
@@ -231,6 +234,7 @@ static void emit_verdict(const struct experiment *e, bool xsu_on, const char *sc
 					   : "SKIP",
 		e->name, xsu_on ? "on" : "off", v->reason);
 	tally[v->result]++;
+	summary_verdict(&summary, e->name, xsu_on, sched, v->result);
 	if (v->result == RESULT_FAIL) {
 		/* The end record gives the first failure's reason: say which experiment it was. */
 		static char first_failure[sizeof(v->reason) + 64];
@@ -368,6 +372,7 @@ void experiments_run(const struct config *config)
 		else
 			run_experiment(e, config, &machine);
 	}
+	summary_print(&summary);
 	kprintf("\nexperiments: %u run, verdicts %u pass, %u fail, %u skip\n", chosen,
 		tally[RESULT_PASS], tally[RESULT_FAIL], tally[RESULT_SKIP]);
 }

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a person at the machine reads without a serial cable: the screen's status line names the
+ * run in progress and the verdicts so far, and at the end of the suite a table gives every
+ * verdict (experiment, XSU mode, scheduler, result) on the console. Fed by the suite (suite.c) as
+ * it starts runs and emits verdicts; the state is the caller's.
+ */
+#ifndef TESTS_EXPERIMENTS_SUMMARY_H
+#define TESTS_EXPERIMENTS_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SUMMARY_MAX_VERDICTS 64
+
+struct summary_row {
+	const char *exp;   /* the experiment's name */
+	const char *sched; /* the verdict's `sched` */
+	bool xsu_on;
+	uint8_t result; /* enum exp_result_kind */
+};
+
+struct summary {
+	struct summary_row rows[SUMMARY_MAX_VERDICTS];
+	unsigned count;	   /* rows kept */
+	unsigned verdicts; /* verdicts seen, also those beyond SUMMARY_MAX_VERDICTS */
+	unsigned tally[3]; /* verdicts by enum exp_result_kind */
+	unsigned runs;	   /* runs started */
+};
+
+/* A run starts: the status line says which one, and the verdicts so far. */
+void summary_run_started(struct summary *s, const char *exp, const char *phase, bool xsu_on);
+/* A verdict, as the suite emits it. */
+void summary_verdict(struct summary *s, const char *exp, bool xsu_on, const char *sched,
+		     uint8_t result);
+/* The table of every verdict, to the console (serial port and screen); failures stand out in red
+ * on the screen. */
+void summary_print(const struct summary *s);
+
+#endif
