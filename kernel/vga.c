@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "kernel/cpu.h"
 #include "kernel/font.h"
 #include "kernel/vga.h"
 
@@ -14,6 +15,12 @@
 #define CP437_LOWER_HALF 0xdc
 #define CP437_UPPER_HALF 0xdf
 #define BANNER_MARGIN_ROWS 1 /* band rows above and below the letters */
+/* The CRT controller of a colour text mode: its Cursor Start register, whose bit 5 turns the
+ * blinking hardware cursor off (IBM VGA technical reference, CRTC index 0Ah). */
+#define CRTC_INDEX 0x3d4
+#define CRTC_DATA 0x3d5
+#define CRTC_CURSOR_START 0x0a
+#define CURSOR_DISABLE 0x20
 
 static volatile uint16_t *vga_memory;
 static uint32_t vga_columns, vga_rows;
@@ -82,5 +89,8 @@ const struct screen_ops *vga_init(uint64_t address, uint32_t columns, uint32_t r
 	vga_memory = (volatile uint16_t *)(uintptr_t)address;
 	vga_columns = columns;
 	vga_rows = rows;
+	/* The cursor stays where the BIOS left it, in the middle of the text: hide it. */
+	outb(CRTC_INDEX, CRTC_CURSOR_START);
+	outb(CRTC_DATA, CURSOR_DISABLE);
 	return &vga_ops;
 }
