@@ -98,10 +98,20 @@ void console_break_lock(void)
 		spin_unlock(&console_lock);
 }
 
+/*
+ * Each character to the serial port, then to the screen; but a line's end reaches the screen
+ * first (where it may scroll), so that a whole line on the serial port means that the screen
+ * shows it too: what a test that photographs the screen once the last line is in relies on.
+ */
 static void put_char(char c)
 {
-	if (c == '\n')
+	if (c == '\n') {
+		if (screen_enabled)
+			screen_putc(c);
 		serial_putc('\r');
+		serial_putc(c);
+		return;
+	}
 	serial_putc(c);
 	if (screen_enabled)
 		screen_putc(c);

@@ -44,7 +44,8 @@ END_RE = re.compile(rb'@\d+ [0-9a-f]{8} \{"type":"end"')
 GRUB_MENU_RE = re.compile(rb"highlighted entry will be executed automatically|"
                           rb"Press enter to boot the selected OS")
 # Printed by the kernel after the end record when it halts (exit=halt): nothing more will come.
-HALTED_RE = re.compile(rb"halted: the run is over")
+# The whole line: the kernel's screen has drawn a line before its end reaches the serial port.
+HALTED_RE = re.compile(rb"halted: the run is over[^\n]*\n")
 QEMU_EXIT_PASS = 1
 QEMU_EXIT_FAIL = 3
 
