@@ -18,6 +18,9 @@ extern __image_start, __image_data_end, __image_end
 MB1_MAGIC		equ 0x1badb002
 MB1_FLAG_MEMINFO	equ 1 << 1		; ask for mem_lower/upper and the memory map
 MB1_FLAG_AOUT_KLUDGE	equ 1 << 16		; load addresses are in the header, not the ELF
+; No video-mode flag (bit 2): QEMU's -kernel loader sets no mode for it (it only warns "multiboot
+; knows VBE. we don't" and leaves VGA text), and GRUB boots the kernel through multiboot2, whose
+; header below asks for the framebuffer.
 MB1_FLAGS		equ MB1_FLAG_MEMINFO | MB1_FLAG_AOUT_KLUDGE
 
 MB2_MAGIC		equ 0xe85250d6
