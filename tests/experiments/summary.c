@@ -21,11 +21,12 @@ void summary_run_started(struct summary *s, const char *exp, const char *phase, 
 	char line[SCREEN_MAX_COLUMNS];
 
 	s->runs++;
+	/* Fits 80 columns with the longest names: "run 12: ch8-corrupting-loss, baseline, XSU off |
+	 * so far 10 pass, 0 fail, 0 skip". */
 	format_snprintf(line, sizeof(line),
-			"pmu-testkernel: run %u: %s, %s, XSU %s | verdicts so far: %u pass, %u "
-			"fail, %u skip",
-			s->runs, exp, phase, xsu_on ? "on" : "off", s->tally[RESULT_PASS],
-			s->tally[RESULT_FAIL], s->tally[RESULT_SKIP]);
+			"run %u: %s, %s, XSU %s | so far %u pass, %u fail, %u skip", s->runs, exp,
+			phase, xsu_on ? "on" : "off", s->tally[RESULT_PASS], s->tally[RESULT_FAIL],
+			s->tally[RESULT_SKIP]);
 	console_status(line);
 }
 
