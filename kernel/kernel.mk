@@ -12,8 +12,8 @@ KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/syscall.c kernel/page_alloc.c kernel/boot_checks.c kernel/pmu_core.c
 
 # The screen's font (kernel/font.h): a Terminus PSF font of console-setup-linux, converted into C
-# at build time (make SCREEN_FONT=/usr/share/consolefonts/... takes another 8- or 16-pixel-wide
-# one). Generated under $(BUILD), never committed.
+# at build time (make SCREEN_FONT=/usr/share/consolefonts/... takes another of its PSF fonts).
+# Generated under $(BUILD), never committed.
 SCREEN_FONT ?= /usr/share/consolefonts/Uni2-Terminus16.psf.gz
 SCREEN_FONT_C := $(BUILD)/gen/console_font.c
 PURE_SRCS += $(SCREEN_FONT_C)
@@ -21,6 +21,8 @@ $(SCREEN_FONT_C): $(SCREEN_FONT) $(BUILD)/tools/psf2c
 	$(say) PSF2C $<
 	@mkdir -p $(@D)
 	$(Q)gzip -dcf $< | $(BUILD)/tools/psf2c $(notdir $<) > $@
+$(SCREEN_FONT):
+	@echo "$@ is missing: tools/deps.sh installs it (Debian's console-setup-linux)" >&2; exit 1
 
 # GCC would otherwise recognise the loops in memcpy/memset and compile them into calls to
 # memcpy/memset themselves.
