@@ -24,3 +24,6 @@ $(BUILD)/tools/schedbench: $(call tool_objs,schedbench) $$(TOOL_PURE_OBJS)
 $(BUILD)/tools/psf2c: $(call tool_objs,psf2c)
 	$(say) LD $@
 	$(Q)$(CC) -o $@ $^
+
+# Its PSF reader is host-tested (tests/host/test_psf.c).
+$(BUILD)/host/tests/test_psf: $(BUILD)/host/tools/src/psf2c/psf.o
