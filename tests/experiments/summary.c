@@ -41,6 +41,19 @@ void summary_verdict(struct summary *s, const char *exp, bool xsu_on, const char
 		s->rows[s->count++] = (struct summary_row){ exp, sched, xsu_on, result };
 }
 
+/* The cell of one XSU mode in the row of the experiment whose verdicts are rows[first, end). */
+static void mode_cell(const struct summary *s, unsigned first, unsigned end, bool xsu_on,
+		      char *cell, size_t size, bool *failed)
+{
+	format_snprintf(cell, size, "-");
+	for (unsigned i = first; i < end; i++)
+		if (s->rows[i].xsu_on == xsu_on) {
+			format_snprintf(cell, size, "%s %s", result_words[s->rows[i].result],
+					s->rows[i].sched);
+			*failed = *failed || s->rows[i].result == RESULT_FAIL;
+		}
+}
+
 void summary_print(const struct summary *s)
 {
 	int width = (int)strlen("experiment");
@@ -50,15 +63,22 @@ void summary_print(const struct summary *s)
 	for (unsigned i = 0; i < s->count; i++)
 		if ((int)strlen(s->rows[i].exp) > width)
 			width = (int)strlen(s->rows[i].exp);
-	kprintf("\nsummary: the verdict of each experiment and XSU mode\n");
-	kprintf("  %-*s  XSU  sched   verdict\n", width, "experiment");
-	for (unsigned i = 0; i < s->count; i++) {
-		const struct summary_row *row = &s->rows[i];
-		if (row->result == RESULT_FAIL)
+	/* One row per experiment, its XSU modes side by side: 80x25 VGA text shows the whole
+	 * table of the suite above the banner. */
+	kprintf("\nsummary: the verdict of each experiment, with XSU off and on\n");
+	kprintf("  %-*s  %-12s  %s\n", width, "experiment", "XSU off", "XSU on");
+	for (unsigned first = 0, end; first < s->count; first = end) {
+		char off[24], on[24];
+		bool failed = false;
+		for (end = first + 1;
+		     end < s->count && !strcmp(s->rows[end].exp, s->rows[first].exp); end++)
+			;
+		mode_cell(s, first, end, false, off, sizeof(off), &failed);
+		mode_cell(s, first, end, true, on, sizeof(on), &failed);
+		if (failed)
 			console_set_alert(true);
-		kprintf("  %-*s  %-3s  %-6s  %s\n", width, row->exp, row->xsu_on ? "on" : "off",
-			row->sched, result_words[row->result]);
-		if (row->result == RESULT_FAIL)
+		kprintf("  %-*s  %-12s  %s\n", width, s->rows[first].exp, off, on);
+		if (failed)
 			console_set_alert(false);
 	}
 	if (s->verdicts > s->count)

@@ -3,7 +3,8 @@
  * What a person at the machine reads without a serial cable: the screen's status line names the
  * run in progress and the verdicts so far, and at the end of the suite a table gives every
  * verdict (experiment, XSU mode, scheduler, result) on the console. Fed by the suite (suite.c) as
- * it starts runs and emits verdicts; the state is the caller's.
+ * it starts runs and emits verdicts (an experiment's verdicts one after the other); the state is
+ * the caller's.
  */
 #ifndef TESTS_EXPERIMENTS_SUMMARY_H
 #define TESTS_EXPERIMENTS_SUMMARY_H
@@ -33,8 +34,9 @@ void summary_run_started(struct summary *s, const char *exp, const char *phase, 
 /* A verdict, as the suite emits it. */
 void summary_verdict(struct summary *s, const char *exp, bool xsu_on, const char *sched,
 		     uint8_t result);
-/* The table of every verdict, to the console (serial port and screen); failures stand out in red
- * on the screen. */
+/* The table of every verdict, one row per experiment with its XSU off and XSU on verdicts (and
+ * schedulers), to the console (serial port and screen); a row with a failure is red on the
+ * screen. */
 void summary_print(const struct summary *s);
 
 #endif

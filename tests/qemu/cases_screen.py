@@ -144,14 +144,17 @@ def text_reads(*phrases):
 
 
 def summary_read(result, stream):
-    """The summary table on the screen: its header, and a row for every verdict record with the
-    same experiment, XSU mode, scheduler and result, in order; then the RUN line."""
+    """The summary table on the screen: its header, and a row per experiment whose XSU off and
+    XSU on cells give the result and scheduler of its verdict records; then the RUN line."""
     verdicts = stream.of_type("verdict")
     assert verdicts, "no verdict records: nothing to summarise"
-    rows = " ".join("%s %s %s %s" % (v["exp"], v["xsu"], v["sched"], v["result"].upper())
-                    for v in verdicts)
-    text_reads("summary: the verdict of each experiment and XSU mode",
-               "experiment XSU sched verdict " + rows, "RUN PASSED")(result, stream)
+    cells = {}
+    for v in verdicts:
+        cells.setdefault(v["exp"], {})[v["xsu"]] = "%s %s" % (v["result"].upper(), v["sched"])
+    rows = ["%s %s %s" % (exp, modes.get("off", "-"), modes.get("on", "-"))
+            for exp, modes in cells.items()]
+    # (Not the words "XSU": tesseract reads that X in 8x16 Terminus as K, * or M now and then.)
+    text_reads("summary: the verdict of each experiment", *rows, "RUN PASSED")(result, stream)
 
 
 FAULT_READ = text_reads("EXCEPTION #PF page fault", "RUN FAILED")
