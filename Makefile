@@ -74,6 +74,7 @@ KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
 include boot/boot.mk
 include kernel/kernel.mk
 include pmu/pmu.mk
+include tests/payload.mk
 include tests/bench/bench.mk
 include tests/experiments/experiments.mk
 include tests/host/host.mk

@@ -227,9 +227,10 @@ void trap_report_unexpected(struct trap_frame *f)
 		kprintf("\n    (addr2line -e build/pmu-testkernel.elf ADDRESS names the lines)\n");
 	}
 	emit_exception_record(f, cr2, trace, frames);
-	static char reason[96];
-	format_snprintf(reason, sizeof(reason), "%s on CPU %u at RIP %p", vector_name(f->vector),
-			cpu->index, (void *)f->rip);
+	static char reason[128];
+	/* The CPU as the exception record names it: cpu_index, then cpu (its APIC id). */
+	format_snprintf(reason, sizeof(reason), "%s on CPU %u (APIC %u) at RIP %p",
+			vector_name(f->vector), cpu->index, cpu->apic_id, (void *)f->rip);
 	run_fail(reason);
 	run_end();
 }

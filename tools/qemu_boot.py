@@ -106,12 +106,12 @@ def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
     return args + list(extra)
 
 
-def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", screendump=None,
-         **kwargs):
+def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=None,
+         screendump=None, **kwargs):
     """Boot and capture. echo, if given, is called with each chunk of console output (bytes).
     menu_key is what to type when GRUB shows its menu: Enter takes the default entry, an entry's
-    hotkey (boot/grub.cfg) takes that entry. screendump: a file for the screen at the end (see
-    above)."""
+    hotkey (boot/grub.cfg) takes that entry. cwd is QEMU's working directory (a relative path
+    is relative to it). screendump: a file for the screen at the end (see above)."""
     result = BootResult()
     workdir = tempfile.mkdtemp(prefix="pmu-qemu-")
     try:
@@ -128,7 +128,7 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", scree
         result.command = cmd
         stderr_path = os.path.join(workdir, "stderr")
         with open(stderr_path, "wb") as stderr:
-            _run(cmd, result, stderr, timeout, echo, log_path, menu_key,
+            _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd,
                  (qmp, screendump) if screendump else None)
         with open(stderr_path, "rb") as f:
             result.stderr = f.read().decode("utf-8", "replace")
@@ -137,10 +137,10 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", scree
     return result
 
 
-def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, screendump):
+def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                            start_new_session=True)
+                            start_new_session=True, cwd=cwd)
     log = open(log_path, "wb") if log_path else None
     data = bytearray()
     end_seen_at = None

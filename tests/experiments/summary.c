@@ -5,10 +5,13 @@
  */
 #include <string.h>
 
+#include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/format.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/summary.h"
+
+#define CELL_WIDTH 12 /* "PASS greedy" */
 
 static const char *const result_words[] = {
 	[RESULT_PASS] = "PASS",
@@ -16,7 +19,7 @@ static const char *const result_words[] = {
 	[RESULT_SKIP] = "SKIP",
 };
 
-void summary_run_started(struct summary *s, const char *exp, const char *phase, bool xsu_on)
+void summary_run_started(struct summary *s, const char *exp, const char *phase, const char *xsu)
 {
 	char line[SCREEN_MAX_COLUMNS];
 
@@ -25,61 +28,82 @@ void summary_run_started(struct summary *s, const char *exp, const char *phase, 
 	 * so far 10 pass, 0 fail, 0 skip". */
 	format_snprintf(line, sizeof(line),
 			"run %u: %s, %s, XSU %s | so far %u pass, %u fail, %u skip", s->runs, exp,
-			phase, xsu_on ? "on" : "off", s->tally[RESULT_PASS], s->tally[RESULT_FAIL],
+			phase, xsu, s->tally[RESULT_PASS], s->tally[RESULT_FAIL],
 			s->tally[RESULT_SKIP]);
 	console_status(line);
 }
 
-void summary_verdict(struct summary *s, const char *exp, bool xsu_on, const char *sched,
+void summary_verdict(struct summary *s, const char *exp, unsigned mode, const char *sched,
 		     uint8_t result)
 {
-	if (result > RESULT_SKIP)
+	if (result > RESULT_SKIP || mode >= XSU_MODE_COUNT)
 		return;
 	s->verdicts++;
 	s->tally[result]++;
 	if (s->count < SUMMARY_MAX_VERDICTS)
-		s->rows[s->count++] = (struct summary_row){ exp, sched, xsu_on, result };
+		s->rows[s->count++] = (struct summary_row){ exp, sched, (uint8_t)mode, result };
 }
 
-/* The cell of one XSU mode in the row of the experiment whose verdicts are rows[first, end). */
-static void mode_cell(const struct summary *s, unsigned first, unsigned end, bool xsu_on,
-		      char *cell, size_t size, bool *failed)
+/* One row: the experiment of rows[first, end), a cell per XSU mode in modes. */
+static void print_row(const struct summary *s, unsigned first, unsigned end, unsigned modes,
+		      int width)
 {
-	format_snprintf(cell, size, "-");
-	for (unsigned i = first; i < end; i++)
-		if (s->rows[i].xsu_on == xsu_on) {
-			format_snprintf(cell, size, "%s %s", result_words[s->rows[i].result],
-					s->rows[i].sched);
-			*failed = *failed || s->rows[i].result == RESULT_FAIL;
-		}
+	char line[SCREEN_MAX_COLUMNS];
+	bool failed = false;
+	size_t len =
+		(size_t)format_snprintf(line, sizeof(line), "  %-*s", width, s->rows[first].exp);
+
+	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++) {
+		if (!(modes & XSU_MODE_BIT(mode)))
+			continue;
+		char cell[CELL_WIDTH + 16] = "-";
+		for (unsigned i = first; i < end; i++)
+			if (s->rows[i].mode == mode) {
+				format_snprintf(cell, sizeof(cell), "%s %s",
+						result_words[s->rows[i].result], s->rows[i].sched);
+				failed = failed || s->rows[i].result == RESULT_FAIL;
+			}
+		len += (size_t)format_snprintf(line + len, sizeof(line) - len, "  %-*s", CELL_WIDTH,
+					       cell);
+	}
+	while (len > 0 && line[len - 1] == ' ')
+		line[--len] = 0;
+	if (failed)
+		console_set_alert(true);
+	kprintf("%s\n", line);
+	if (failed)
+		console_set_alert(false);
 }
 
 void summary_print(const struct summary *s)
 {
+	char header[SCREEN_MAX_COLUMNS];
 	int width = (int)strlen("experiment");
+	unsigned modes = 0;
 
 	if (!s->verdicts)
 		return;
-	for (unsigned i = 0; i < s->count; i++)
+	for (unsigned i = 0; i < s->count; i++) {
 		if ((int)strlen(s->rows[i].exp) > width)
 			width = (int)strlen(s->rows[i].exp);
+		modes |= XSU_MODE_BIT(s->rows[i].mode);
+	}
 	/* One row per experiment, its XSU modes side by side: 80x25 VGA text shows the whole
 	 * table of the suite above the banner. */
-	kprintf("\nsummary: the verdict of each experiment, with XSU off and on\n");
-	kprintf("  %-*s  %-12s  %s\n", width, "experiment", "XSU off", "XSU on");
+	size_t len = (size_t)format_snprintf(header, sizeof(header), "  %-*s", width, "experiment");
+	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++)
+		if (modes & XSU_MODE_BIT(mode))
+			len += (size_t)format_snprintf(header + len, sizeof(header) - len,
+						       "  XSU %-*s", CELL_WIDTH - 4,
+						       config_xsu_mode_name(mode));
+	while (len > 0 && header[len - 1] == ' ')
+		header[--len] = 0;
+	kprintf("\nsummary: the verdict of each experiment in each XSU mode\n%s\n", header);
 	for (unsigned first = 0, end; first < s->count; first = end) {
-		char off[24], on[24];
-		bool failed = false;
 		for (end = first + 1;
 		     end < s->count && !strcmp(s->rows[end].exp, s->rows[first].exp); end++)
 			;
-		mode_cell(s, first, end, false, off, sizeof(off), &failed);
-		mode_cell(s, first, end, true, on, sizeof(on), &failed);
-		if (failed)
-			console_set_alert(true);
-		kprintf("  %-*s  %-12s  %s\n", width, s->rows[first].exp, off, on);
-		if (failed)
-			console_set_alert(false);
+		print_row(s, first, end, modes, width);
 	}
 	if (s->verdicts > s->count)
 		kprintf("  (%u more verdicts: see the serial log)\n", s->verdicts - s->count);

@@ -144,20 +144,21 @@ def text_reads(*phrases):
 
 
 def summary_read(result, stream):
-    """The summary table on the screen: its header, and a row per experiment whose XSU off and
-    XSU on cells give the result and scheduler of its verdict records; then the RUN line."""
+    """The summary table on the screen: its title, and a row per experiment whose cells, one per
+    XSU mode, give the result and scheduler of its verdict records; then the RUN line."""
     verdicts = stream.of_type("verdict")
     assert verdicts, "no verdict records: nothing to summarise"
     cells = {}
     for v in verdicts:
         cells.setdefault(v["exp"], {})[v["xsu"]] = "%s %s" % (v["result"].upper(), v["sched"])
-    rows = ["%s %s %s" % (exp, modes.get("off", "-"), modes.get("on", "-"))
+    columns = [m for m in ("off", "on", "core") if any(m in c for c in cells.values())]
+    rows = ["%s %s" % (exp, " ".join(modes.get(m, "-") for m in columns))
             for exp, modes in cells.items()]
     # (Not the words "XSU": tesseract reads that X in 8x16 Terminus as K, * or M now and then.)
     text_reads("summary: the verdict of each experiment", *rows, "RUN PASSED")(result, stream)
 
 
-FAULT_READ = text_reads("EXCEPTION #PF page fault", "RUN FAILED")
+FAULT_READ = text_reads("RUN FAILED: #PF page fault")
 
 
 # ---- the cases ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/pair.h"
-#include "kernel/selftest.h"
+#include "tests/checks/selftest.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "tests/bench/probe.h"
