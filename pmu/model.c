@@ -39,7 +39,7 @@ void model_config_init(struct model_config *cfg, const struct uarch *u, bool smt
 	cfg->smt = smt;
 	cfg->geo = model_geometry(u, smt);
 	cfg->erratum = smt && uarch_has_erratum(u);
-	cfg->shares = model_default_shares;
+	cfg->shares = model_shares_for(u);
 }
 
 uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t umask)
@@ -93,9 +93,20 @@ static uint32_t fixed_key(unsigned j)
 	return regs_fixed_event_code(j) | (regs_fixed_event_gp_ok(j) ? 0 : KEY_FIXED_ONLY);
 }
 
-static bool key_corrupting(uint32_t key)
+/* Whether the selection key is one of the erratum's corrupting events: the uarch table says. */
+static bool key_corrupting(const struct model_core *core, uint32_t key)
 {
-	return !(key & KEY_FIXED_ONLY) && pmu_event_code_is_corrupting((uint8_t)key);
+	struct pmu_event e;
+
+	if (key & KEY_FIXED_ONLY)
+		return false;
+	memset(&e, 0, sizeof(e));
+	e.event = (uint8_t)key;
+	e.umask = (uint8_t)(key >> 8);
+	e.cmask = (uint8_t)(key >> 16);
+	e.edge = (key >> 24) & 1;
+	e.inv = (key >> 25) & 1;
+	return uarch_event_corrupting(core->cfg.uarch, &e);
 }
 
 /* ---- registers ----------------------------------------------------------------------------- */
@@ -150,8 +161,8 @@ bool model_exposed_now(const struct model_core *core)
 	for (unsigned i = 0; i < n; i++) {
 		if (!gp_enabled(a, i) || !gp_enabled(b, i))
 			continue;
-		if (key_corrupting(evtsel_key(a->evtsel[i])) ||
-		    key_corrupting(evtsel_key(b->evtsel[i])))
+		if (key_corrupting(core, evtsel_key(a->evtsel[i])) ||
+		    key_corrupting(core, evtsel_key(b->evtsel[i])))
 			return true;
 	}
 	return false;
@@ -434,7 +445,7 @@ static void deliver(struct model_thread *t, uint32_t key, uint64_t d, enum model
 	struct model_core *core = t->core;
 	struct model_thread *sib = model_threads(core) > 1 ? &core->thread[t->id ^ 1] : NULL;
 	const struct pmu_geometry *g = &core->cfg.geo;
-	bool corrupting = core->cfg.erratum && key_corrupting(key);
+	bool corrupting = core->cfg.erratum && key_corrupting(core, key);
 
 	for (unsigned i = 0; i < g->gp; i++) {
 		if (!gp_enabled(t, i) || !gp_ring(t, i, ring) || evtsel_key(t->evtsel[i]) != key)

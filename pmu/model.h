@@ -56,8 +56,9 @@ struct model_share {
 	const char *name;
 };
 
-/* The thesis's figures (pmu/model_shares.c). */
+/* The thesis's figures (pmu/model_shares.c), and the table for u (with its stand-ins). */
 extern const struct model_share model_default_shares[];
+const struct model_share *model_shares_for(const struct uarch *u);
 
 /* The share of event/umask in table, in parts per million; 0 when no entry matches. */
 uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t umask);

@@ -108,7 +108,7 @@ struct exp_count {
 	struct pmu_event event; /* event.name: as the list wrote it */
 	struct mux_reading reading;
 	int8_t last_counter;
-	bool corrupting; /* the microarchitecture marks it corrupting */
+	bool corrupting; /* the microarchitecture's table marks it (uarch_event_corrupting) */
 	bool has_baseline;
 	uint64_t baseline; /* for this run's work: a reference rate times this run's units */
 	uint64_t tolerance;

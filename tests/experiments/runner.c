@@ -239,7 +239,7 @@ static void fill_results(struct run *run, struct exp_run_result *out)
 			c->event = e->event;
 			c->reading = mux_read(e);
 			c->last_counter = e->last_counter;
-			c->corrupting = pmu_event_code_is_corrupting(e->event.event);
+			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;

@@ -14,6 +14,7 @@
 #include "pmu/event_names.h"
 #include "tests/experiments/custom.h"
 #include "tests/experiments/runner.h"
+#include "tests/experiments/stand_in.h"
 #include "tests/experiments/suite.h"
 #include "tests/experiments/survey.h"
 #include "tests/experiments/verdict.h"
@@ -422,6 +423,9 @@ static bool selected(const char *list, const struct experiment *e)
 
 static void run_selected_experiment(struct suite *s, const struct experiment *e)
 {
+	static struct exp_adapted adapted;
+
+	e = exp_adapt(e, the_pmu.info.uarch, &adapted);
 	if (the_pair.thread_count < 2)
 		skip_without_sibling(s, e);
 	else if (e->measure)

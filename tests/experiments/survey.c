@@ -9,6 +9,7 @@
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
 #include "pmu/event_names.h"
+#include "pmu/event_table.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/suite.h"
 #include "tests/experiments/survey.h"
@@ -54,18 +55,18 @@ static void add(struct survey_event *list, unsigned *n, uint16_t code, bool cont
 		list[(*n)++] = (struct survey_event){ code, control };
 }
 
-/* Every documented unit mask of 0xD0-0xD3 on u (plain selections: no cmask, edge or inv), then
- * the controls. */
+/* Every unit mask of 0xD0-0xD3 Intel documents for u's part (plain selections, no extra MSR),
+ * then the controls. */
 static unsigned survey_events(const struct uarch *u, struct survey_event *list)
 {
+	struct event_iter it;
+	struct event_info info;
 	unsigned n = 0;
 
-	for (const struct event_name *name = event_names; name->name; name++) {
-		uint8_t code = (uint8_t)name->code;
-		if (code >= 0xd0 && code <= 0xd3 && !name->cmask && !name->flags &&
-		    u->id != UARCH_GENERIC && event_name_on(name, u))
-			add(list, &n, name->code, false);
-	}
+	for (event_iter_start(&it, u); event_iter_next(&it, &info);)
+		if (info.event >= 0xd0 && info.event <= 0xd3 && info.msr == INTEL_MSR_NONE &&
+		    !info.cmask && !info.inv && !info.edge && !info.any)
+			add(list, &n, (uint16_t)(info.umask << 8 | info.event), false);
 	for (unsigned i = 0; !n && i < sizeof(survey_fallback) / sizeof(survey_fallback[0]); i++)
 		add(list, &n, survey_fallback[i], false);
 	for (unsigned i = 0; i < sizeof(survey_controls) / sizeof(survey_controls[0]); i++)

@@ -8,7 +8,7 @@ from qemu_boot import PAIR
 from tests.qemu.driver import Case, Skip
 
 
-def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a PMU")):
+def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a PMU"), gp=4):
     def check(result, stream):
         pmus = stream.of_type("pmu")
         assert len(pmus) == 1, "%d pmu records" % len(pmus)
@@ -21,7 +21,7 @@ def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a 
         if backend == "model":
             assert any(r in p["reason"] for r in reason), "reason %r" % p["reason"]
             assert p["hypervisor"] == "TCGTCGTCGTCG", p["hypervisor"]
-            assert p["gp"] == 4 and p["fixed"] == 3 and p["gp_width"] == 48, p.obj
+            assert p["gp"] == gp and p["fixed"] == 3 and p["gp_width"] == 48, p.obj
             assert p["model"]["erratum_applied"] is (erratum is not None), p["model"]
             shares = {s["event"]: s["share"] for s in p["model"]["shares"]}
             assert abs(shares["0x81d0"] - 0.024) < 0.002, shares
@@ -78,6 +78,10 @@ CASES = [
          checks=[pmu_record_is("haswell", "HSD29"), pmu_check_exact]),
     Case("pmu/skylake", smp=PAIR, cpu="Skylake-Client",
          checks=[pmu_record_is("skylake", None), pmu_check_exact]),
+    # QEMU 7.2's Icelake-Server says model 0x86 (Tremont's number); Ice Lake-SP is 0x6A. Ice Lake
+    # has 8 GP counters per thread with HT on, and Linux's Ice Lake rules.
+    Case("pmu/icelake", smp=PAIR, cpu="Icelake-Server,model=106",
+         checks=[pmu_record_is("icelake", None, gp=8), pmu_check_exact]),
     Case("pmu/qemu64", smp=PAIR, cpu="qemu64",
          describe="an AMD family 15 model: no tables, no erratum",
          checks=[pmu_record_is("unknown", None), pmu_check_exact]),

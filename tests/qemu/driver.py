@@ -40,7 +40,7 @@ class Case:
         self.cpu = cpu
         self.memory = memory
         self.timeout = timeout
-        self.verdict = verdict        # expected verdict of the end record
+        self.verdict = verdict        # expected verdict of the end record; None: the checks say
         # Expected QEMU exit status: by default derived from the verdict when exit=qemu is on the
         # command line; None to not check it.
         if exit_status == "auto":
@@ -120,6 +120,15 @@ def base_checks(case, result, stream):
         raise AssertionError("record stream problems:\n  " + "\n  ".join(problems))
     # (A missing boot first or end last is one of the stream's problems, pmu_records.py.)
     verdict = stream.end.get("verdict")
+    if case.verdict is None:
+        # The case's own checks judge the verdict; QEMU's exit status must still agree with it.
+        if case.cmdline is not None and "exit=qemu" in case.cmdline.split():
+            expected = qemu_boot.QEMU_EXIT_PASS if verdict == "pass" else \
+                qemu_boot.QEMU_EXIT_FAIL
+            if result.exit_status != expected:
+                raise AssertionError("QEMU exit status %r for end verdict %r"
+                                     % (result.exit_status, verdict))
+        return
     if verdict != case.verdict:
         failed = ["  %s XSU %s: %s" % (v.get("exp"), v.get("xsu"), v.get("reason"))
                   for v in stream.of_type("verdict") if v.get("result") == "fail"]
