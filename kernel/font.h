@@ -2,8 +2,8 @@
 /*
  * The screen's bitmap font: glyphs for the printable ASCII characters, converted at build time
  * from a PSF console font of Debian's console-setup-linux (Terminus, by default
- * Uni2-Terminus16.psf.gz) by tools/src/psf2c into $(BUILD)/gen/console_font.c. Nothing of the
- * font is committed. A glyph is `height` rows of `bytes_per_row` bytes, the leftmost pixel in the
+ * Uni2-Terminus16.psf.gz) by tools/src/psf2c into $(BUILD)/gen/kernel/console_font.c. Nothing of
+ * the font is committed. A glyph is `height` rows of `bytes_per_row` bytes, the leftmost pixel in the
  * most significant bit of a row's first byte (the PSF layout).
  */
 #ifndef KERNEL_FONT_H

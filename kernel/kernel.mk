@@ -15,7 +15,7 @@ KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 # at build time (make SCREEN_FONT=/usr/share/consolefonts/... takes another of its PSF fonts).
 # Generated under $(BUILD), never committed.
 SCREEN_FONT ?= /usr/share/consolefonts/Uni2-Terminus16.psf.gz
-SCREEN_FONT_C := $(BUILD)/gen/console_font.c
+SCREEN_FONT_C := $(BUILD)/gen/kernel/console_font.c
 PURE_SRCS += $(SCREEN_FONT_C)
 $(SCREEN_FONT_C): $(SCREEN_FONT) $(BUILD)/tools/psf2c
 	$(say) PSF2C $<
