@@ -18,6 +18,9 @@ extern __image_start, __image_data_end, __image_end
 MB1_MAGIC		equ 0x1badb002
 MB1_FLAG_MEMINFO	equ 1 << 1		; ask for mem_lower/upper and the memory map
 MB1_FLAG_AOUT_KLUDGE	equ 1 << 16		; load addresses are in the header, not the ELF
+; No video-mode flag (bit 2): QEMU's -kernel loader sets no mode for it (it only warns "multiboot
+; knows VBE. we don't" and leaves VGA text), and GRUB boots the kernel through multiboot2, whose
+; header below asks for the framebuffer.
 MB1_FLAGS		equ MB1_FLAG_MEMINFO | MB1_FLAG_AOUT_KLUDGE
 
 MB2_MAGIC		equ 0xe85250d6
@@ -27,15 +30,22 @@ MB2_TAG_INFO_REQUEST	equ 1
 MB2_TAG_FLAGS_OPTIONAL	equ 1
 
 ; Information tags we ask for (multiboot2 spec 3.6): command line, loader name, memory map, EFI
-; 64-bit system table, ACPI old and new RSDP. Not the framebuffer (tag 8), which GRUB passes
-; unasked: an EGA text one under BIOS gives the kernel its VGA console (kernel/multiboot.c, then
-; console_setup() in kernel/kmain.c).
+; 64-bit system table, ACPI old and new RSDP. The framebuffer (tag 8) comes unasked whenever the
+; loader set a video mode: the framebuffer header tag below asks for one (multiboot2 spec 3.1.10),
+; so that GRUB sets a linear framebuffer under UEFI and BIOS (boot/grub.cfg picks the mode); an
+; EGA text mode, where GRUB leaves one, gives the VGA console (kernel/console.c).
 MB2_INFO_CMDLINE	equ 1
 MB2_INFO_LOADER_NAME	equ 2
 MB2_INFO_MMAP		equ 6
 MB2_INFO_EFI64		equ 12
 MB2_INFO_ACPI_OLD	equ 14
 MB2_INFO_ACPI_NEW	equ 15
+MB2_TAG_FRAMEBUFFER	equ 5
+; The mode preferred when grub.cfg sets no gfxpayload: 1024x768 at 32 bits per pixel, which VBE
+; BIOSes and UEFI GOP both offer and where the kernel's 8x16 font gives 128x48 characters.
+MB2_FRAMEBUFFER_WIDTH	equ 1024
+MB2_FRAMEBUFFER_HEIGHT	equ 768
+MB2_FRAMEBUFFER_DEPTH	equ 32
 
 PTE_PRESENT		equ 1 << 0
 PTE_WRITE		equ 1 << 1
@@ -91,6 +101,12 @@ mb2_header:
 	dd MB2_INFO_CMDLINE, MB2_INFO_LOADER_NAME, MB2_INFO_MMAP, MB2_INFO_EFI64
 	dd MB2_INFO_ACPI_OLD, MB2_INFO_ACPI_NEW
 .info_request_end:
+	; A linear framebuffer, optional: a loader without graphics still boots the kernel, which
+	; then has the serial console (and VGA text where the BIOS left it).
+	align 8
+	dw MB2_TAG_FRAMEBUFFER, MB2_TAG_FLAGS_OPTIONAL
+	dd 20
+	dd MB2_FRAMEBUFFER_WIDTH, MB2_FRAMEBUFFER_HEIGHT, MB2_FRAMEBUFFER_DEPTH
 	align 8
 	dw MB2_TAG_END, 0
 	dd 8

@@ -57,6 +57,7 @@ enum boot_framebuffer_type {
 	BOOT_FRAMEBUFFER_NONE = 0,
 	BOOT_FRAMEBUFFER_RGB = 1,
 	BOOT_FRAMEBUFFER_EGA_TEXT = 2,
+	BOOT_FRAMEBUFFER_INDEXED = 3, /* a palette mode: reported, not used */
 };
 
 struct boot_framebuffer {

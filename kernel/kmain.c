@@ -51,6 +51,7 @@ static uint64_t trampoline_page;
 static int chosen_core = -1;
 static const char *apic_warning;
 static const char *topology_warning;
+static const char *screen_problem;
 static char serial_asked[8];	  /* the serial= port where no UART answered, "" when it did */
 static const char *bring_up_step; /* the step under way; NULL once bring-up is over */
 
@@ -93,7 +94,7 @@ static void early_cpu_setup(void)
 	pic_disable();
 }
 
-/* The text console exists when the firmware left a VGA text mode: BIOS boots, not UEFI. */
+/* The serial port, and the screen: VGA text or the loader's framebuffer (kernel/console.c). */
 static void console_setup(void)
 {
 	console_init_serial(config.serial_port, config.baud);
@@ -107,12 +108,11 @@ static void console_setup(void)
 			config.serial_port = COM1_PORT;
 		}
 	}
-	const struct boot_framebuffer *fb = &boot_info.framebuffer;
-	if (fb->type == BOOT_FRAMEBUFFER_EGA_TEXT)
-		console_init_vga(fb->address, fb->width, fb->height);
-	else if (fb->type == BOOT_FRAMEBUFFER_NONE && !boot_info.efi_system_table &&
-		 boot_info.path != BOOT_PATH_UEFI)
-		console_init_vga(0xb8000, 80, 25);
+	screen_problem =
+		console_init_screen(&boot_info.framebuffer,
+				    boot_info.efi_system_table || boot_info.path == BOOT_PATH_UEFI);
+	console_status("pmu-testkernel: starting (the serial console has the same text and the "
+		       "records)");
 }
 
 /* Free memory: the trampoline page below 1 MiB, everything else from 1 MiB to 4 GiB. */
@@ -370,6 +370,7 @@ static void emit_boot_record(void)
 		record_null(&r, "serial");
 	record_uint(&r, "baud", config.baud);
 	record_bool(&r, "vga", console_has_vga());
+	record_string(&r, "screen", console_screen());
 	record_end_object(&r);
 	emit_config(&r);
 	if (bring_up_step)
@@ -496,6 +497,8 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 	if (!boot_info.acpi_rsdp)
 		record_warn("acpi", "RSDP", "", "", NULL,
 			    "no ACPI RSDP found: running on the boot CPU alone");
+	if (screen_problem)
+		record_warn("console", "screen", "", "", NULL, screen_problem);
 	if (serial_asked[0])
 		record_warn("console", "serial", serial_asked, "com1|com2|com3|com4|0xPORT|none",
 			    "com1",

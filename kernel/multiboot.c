@@ -138,7 +138,10 @@ static void parse_framebuffer(struct boot_info *info, const uint8_t *tag, uint32
 	case 2:
 		fb->type = BOOT_FRAMEBUFFER_EGA_TEXT;
 		break;
-	default: /* indexed colour: not supported, treated as no framebuffer */
+	case 0: /* indexed colour: the kernel says it cannot use it (kernel/framebuffer.c) */
+		fb->type = BOOT_FRAMEBUFFER_INDEXED;
+		break;
+	default:
 		fb->type = BOOT_FRAMEBUFFER_NONE;
 		break;
 	}

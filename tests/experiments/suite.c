@@ -251,6 +251,7 @@ void suite_emit_verdict(struct suite *s, const struct experiment *e, unsigned mo
 					   : "SKIP",
 		e->name, config_xsu_mode_name(mode), v->reason);
 	s->tally[v->result]++;
+	summary_verdict(&s->summary, e->name, mode, sched, v->result);
 	if (v->result == RESULT_FAIL) {
 		/* The end record gives the first failure's reason: say which experiment it was. */
 		static char first_failure[sizeof(v->reason) + 64];
@@ -301,6 +302,8 @@ static void measure_repetition(struct suite *s, const struct experiment *e, unsi
 			continue;
 		bool ready = exp_run_setup(run, &s->settings, res);
 		emit_exp(s, e, res);
+		summary_run_started(&s->summary, e->name, phase_names[run->phase],
+				    config_xsu_mode_name(run->xsu));
 		if (ready)
 			exp_run_measure(res);
 		if (!res->done) {
@@ -473,6 +476,7 @@ void experiments_run(const struct config *config)
 		chosen++;
 		run_selected_experiment(s, &custom.exp);
 	}
+	summary_print(&s->summary);
 	kprintf("\nexperiments: %u run, verdicts %u pass, %u fail, %u skip\n", chosen,
 		s->tally[RESULT_PASS], s->tally[RESULT_FAIL], s->tally[RESULT_SKIP]);
 }

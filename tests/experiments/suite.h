@@ -10,6 +10,7 @@
 #include "kernel/cmdline.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/runner.h"
+#include "tests/experiments/summary.h"
 #include "tests/experiments/verdict.h"
 
 /* What one boot's suite shares between its experiments. */
@@ -19,6 +20,7 @@ struct suite {
 	struct exp_machine machine;
 	struct exp_results results; /* the repetition being measured */
 	unsigned tally[3];	    /* verdicts so far, by enum exp_result_kind */
+	struct summary summary;	    /* the screen's progress line and the table at the end */
 };
 
 /* Run the selection; a failed verdict marks the run failed. */

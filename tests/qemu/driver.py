@@ -24,7 +24,7 @@ class Case:
     def __init__(self, name, way="kernel", image="kernel", cmdline="exit=qemu", smp="1",
                  cpu="Haswell", memory="512M", timeout=60, verdict="pass", exit_status="auto",
                  checks=(), exclusive=False, menu_key=b"\r", describe="", experiments=False,
-                 accel="tcg", qemu_args=(), cwd=None):
+                 accel="tcg", qemu_args=(), cwd=None, screendump=False):
         self.name = name
         self.way = way
         # "kernel" (the ELF), "iso", "efi" (the FAT image), or a function (build dir) -> path that
@@ -55,6 +55,9 @@ class Case:
         self.describe = describe
         self.qemu_args = tuple(qemu_args)  # more QEMU options ("-machine", "pc,pit=off")
         self.cwd = cwd                     # QEMU's working directory: a function (build) -> dir
+        # Keep the screen at the end (exit=halt) in $BUILD/test-logs/<name>.ppm for the checks
+        # (result.screendump).
+        self.screendump = screendump
 
 
 def image_path(case, build):
@@ -88,10 +91,11 @@ def run_case(case, build):
     os.makedirs(log_dir, exist_ok=True)
     log_path = os.path.join(log_dir, case.name.replace("/", "-") + ".log")
     start = time.monotonic()
+    screendump = os.path.splitext(log_path)[0] + ".ppm" if case.screendump else None
     result = qemu_boot.boot(case.way, path, log_path=log_path, timeout=case.timeout,
                             smp=case.smp, cpu=case.cpu, memory=case.memory, accel=case.accel,
                             cmdline=case.cmdline, menu_key=case.menu_key,
-                            extra=case.qemu_args, cwd=cwd)
+                            extra=case.qemu_args, cwd=cwd, screendump=screendump)
     elapsed = time.monotonic() - start
     stream = pmu_records.parse(result.log)
     try:
