@@ -64,8 +64,13 @@ static void take_item(unsigned t, const char *item, const struct uarch *u,
 	struct event_parse_error error;
 	int n = event_parse_list(item, u, events, EXP_MAX_EVENTS, &error);
 
+	const char *why = NULL;
+	for (int i = 0; i < n && !why; i++)
+		pmu_event_supported(geo, &events[i], &why);
 	if (n < 0) {
 		warn_item(t, item, error.message);
+	} else if (why) {
+		warn_item(t, item, why);
 	} else if (!group_fits(events, (unsigned)n, u, geo)) {
 		char why[96];
 		format_snprintf(why, sizeof(why),

@@ -109,6 +109,7 @@ struct exp_count {
 	struct mux_reading reading;
 	int8_t last_counter;
 	bool corrupting; /* the microarchitecture's table marks it (uarch_event_corrupting) */
+	bool interfered; /* its counter went down without an overflow: written behind our back */
 	bool has_baseline;
 	uint64_t baseline; /* for this run's work: a reference rate times this run's units */
 	uint64_t tolerance;
@@ -119,6 +120,8 @@ struct exp_thread_result {
 	struct exp_count counts[EXP_MAX_EVENTS];
 	uint64_t units; /* the workload's units of work */
 	uint64_t ticks;
+	/* The tick handler's own cost (TSC cycles) and punctuality (kernel/tick_stats.h). */
+	uint64_t tick_tsc_mean, tick_tsc_max, ticks_late, ticks_lost;
 	uint64_t exposure; /* the model's exposed ticks on this thread */
 	uint64_t invariant_violations;
 };
@@ -127,6 +130,7 @@ struct exp_run_result {
 	const struct exp_run *run;
 	bool done;	   /* it ran to its end */
 	const char *error; /* why it did not */
+	bool unsupported;  /* because this PMU cannot count one of its events */
 	uint64_t elapsed_tsc;
 	uint64_t skew_tsc;
 	unsigned overlap_pct; /* how much of the run the siblings counted side by side (runner.c) */

@@ -31,6 +31,8 @@ struct run_thread {
 	bool counting; /* its counters are programmed: a thread started later may begin */
 	bool stopped;  /* its counters are stopped: the sibling may take back its XSU claims */
 	uint64_t window_start, window_end; /* when its counters started and stopped (TSC) */
+	bool interfered[MUX_MAX_EVENTS];   /* its counter went down without an overflow */
+	struct tick_stats tick;		   /* the tick handler's cost, read after the run */
 };
 
 struct run {
@@ -50,11 +52,16 @@ struct run {
 static struct run run;
 static char error[200];
 
-/* Parse an event list for this machine; false, with the bad part named in error[] unless an
- * earlier error is there. */
-static bool parse_events(const char *text, struct pmu_event *events, unsigned *count)
+/*
+ * Parse an event list for this machine; false, with the bad part named in error[] unless an
+ * earlier error is there, and *unsupported when an event parses but this PMU cannot count it
+ * (pmu_event_supported(): AnyThread below version 3, an architectural event CPUID disowns).
+ */
+static bool parse_events(const char *text, struct pmu_event *events, unsigned *count,
+			 bool *unsupported)
 {
 	struct event_parse_error e;
+	const char *why;
 
 	*count = 0;
 	if (!text[0])
@@ -65,6 +72,15 @@ static bool parse_events(const char *text, struct pmu_event *events, unsigned *c
 			format_snprintf(error, sizeof(error),
 					"event list \"%s\": %s (at character %u)", text, e.message,
 					e.offset);
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		if (pmu_event_supported(&the_pmu.geometry, &events[i], &why))
+			continue;
+		if (!error[0])
+			format_snprintf(error, sizeof(error), "%s cannot be counted here: %s",
+					events[i].name, why);
+		*unsupported = true;
 		return false;
 	}
 	*count = (unsigned)n;
@@ -89,8 +105,12 @@ static void collect(struct run_thread *rt)
 	pmu_driver_stop(rt->driver);
 	for (unsigned i = 0; i < rt->mux.nr_events; i++) {
 		int counter = rt->schedule.counter[i];
-		if (counter != SCHED_NO_COUNTER)
-			rt->mux.events[i].count += pmu_driver_take(rt->driver, (unsigned)counter);
+		if (counter == SCHED_NO_COUNTER)
+			continue;
+		rt->mux.events[i].count += pmu_driver_take(rt->driver, (unsigned)counter);
+		/* Taken before the next program(), which forgets marks not taken. */
+		if (pmu_driver_take_interfered(rt->driver, (unsigned)counter))
+			rt->interfered[i] = true;
 	}
 }
 
@@ -203,6 +223,7 @@ static void run_thread_main(unsigned thread, void *arg)
 		  (uint64_t)(uintptr_t)run->workload[thread]->entry, (uint64_t)(uintptr_t)p,
 		  this_cpu()->user_stack_top);
 	tick_stop();
+	rt->tick = tick_stats_read(this_cpu()->index);
 
 	flags = spin_lock_irqsave(&the_pmu.lock);
 	collect(rt);
@@ -240,10 +261,15 @@ static void fill_results(struct run *run, struct exp_run_result *out)
 			c->reading = mux_read(e);
 			c->last_counter = e->last_counter;
 			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
+			c->interfered = rt->interfered[i];
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
 		tr->ticks = rt->ticks;
+		tr->tick_tsc_mean = tick_stats_mean_tsc(&rt->tick);
+		tr->tick_tsc_max = rt->tick.handler_max_tsc;
+		tr->ticks_late = rt->tick.late;
+		tr->ticks_lost = rt->tick.lost;
 		tr->invariant_violations = rt->violations;
 		tr->exposure = the_pmu.model ? model_exposure_ticks(&the_pmu.model_state, t) -
 						       rt->exposure_at_start
@@ -297,7 +323,7 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		mux_init(&rt->mux, &config, &run.xsu, t);
 		if (!prepare_workload(&run, t, s))
 			continue;
-		if (!parse_events(th->events, events, &n))
+		if (!parse_events(th->events, events, &n, &out->unsupported))
 			continue;
 		tr->nr_events = n;
 		for (unsigned i = 0; i < n; i++)

@@ -146,6 +146,8 @@ static void emit_count(const struct suite *s, const struct experiment *e, const 
 	record_string(&r, "code", code);
 	record_string(&r, "name", event_name_for(&c->event, the_pmu.info.uarch));
 	record_bool(&r, "corrupting", c->corrupting);
+	record_bool(&r, "any_thread", c->event.any);
+	record_bool(&r, "interfered", c->interfered);
 	record_string(&r, "counter", counter[0] ? counter : NULL);
 	record_uint(&r, "raw", c->reading.raw);
 	record_uint(&r, "enabled", c->reading.time_enabled);
@@ -167,9 +169,11 @@ static void print_count(const struct exp_count *c)
 		c->has_baseline && !c->corrupting && c->reading.scaled > c->baseline + c->tolerance;
 
 	if (c->reading.counted)
-		kprintf("  %'20llu  %-12s [%3u.%02u%%]%s\n", (unsigned long long)c->reading.scaled,
-			c->event.name, c->reading.percent / 100, c->reading.percent % 100,
-			corrupted ? "  <- corrupted" : "");
+		kprintf("  %'20llu  %-12s [%3u.%02u%%]%s%s\n",
+			(unsigned long long)c->reading.scaled, c->event.name,
+			c->reading.percent / 100, c->reading.percent % 100,
+			corrupted ? "  <- corrupted" : "",
+			c->interfered ? "  <- counter written behind the kernel's back" : "");
 	else
 		kprintf("  %20s  %-12s\n", "<not counted>", c->event.name);
 }
@@ -210,6 +214,10 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 	record_uint(&r, "elapsed_ns", tsc_to_ns(res->elapsed_tsc));
 	per_thread(&r, "ticks", res, offsetof(struct exp_thread_result, ticks));
 	per_thread(&r, "units", res, offsetof(struct exp_thread_result, units));
+	per_thread(&r, "tick_tsc_mean", res, offsetof(struct exp_thread_result, tick_tsc_mean));
+	per_thread(&r, "tick_tsc_max", res, offsetof(struct exp_thread_result, tick_tsc_max));
+	per_thread(&r, "ticks_late", res, offsetof(struct exp_thread_result, ticks_late));
+	per_thread(&r, "ticks_lost", res, offsetof(struct exp_thread_result, ticks_lost));
 	for (unsigned t = 0; t < the_pair.thread_count; t++)
 		exposure += res->thread[t].exposure;
 	if (the_pmu.model)

@@ -736,8 +736,28 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned mode, u
 	return true;
 }
 
-/* A run of the mode (or a reference) that could not be measured fails the mode; one with too
- * little data skips it. */
+/* A count whose counter was written behind the kernel's back (pmu/driver.h: interference). */
+static bool interfered(const struct exp_run_result *run, const struct exp_machine *m,
+		       struct exp_verdict *out)
+{
+	for (unsigned t = 0; t < m->threads; t++)
+		for (unsigned i = 0; i < run->thread[t].nr_events; i++) {
+			const struct exp_count *c = &run->thread[t].counts[i];
+			if (!c->interfered)
+				continue;
+			set(out, RESULT_FAIL, NULL);
+			say(out,
+			    "HT%u %s in the %s run of XSU %s: its counter went down without an "
+			    "overflow (firmware or SMM code wrote it): the count cannot be trusted",
+			    t, c->event.name, phase_word(run->run), mode_name(run->run->xsu));
+			return true;
+		}
+	return false;
+}
+
+/* A run of the mode (or a reference) that could not be measured fails the mode, or skips it when
+ * the PMU cannot count one of its events; a count written behind the kernel's back fails it; one
+ * with too little data skips it. */
 static bool runs_judgeable(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
 			   struct exp_verdict *out)
 {
@@ -746,10 +766,16 @@ static bool runs_judgeable(const struct exp_results *r, unsigned mode, const str
 		if (!run->run || !run_serves_mode(run->run, mode))
 			continue;
 		if (!run->done) {
-			set(out, RESULT_FAIL, NULL);
-			say(out, "a run could not be measured: %s", run->error ? run->error : "?");
+			set(out, run->unsupported ? RESULT_SKIP : RESULT_FAIL,
+			    run->unsupported ? "unsupported_event" : NULL);
+			say(out, "%s: %s",
+			    run->unsupported ? "this PMU cannot count the run's events"
+					     : "a run could not be measured",
+			    run->error ? run->error : "?");
 			return false;
 		}
+		if (interfered(run, m, out))
+			return false;
 	}
 	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
 		const struct exp_run_result *run = &r->runs[i];

@@ -515,6 +515,36 @@ static void test_measured_rule(void **state)
 	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 }
 
+/* Issue 13: a counter written behind the kernel's back fails the verdict, naming the count; an
+ * event this PMU cannot count skips it. */
+static void test_interference_and_unsupported(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	branch_misses(&r, 40960843, 781);
+	r.runs[1].thread[0].counts[0].interfered = true;
+	struct exp_verdict v = judge(&r, OFF, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_non_null(strstr(v.reason, "HT0 r81d0:u in the measured run of XSU off"));
+	assert_non_null(strstr(v.reason, "went down without an overflow"));
+	/* The other mode's runs were not touched. */
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_PASS);
+	/* In the baseline run it serves every mode. */
+	r.runs[1].thread[0].counts[0].interfered = false;
+	r.runs[0].thread[1].counts[0].interfered = true;
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
+
+	branch_misses(&r, 40960843, 781);
+	r.runs[2].done = false;
+	r.runs[2].unsupported = true;
+	r.runs[2].error = "r00c5:u cannot be counted here: CPUID.0AH:EBX marks it unavailable";
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "unsupported_event");
+	assert_non_null(strstr(v.reason, "EBX"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_rule_texts),
 		cmocka_unit_test(test_repetitions),
 		cmocka_unit_test(test_measured_rule),
+		cmocka_unit_test(test_interference_and_unsupported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

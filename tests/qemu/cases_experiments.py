@@ -224,6 +224,26 @@ def judged_honestly(result, stream):
                         v["exp"], v["xsu"], e.obj)
 
 
+def interference_named(result, stream):
+    """selftest=counter-reset: the model zeroes thread 0's GP counter 0 mid-run, as SMM code
+    would; the count on it is marked interfered and its verdict fails naming it."""
+    marked = [c for c in stream.of_type("count") if c["interfered"]]
+    assert marked and all(c["thread"] == 0 for c in marked), [c.obj for c in marked]
+    failed = [v for v in stream.of_type("verdict") if v["result"] == "fail"]
+    assert failed and "went down without an overflow" in failed[0]["reason"], \
+        [v.obj for v in stream.of_type("verdict")]
+    assert marked[0]["event"] in failed[0]["reason"], failed[0]["reason"]
+    assert all(not c["interfered"] for c in stream.of_type("count") if c["thread"] == 1)
+
+
+def tick_costs_reported(result, stream):
+    """Issue 13: every exp_end carries the tick handler's cost and punctuality per thread."""
+    for e in stream.of_type("exp_end"):
+        for key in ("tick_tsc_mean", "tick_tsc_max", "ticks_late", "ticks_lost"):
+            assert len(e[key]) == 2, "%s %r" % (key, e.obj)
+        assert all(0 < m <= x for m, x in zip(e["tick_tsc_mean"], e["tick_tsc_max"])), e.obj
+
+
 CASES = [
     Case("experiments/iso-seabios-usb", way="seabios-usb", image="iso", smp=PAIR,
          timeout=300, exclusive=True,
@@ -237,7 +257,7 @@ CASES = [
          experiments=True, timeout=240, exclusive=True,
          describe="the main job's suite: every verdict passes on the model with HSD29",
          checks=[all_pass(SUITE), xsu_on_never_exposed, counts_well_formed, corruption_shown,
-                 starved_not_counted, report_reads_it]),
+                 starved_not_counted, report_reads_it, tick_costs_reported]),
     Case("experiments/sandybridge-hk", smp=PAIR, cpu="SandyBridge",
          cmdline="exit=qemu dur_ms=250 sched=hk exp=ch4-branch-misses,ch7-three-events,"
                  "ch7-five-events,ch8-starvation",
@@ -295,6 +315,11 @@ CASES = [
          experiments=True, timeout=180,
          describe="two threads of a four-thread core, the others parked",
          checks=[judged_honestly]),
+    Case("experiments/counter-reset", smp=PAIR,
+         cmdline="exit=qemu exp=ch4-lbr-inserts xsu=off dur_ms=100 selftest=counter-reset",
+         experiments=True, timeout=120, verdict="fail",
+         describe="a counter reset mid-run (as SMM would): the count marked, its verdict fails",
+         checks=[interference_named, tick_costs_reported]),
     Case("experiments/no-sibling", smp="2,sockets=1,cores=2,threads=1", cmdline="exit=qemu",
          experiments=True, timeout=60,
          describe="a core without SMT: every experiment skipped with the reason",
