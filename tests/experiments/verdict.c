@@ -722,6 +722,13 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned mode, u
 		    "need",
 		    run->overlap_pct, phase_word(run->run), mode_name(run->run->xsu),
 		    EXP_MIN_OVERLAP_PCT);
+	} else if (multiplexed(tr) &&
+		   tr->ticks_lost * 100 > (tr->ticks + tr->ticks_lost) * EXP_MAX_LOST_TICKS_PCT) {
+		say(out, "HT%u lost %llu of its %llu ticks in the %s run of XSU %s (its CPU ran in "
+		    "bursts): its multiplexed counts cannot be scaled",
+		    t, (unsigned long long)tr->ticks_lost,
+		    (unsigned long long)(tr->ticks + tr->ticks_lost), phase_word(run->run),
+		    mode_name(run->run->xsu));
 	} else if (multiplexed(tr) && tr->ticks < EXP_MIN_TICKS) {
 		say(out,
 		    "HT%u's events were multiplexed over %llu ticks in the %s run of XSU %s: "

@@ -42,6 +42,13 @@ struct exp_machine {
  */
 #define EXP_MIN_TICKS 20
 #define EXP_MIN_OVERLAP_PCT 75
+/*
+ * A multiplexed count is its raw count times enabled / running, which assumes the thread's work
+ * went on at an even pace while its event was off the counter. A thread that lost more than this
+ * share (percent) of its ticks (a virtual CPU its host ran in bursts: kernel/tick_stats.h) did not
+ * work evenly, and its scaled counts are guesses.
+ */
+#define EXP_MAX_LOST_TICKS_PCT 50
 
 struct exp_rule {
 	const char *name; /* "baseline", "zero", ... */

@@ -391,6 +391,16 @@ static void test_too_little_data_skips(void **state)
 	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_non_null(strstr(v.reason, "multiplexed over 19 ticks"));
+	/* Most ticks lost: the thread worked in bursts, a scaled count is a guess. */
+	r.runs[2].thread[1].ticks = 99;
+	r.runs[2].thread[1].ticks_lost = 406;
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_non_null(strstr(v.reason, "lost 406 of its 505 ticks"));
+	r.runs[2].thread[1].ticks_lost = 90;
+	assert_int_not_equal(judge(&r, ON, &haswell_model).result, RESULT_SKIP);
+	r.runs[2].thread[1].ticks = EXP_MIN_TICKS - 1;
+	r.runs[2].thread[1].ticks_lost = 0;
 	/* Not multiplexed: the ticks do not matter. */
 	r.runs[2].thread[1].counts[0].reading.time_running = 10000;
 	r.runs[2].thread[1].counts[0].reading.percent = 10000;
