@@ -17,7 +17,7 @@ static void usage(FILE *f)
 	      "[--json]\n"
 	      "       schedsim --sweep N [--json] [--past-failure]\n"
 	      "       schedsim --fair-sweep N [--seed S] [-n ITERATIONS] [--json]\n"
-	      "       schedsim --list [-u UARCH] [--ht on|off]\n"
+	      "       schedsim --list [-u UARCH] [--ht on|off] [--json]\n"
 	      "\n"
 	      "  -e EVENTS        events as perf stat -e takes them: r81d0:u, "
 	      "cpu/event=0xd0,umask=0x81/,\n"
@@ -27,8 +27,9 @@ static void usage(FILE *f)
 	      "  -C MASKS         constraint masks replacing the tables', one per event: "
 	      "0x6,0x8,...\n"
 	      "  -M               Hopcroft-Karp instead of Linux's greedy algorithm\n"
-	      "  -u UARCH         generic, sandybridge, ivybridge, haswell (default), broadwell, "
-	      "skylake\n"
+	      "  -u UARCH         generic, sandybridge, ivybridge, haswell (default), broadwell,\n"
+	      "                   skylake, icelake, or a server part: sandybridge-x, ivybridge-x,\n"
+	      "                   haswell-x, broadwell-x, skylake-x\n"
 	      "  --ht on|off      hyperthreading: 4 GP counters per thread (default), or 8 and no "
 	      "XSU\n"
 	      "  --sibling EVENTS replay a sibling thread with these events\n"
@@ -45,13 +46,14 @@ static void usage(FILE *f)
 	      "  -v               print every iteration\n"
 	      "  --sweep N        every constraint set of N events on N counters, first iteration "
 	      "(N <= 5)\n"
-	      "  --json           the run, or the --sweep or --fair-sweep result, as one JSON "
-	      "object\n"
+	      "  --json           the run, the --sweep or --fair-sweep result, or with --list the "
+	      "event\n"
+	      "                   table, as one JSON object\n"
 	      "  --fair-sweep N   N random pairs of lists under each XSU policy against the exact "
 	      "max-min\n"
 	      "                   fair optimum (-n iterations each, default 1000)\n"
 	      "  --seed S         the --fair-sweep random seed (default 1)\n"
-	      "  --list           the event names and their static constraints\n",
+	      "  --list           every event name of the part: encoding and static constraint\n",
 	      f);
 }
 
@@ -219,7 +221,7 @@ int main(int argc, char **argv)
 	if (!o.uarch) {
 		fprintf(stderr, "schedsim: unknown microarchitecture '%s' (", uarch_name);
 		for (const struct uarch *const *u = uarch_all; *u; u++)
-			fprintf(stderr, "%s%s", u == uarch_all ? "" : ", ", (*u)->name);
+			fprintf(stderr, "%s%s", u == uarch_all ? "" : ", ", (*u)->part);
 		fprintf(stderr, ")\n");
 		return 2;
 	}
@@ -229,7 +231,7 @@ int main(int argc, char **argv)
 		o.policy = o.ht && uarch_has_erratum(o.uarch) ? &mux_policy_on : &mux_policy_off;
 
 	if (list)
-		return list_events(o.uarch, o.gp, o.fixed);
+		return list_events(o.uarch, o.gp, o.fixed, o.json);
 	if (!o.events[0]) {
 		fprintf(stderr, "schedsim: no events: give -e EVENTS, --sweep N or --list\n");
 		usage(stderr);
