@@ -188,6 +188,34 @@ out:
 }
 
 /*
+ * A programme of rows x cols, all zero but its first row: sum of the first m columns (the
+ * lambda of each set) = 1, which every programme here has.
+ */
+static void lp_new(struct lp *p, unsigned rows, unsigned cols, unsigned m)
+{
+	p->rows = rows;
+	p->cols = cols;
+	p->a = calloc((size_t)rows * cols, sizeof(double));
+	p->b = calloc(rows, sizeof(double));
+	p->type = calloc(rows, sizeof(enum row_type));
+	p->c = calloc(cols, sizeof(double));
+	if (!p->a || !p->b || !p->type || !p->c)
+		abort();
+	for (unsigned j = 0; j < m; j++)
+		p->a[j] = 1;
+	p->b[0] = 1;
+	p->type[0] = EQ;
+}
+
+static void lp_free(struct lp *p)
+{
+	free(p->a);
+	free(p->b);
+	free(p->type);
+	free(p->c);
+}
+
+/*
  * The level programme over lambda (one column per set) and t (the last column): maximise t
  * subject to sum lambda = 1, t - x_g <= 0 for every open group, x_g >= its share for every fixed
  * one. *level gets t; dual[1 + g] the dual value of open group g's row.
@@ -196,21 +224,10 @@ static bool level_programme(const uint64_t *sets, unsigned m, unsigned n, const 
 			    const double *share, double *level, double *lambda, double *dual)
 {
 	struct lp p;
-	unsigned rows = 1 + n, cols = m + 1;
+	unsigned cols = m + 1;
 	bool ok;
 
-	p.rows = rows;
-	p.cols = cols;
-	p.a = calloc((size_t)rows * cols, sizeof(double));
-	p.b = calloc(rows, sizeof(double));
-	p.type = calloc(rows, sizeof(enum row_type));
-	p.c = calloc(cols, sizeof(double));
-	if (!p.a || !p.b || !p.type || !p.c)
-		abort();
-	for (unsigned j = 0; j < m; j++)
-		p.a[j] = 1;
-	p.b[0] = 1;
-	p.type[0] = EQ;
+	lp_new(&p, 1 + n, cols, m);
 	for (unsigned g = 0; g < n; g++) {
 		double *row = &p.a[(size_t)(1 + g) * cols];
 		double sign = fixed[g] ? 1 : -1;
@@ -227,10 +244,7 @@ static bool level_programme(const uint64_t *sets, unsigned m, unsigned n, const 
 	}
 	p.c[m] = 1;
 	ok = lp_solve(&p, level, lambda, dual);
-	free(p.a);
-	free(p.b);
-	free(p.type);
-	free(p.c);
+	lp_free(&p);
 	return ok;
 }
 
@@ -314,7 +328,7 @@ double maxmin_distance(const uint64_t *sets, unsigned nr_sets, unsigned nr_group
 		       uint64_t required, const double *x_opt, const double *x)
 {
 	uint64_t *kept = calloc(nr_sets ? nr_sets : 1, sizeof(uint64_t));
-	unsigned m = 0, rows, cols;
+	unsigned m = 0, cols;
 	double level, value, *lambda, dual[1 + 3 * 64];
 	struct lp p;
 	uint64_t run;
@@ -333,21 +347,11 @@ double maxmin_distance(const uint64_t *sets, unsigned nr_sets, unsigned nr_group
 	 * and for a runnable one also level at least, with level <= x_g + d. Columns: lambda, then
 	 * d; minimise d.
 	 */
-	rows = 1 + 3 * nr_groups;
 	cols = m + 1;
-	p.rows = rows;
-	p.cols = cols;
-	p.a = calloc((size_t)rows * cols, sizeof(double));
-	p.b = calloc(rows, sizeof(double));
-	p.type = calloc(rows, sizeof(enum row_type));
-	p.c = calloc(cols, sizeof(double));
+	lp_new(&p, 1 + 3 * nr_groups, cols, m);
 	lambda = calloc(cols, sizeof(double));
-	if (!p.a || !p.b || !p.type || !p.c || !lambda)
+	if (!lambda)
 		abort();
-	for (unsigned j = 0; j < m; j++)
-		p.a[j] = 1;
-	p.b[0] = 1;
-	p.type[0] = EQ;
 	for (unsigned g = 0; g < nr_groups; g++) {
 		double *near = &p.a[(size_t)(1 + 3 * g) * cols], *floor = near + cols;
 		double *reach = floor + cols;
@@ -369,10 +373,7 @@ double maxmin_distance(const uint64_t *sets, unsigned nr_sets, unsigned nr_group
 	p.c[m] = -1;
 	/* The optimum is -d <= 0; a rounding error's +0 is d = 0. */
 	value = !lp_solve(&p, &value, lambda, dual) ? -1 : value > 0 ? 0 : -value;
-	free(p.a);
-	free(p.b);
-	free(p.type);
-	free(p.c);
+	lp_free(&p);
 	free(lambda);
 	free(kept);
 	return value;
