@@ -44,6 +44,20 @@ void tick_start(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), v
 	apic_timer_periodic(&local_apic, VECTOR_TICK, (uint32_t)count);
 }
 
+void tick_follow(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), void *context)
+{
+	struct percpu *cpu = this_cpu();
+
+	cpu->tick_hook = hook;
+	cpu->tick_context = context;
+	tick_stats_start(&stats[cpu->index], rdtsc(), tsc_from_us(period_ms * 1000ull));
+}
+
+bool tick_send(const struct percpu *cpu)
+{
+	return apic_send_ipi(&local_apic, cpu->apic_id, APIC_ICR_DELIVERY_FIXED | VECTOR_TICK);
+}
+
 void tick_stop(void)
 {
 	struct percpu *cpu = this_cpu();

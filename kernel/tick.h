@@ -7,8 +7,10 @@
 #ifndef KERNEL_TICK_H
 #define KERNEL_TICK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/percpu.h"
 #include "kernel/tick_stats.h"
 #include "kernel/trap.h"
 
@@ -20,6 +22,17 @@ void tick_init(void);
  */
 void tick_start(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), void *context);
 void tick_stop(void);
+
+/*
+ * A tick that another CPU gives: the calling CPU runs hook on every tick_send() to it, with no
+ * timer of its own (core-wide XSU: one timer, thread 0's, drives both siblings, so that both
+ * reschedule at the same boundary). period_ms is the leader's, for the statistics. tick_stop()
+ * ends it too.
+ */
+void tick_follow(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), void *context);
+
+/* Raise cpu's tick (a fixed IPI with the tick's vector); false when the IPI stayed pending. */
+bool tick_send(const struct percpu *cpu);
 
 /*
  * The statistics of the CPU whose kernel index is cpu (percpu[].index) since its last

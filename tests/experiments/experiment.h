@@ -110,6 +110,9 @@ struct exp_count {
 	int8_t last_counter;
 	bool corrupting; /* the microarchitecture's table marks it (uarch_event_corrupting) */
 	bool interfered; /* its counter went down without an overflow: written behind our back */
+	uint64_t leak;	 /* xsu=core: what the sibling's leak catcher caught and gave back (raw) */
+	bool has_true;	 /* the model measured: true_scaled is known */
+	uint64_t true_scaled; /* the model's count with no erratum, scaled like reading.scaled */
 	bool has_baseline;
 	uint64_t baseline; /* for this run's work: a reference rate times this run's units */
 	uint64_t tolerance;
@@ -134,6 +137,7 @@ struct exp_run_result {
 	uint64_t elapsed_tsc;
 	uint64_t skew_tsc;
 	unsigned overlap_pct; /* how much of the run the siblings counted side by side (runner.c) */
+	uint64_t joint_unanswered; /* xsu=core: joint ticks thread 1 did not answer in time */
 	struct exp_thread_result thread[2];
 };
 

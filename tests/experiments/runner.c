@@ -16,36 +16,9 @@
 #include "pmu/mux.h"
 #include "pmu/xsu.h"
 #include "tests/bench/user.h"
+#include "pmu/zero_event.h"
+#include "tests/experiments/run_counters.h"
 #include "tests/experiments/runner.h"
-
-struct run_thread {
-	struct run *run;
-	unsigned thread;
-	struct mux_thread mux;
-	struct mux_schedule schedule;
-	struct pmu_driver *driver;
-	uint64_t ticks;
-	uint64_t exposure_at_start;
-	uint64_t violations;
-	enum pmu_drv_status program_error;
-	bool counting; /* its counters are programmed: a thread started later may begin */
-	bool stopped;  /* its counters are stopped: the sibling may take back its XSU claims */
-	uint64_t window_start, window_end; /* when its counters started and stopped (TSC) */
-	bool interfered[MUX_MAX_EVENTS];   /* its counter went down without an overflow */
-	struct tick_stats tick;		   /* the tick handler's cost, read after the run */
-};
-
-struct run {
-	const struct exp_run *spec;
-	const struct exp_settings *settings;
-	const struct workload *workload[2];
-	struct workload_params *params[2];
-	struct xsu_core xsu;
-	struct run_thread thread[2];
-	uint64_t start_tsc;
-	uint64_t duration_tsc;
-	uint64_t deadline_tsc; /* when both threads stop: set by the first to count */
-};
 
 /* The run being set up and measured: exp_run_setup() fills it, exp_run_measure() uses it; and
  * why it could not run (out->error points here). */
@@ -99,68 +72,6 @@ enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorit
 	}
 }
 
-/* Fold what each counter counted since the last take into its event. Lock held. */
-static void collect(struct run_thread *rt)
-{
-	pmu_driver_stop(rt->driver);
-	for (unsigned i = 0; i < rt->mux.nr_events; i++) {
-		int counter = rt->schedule.counter[i];
-		if (counter == SCHED_NO_COUNTER)
-			continue;
-		rt->mux.events[i].count += pmu_driver_take(rt->driver, (unsigned)counter);
-		/* Taken before the next program(), which forgets marks not taken. */
-		if (pmu_driver_take_interfered(rt->driver, (unsigned)counter))
-			rt->interfered[i] = true;
-	}
-}
-
-/* Program the schedule the mux layer just made. Lock held. */
-static void program(struct run_thread *rt)
-{
-	struct pmu_assignment a[MUX_MAX_EVENTS];
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < rt->mux.nr_events; i++) {
-		int counter = rt->schedule.counter[i];
-		if (counter != SCHED_NO_COUNTER)
-			a[n++] = (struct pmu_assignment){ &rt->mux.events[i].event,
-							  (unsigned)counter, 0 };
-	}
-	enum pmu_drv_status status = pmu_driver_program(rt->driver, a, n);
-	if (status != PMU_DRV_OK && rt->program_error == PMU_DRV_OK)
-		rt->program_error = status;
-}
-
-/* Every run checks the XSU invariant after each schedule: no corrupting event shares a GP
- * counter index with an enabled event of the sibling (pmu/xsu.h). Lock held. */
-static void check_invariant(struct run_thread *rt)
-{
-	struct run *run = rt->run;
-
-	if (run->xsu.enabled && !xsu_invariant(&run->xsu, mux_usage(&run->thread[0].mux),
-					       mux_usage(&run->thread[1].mux)))
-		rt->violations++;
-}
-
-/* The multiplexing tick, in the APIC timer interrupt of the thread's CPU (interrupts off). Nothing
- * here writes the console: a polled UART would take milliseconds out of the measurement. */
-static void run_tick(struct trap_frame *frame, void *context)
-{
-	struct run_thread *rt = context;
-	uint64_t now = rdtsc();
-	(void)frame;
-
-	spin_lock(&the_pmu.lock);
-	collect(rt);
-	if (the_pmu.model)
-		model_tick(&the_pmu.model_state, rt->thread);
-	mux_tick(&rt->mux, now, &rt->schedule);
-	check_invariant(rt);
-	program(rt);
-	spin_unlock(&the_pmu.lock);
-	rt->ticks++;
-}
-
 /*
  * Wait until the sibling has set *flag, or until `until` (it hangs: pair_run() reports that).
  * Only on a core with a sibling.
@@ -191,13 +102,7 @@ static void run_thread_main(unsigned thread, void *arg)
 		wait_for_sibling(&sibling->counting, give_up);
 
 	rt->driver = pmu_thread_begin(thread);
-	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
-	if (the_pmu.model)
-		rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, thread);
-	mux_start(&rt->mux, rdtsc(), &rt->schedule);
-	check_invariant(rt);
-	program(rt);
-	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	run_counters_start(rt, run->settings->mux_ms);
 	rt->window_start = rdtsc();
 	__atomic_store_n(&rt->counting, true, __ATOMIC_RELEASE);
 
@@ -218,20 +123,11 @@ static void run_thread_main(unsigned thread, void *arg)
 	p->units_done = 0;
 	if (thread == 0)
 		run->start_tsc = now;
-	tick_start(run->settings->mux_ms, run_tick, rt);
 	user_call((uint64_t)(uintptr_t)user_start,
 		  (uint64_t)(uintptr_t)run->workload[thread]->entry, (uint64_t)(uintptr_t)p,
 		  this_cpu()->user_stack_top);
-	tick_stop();
-	rt->tick = tick_stats_read(this_cpu()->index);
-
-	flags = spin_lock_irqsave(&the_pmu.lock);
-	collect(rt);
-	if (the_pmu.model)
-		model_tick(&the_pmu.model_state, thread);
-	uint64_t stopped = rdtsc();
+	uint64_t stopped = run_counters_stop(rt);
 	rt->window_end = stopped;
-	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	__atomic_store_n(&rt->stopped, true, __ATOMIC_RELEASE);
 
 	/*
@@ -240,9 +136,7 @@ static void run_thread_main(unsigned thread, void *arg)
 	 * see the deadline (a held-back virtual CPU: milliseconds). Its times end at `stopped`.
 	 */
 	wait_for_sibling(&sibling->stopped, give_up);
-	flags = spin_lock_irqsave(&the_pmu.lock);
-	mux_stop(&rt->mux, stopped);
-	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	run_counters_leave(rt, stopped);
 	pmu_thread_end(thread);
 }
 
@@ -262,6 +156,10 @@ static void fill_results(struct run *run, struct exp_run_result *out)
 			c->last_counter = e->last_counter;
 			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
 			c->interfered = rt->interfered[i];
+			c->leak = e->leak;
+			c->has_true = the_pmu.model &&
+				      mux_scale(rt->true_count[i], c->reading.time_enabled,
+						c->reading.time_running, &c->true_scaled);
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
@@ -310,7 +208,6 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		.fixed = the_pmu.geometry.fixed,
 		.algorithm = exp_run_sched(spec, s->sched),
 	};
-	xsu_init(&run.xsu, spec->xsu != XSU_MODE_OFF, spec->limit);
 	/* Both lists, even after one failed: the exp record shows what each thread would count. */
 	for (unsigned t = 0; t < 2; t++) {
 		struct run_thread *rt = &run.thread[t];
@@ -320,7 +217,9 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		const struct exp_thread *th = &spec->thread[t];
 		rt->run = &run;
 		rt->thread = t;
-		mux_init(&rt->mux, &config, &run.xsu, t);
+		mux_init(&rt->mux, &config, NULL, t);
+		for (unsigned i = 0; i < MUX_MAX_EVENTS; i++)
+			rt->programmed.counter[i] = SCHED_NO_COUNTER;
 		if (!prepare_workload(&run, t, s))
 			continue;
 		if (!parse_events(th->events, events, &n, &out->unsupported))
@@ -333,6 +232,8 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		for (unsigned i = 0; th->counters && i < rt->mux.nr_events; i++)
 			mux_set_constraint(&rt->mux, i, th->counters);
 	}
+	mux_core_init(&run.core, run_policy(spec->xsu), spec->limit, &run.thread[0].mux,
+		      &run.thread[1].mux, uarch_zero_event(the_pmu.info.uarch));
 	if (error[0])
 		out->error = error;
 	return !error[0];
@@ -394,6 +295,7 @@ void exp_run_measure(struct exp_run_result *out)
 		last = job.end_tsc[t] > last ? job.end_tsc[t] : last;
 	}
 	out->elapsed_tsc = last - first;
+	out->joint_unanswered = run.joint_unanswered;
 	if (the_pair.thread_count == 2)
 		out->overlap_pct = window_overlap_pct(&run);
 	if (the_pair.thread_count == 2) {

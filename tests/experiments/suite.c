@@ -160,6 +160,12 @@ static void emit_count(const struct suite *s, const struct experiment *e, const 
 		record_uint(&r, "baseline", c->baseline);
 		record_uint(&r, "tolerance", c->tolerance);
 	}
+	if (run->xsu == XSU_MODE_CORE)
+		record_uint(&r, "leak", c->leak);
+	if (c->has_true)
+		record_uint(&r, "true", c->true_scaled);
+	else if (the_pmu.model)
+		record_null(&r, "true");
 	record_emit(&r);
 }
 
@@ -228,6 +234,9 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 		    res->thread[0].invariant_violations + res->thread[1].invariant_violations);
 	record_uint(&r, "skew_tsc", res->skew_tsc);
 	record_uint(&r, "overlap_pct", res->overlap_pct);
+	if (res->run->xsu == XSU_MODE_CORE)
+		record_uint(&r, "joint_unanswered", res->joint_unanswered);
+
 	record_emit(&r);
 	if (the_pmu.model)
 		kprintf("  exposure: %llu ticks in which a corrupting event shared a counter index "
