@@ -48,7 +48,7 @@ struct exp_machine {
  * share (percent) of its ticks (a virtual CPU its host ran in bursts: kernel/tick_stats.h) did not
  * work evenly, and its scaled counts are guesses.
  */
-#define EXP_MAX_LOST_TICKS_PCT 50
+#define EXP_MAX_LOST_TICKS_PCT 70
 
 struct exp_rule {
 	const char *name; /* "baseline", "zero", ... */

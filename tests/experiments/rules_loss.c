@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RULE_LOSS (thesis ch. 8): corrupting events lose counts into an unused sibling counter,
+ * compensate when both siblings count them on the same counters, lose them again with Linux's XSU,
+ * and get them back with core-wide XSU's leak catchers.
+ */
+#include <string.h>
+
+#include "kernel/format.h"
+#include "pmu/mux.h"
+#include "tests/experiments/verdict_rules.h"
+
+/* RULE_LOSS: against thread 0 alone, the sibling's counters unused. */
+void annotate_loss(const struct exp_results *r, unsigned index, unsigned t, struct exp_count *c)
+{
+	const struct exp_run_result *ref = rule_reference(r, PHASE_ALONE, index);
+	uint64_t base;
+
+	if (r->runs[index].run->phase != PHASE_ALONE && ref &&
+	    rule_scaled_reference(&ref->thread[0], c->event.name, r->runs[index].thread[t].units,
+				  &base)) {
+		c->has_baseline = true;
+		c->baseline = base;
+		c->tolerance = base * EXP_LOSS_MATCH_PCT / 100;
+	}
+}
+
+/*
+ * Per mille of the rate of `given` in the measured run of the mode, over both threads together,
+ * relative to thread 0 measuring alone. Summed over the siblings, every count one thread leaks
+ * reaches the other when both count: the total does not depend on how the host shared its time
+ * between the two virtual CPUs.
+ */
+static bool loss_ratio(const struct exp_results *r, unsigned mode, unsigned threads,
+		       const char *given, uint64_t *per_mille)
+{
+	const struct exp_thread_result *alone_t, *run_t;
+	const struct exp_count *alone =
+		rule_count_of(r, PHASE_ALONE, mode, 0, given, true, &alone_t);
+	uint64_t count = 0, units = 0;
+
+	if (!alone || !alone->reading.counted || !alone->reading.scaled || !alone_t->units)
+		return false;
+	for (unsigned t = 0; t < threads; t++) {
+		const struct exp_count *c =
+			rule_count_of(r, PHASE_MEASURE, mode, t, given, false, &run_t);
+		if (!c || !c->reading.counted)
+			return false;
+		count += c->reading.scaled;
+		units += run_t->units;
+	}
+	if (!units)
+		return false;
+	uint64_t rate = mux_mul_div(count, alone_t->units, units);
+	*per_mille = mux_mul_div(rate, 1000, alone->reading.scaled);
+	return true;
+}
+
+/* RULE_LOSS with XSU off: aligned siblings compensate the loss alone, where the erratum is. */
+static void judge_loss_off(const char *given, uint64_t ratio, const struct exp_machine *m,
+			   struct exp_verdict *out)
+{
+	uint64_t high = 1000 + EXP_LOSS_MATCH_PCT * 10, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
+	bool compensated = ratio >= 1000 + EXP_LOSS_COMPENSATION_PCT * 10;
+
+	if (m->erratum && compensated) {
+		rule_set(out, RESULT_PASS, NULL);
+		rule_say(out,
+			 "alone, %s loses %llu%% of its count into the unused sibling counter; "
+			 "aligned "
+			 "siblings compensate (%llu.%02llu times the rate alone), as in ch. 8",
+			 given, (unsigned long long)(1000 - 1000000 / ratio) / 10,
+			 (unsigned long long)ratio / 1000, (unsigned long long)ratio % 1000 / 10);
+	} else if (!m->erratum && ratio >= low && ratio <= high) {
+		rule_set(out, RESULT_SKIP, "no_erratum");
+		rule_say(out, "%s has no cross-HT erratum: no loss alone, nothing to compensate",
+			 m->uarch);
+	} else {
+		rule_set(out, RESULT_FAIL, NULL);
+		rule_say(out, "%s aligned at %llu per mille of the rate alone: expected %s", given,
+			 (unsigned long long)ratio,
+			 m->erratum ? "a loss alone that aligned siblings compensate"
+				    : "the same rate (no erratum)");
+	}
+}
+
+void judge_loss(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+		struct exp_verdict *out)
+{
+	char name[PMU_EVENT_NAME_MAX];
+	const char *given = rule_first_checked(r->exp, name, sizeof(name));
+	uint64_t ratio;
+	struct mode_view v;
+
+	if (!loss_ratio(r, mode, m->threads, given, &ratio)) {
+		rule_set(out, RESULT_FAIL, NULL);
+		rule_say(out, "%s was not counted in the run alone or in the XSU %s run", given,
+			 rule_mode_name(mode));
+		return;
+	}
+	if (mode == XSU_MODE_OFF) {
+		judge_loss_off(given, ratio, m, out);
+		return;
+	}
+	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
+	if (!rule_xsu_held(mode, m, v.violations, v.exposure, out))
+		return;
+	uint64_t high = 1000 + EXP_LOSS_MATCH_PCT * 10, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
+	rule_set(out, ratio >= low && ratio <= high ? RESULT_PASS : RESULT_FAIL, NULL);
+	rule_say(out,
+		 "with XSU %s %s runs at %llu per mille of its rate alone (within %u%% expected: "
+		 "XSU "
+		 "neither causes nor prevents the loss), exposure 0",
+		 rule_mode_name(mode), given, (unsigned long long)ratio, EXP_LOSS_MATCH_PCT);
+}
+
+void describe_loss(const struct experiment *e, char *buf, size_t size)
+{
+	char name[PMU_EVENT_NAME_MAX];
+
+	format_snprintf(buf, size,
+			"XSU off (aligned): %s %u%% or more above the run alone where the CPU has "
+			"the erratum; XSU on (with the half-of-the-counters limit): within %u%% of "
+			"the run alone, exposure 0",
+			rule_first_checked(e, name, sizeof(name)), EXP_LOSS_COMPENSATION_PCT,
+			EXP_LOSS_MATCH_PCT);
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RULE_STARVATION (thesis ch. 8): four corrupting events on one thread starve the sibling under
+ * Linux's XSU, the half-of-the-counters limit gives it counters again, and core-wide XSU starves
+ * nobody.
+ */
+#include <string.h>
+
+#include "kernel/format.h"
+#include "pmu/mux.h"
+#include "tests/experiments/verdict_rules.h"
+
+void judge_starvation(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+		      struct exp_verdict *out)
+{
+	char name[PMU_EVENT_NAME_MAX], ran[48];
+	const char *given = rule_first_checked(r->exp, name, sizeof(name));
+	const struct exp_count *measured =
+		rule_count_of(r, PHASE_MEASURE, mode, 1, given, false, NULL);
+	struct mode_view v, limit;
+
+	if (!measured) {
+		rule_set(out, RESULT_FAIL, NULL);
+		rule_say(out, "HT1 did not measure %s", given);
+		return;
+	}
+	rule_running_text(measured, ran, sizeof(ran));
+	if (mode == XSU_MODE_OFF) {
+		rule_set(out, measured->reading.counted ? RESULT_PASS : RESULT_FAIL, NULL);
+		rule_say(out,
+			 "without XSU, HT1's %s %s (no starvation, but nothing keeps it off a "
+			 "counter "
+			 "facing a corrupting event)",
+			 given, ran);
+		return;
+	}
+	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
+	rule_view_mode(r, mode, PHASE_LIMIT, m->threads, &limit);
+	if (!rule_xsu_held(mode, m, v.violations + limit.violations, v.exposure + limit.exposure,
+			   out))
+		return;
+	bool starved = measured->reading.percent < EXP_STARVED_BELOW;
+	if (!m->erratum) {
+		/* Nothing is corrupting here: XSU has nothing to exclude, so nothing starves. */
+		rule_set(out, starved ? RESULT_FAIL : RESULT_SKIP, starved ? NULL : "no_erratum");
+		rule_say(out, "%s has no cross-HT erratum: XSU excludes nothing and HT1's %s %s%s",
+			 m->uarch, given, ran, starved ? ", starved for no reason" : "");
+		return;
+	}
+	const struct exp_count *limited =
+		rule_count_of(r, PHASE_LIMIT, mode, 1, given, false, NULL);
+	bool relieved = limited && limited->reading.counted;
+	rule_set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
+	rule_say(out, "HT1's %s %s (%s); with the half-of-the-counters limit %u.%02u%%; exposure 0",
+		 given, ran,
+		 starved ? "starved by four corrupting events on HT0, as in ch. 8" : "not starved",
+		 limited ? limited->reading.percent / 100 : 0,
+		 limited ? limited->reading.percent % 100 : 0);
+}
+
+void describe_starvation(const struct experiment *e, char *buf, size_t size)
+{
+	char name[PMU_EVENT_NAME_MAX];
+	const char *given = rule_first_checked(e, name, sizeof(name));
+
+	format_snprintf(
+		buf, size,
+		"XSU off: %s counted; XSU on: %s below %u%% of the time (starved, as in the "
+		"thesis) where the CPU has the erratum, and counted again with the "
+		"half-of-the-counters limit; exposure 0",
+		given, given, EXP_STARVED_BELOW / 100);
+}
