@@ -129,7 +129,7 @@ static const struct key keys[] = {
 void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->xsu = XSU_MODES_BOTH;
+	cfg->xsu = XSU_MODES_ALL; /* each experiment runs the modes it has */
 	cfg->sched = SCHED_MODE_GREEDY;
 	cfg->pmu = PMU_REQ_AUTO;
 	cfg->exit = EXIT_MODE_HALT;

@@ -44,13 +44,13 @@ void tick_start(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), v
 	apic_timer_periodic(&local_apic, VECTOR_TICK, (uint32_t)count);
 }
 
-void tick_follow(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), void *context)
+void tick_follow(void (*hook)(struct trap_frame *, void *), void *context)
 {
 	struct percpu *cpu = this_cpu();
 
 	cpu->tick_hook = hook;
 	cpu->tick_context = context;
-	tick_stats_start(&stats[cpu->index], rdtsc(), tsc_from_us(period_ms * 1000ull));
+	tick_stats_start(&stats[cpu->index], rdtsc(), 0);
 }
 
 bool tick_send(const struct percpu *cpu)

@@ -26,10 +26,10 @@ void tick_stop(void);
 /*
  * A tick that another CPU gives: the calling CPU runs hook on every tick_send() to it, with no
  * timer of its own (core-wide XSU: one timer, thread 0's, drives both siblings, so that both
- * reschedule at the same boundary). period_ms is the leader's, for the statistics. tick_stop()
- * ends it too.
+ * reschedule at the same boundary). Its statistics count the handler's cost but no late or lost
+ * tick: none is due. tick_stop() ends it too.
  */
-void tick_follow(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), void *context);
+void tick_follow(void (*hook)(struct trap_frame *, void *), void *context);
 
 /* Raise cpu's tick (a fixed IPI with the tick's vector); false when the IPI stayed pending. */
 bool tick_send(const struct percpu *cpu);

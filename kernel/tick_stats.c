@@ -9,8 +9,8 @@
 void tick_stats_start(struct tick_stats *s, uint64_t start_tsc, uint64_t period_tsc)
 {
 	memset(s, 0, sizeof(*s));
-	s->period_tsc = period_tsc ? period_tsc : 1;
-	s->due_tsc = start_tsc + s->period_tsc;
+	s->period_tsc = period_tsc;
+	s->due_tsc = start_tsc + period_tsc;
 }
 
 /* Place the tick at entry_tsc on the grid of due times (kernel/tick_stats.h). */
@@ -43,6 +43,9 @@ void tick_stats_note(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc
 	s->handler_tsc += spent;
 	if (spent > s->handler_max_tsc)
 		s->handler_max_tsc = spent;
+	/* Without a period (a tick another CPU raises) no tick is due, late or lost. */
+	if (!s->period_tsc)
+		return;
 	note_arrival(s, entry_tsc);
 	s->lost = s->slots > s->ticks ? s->slots - s->ticks : 0;
 }

@@ -38,7 +38,8 @@ struct tick_stats {
 	uint64_t slots;	     /* due times the ticks so far were placed on */
 };
 
-/* Fresh statistics for a tick started at start_tsc with a period of period_tsc (not 0). */
+/* Fresh statistics for a tick started at start_tsc with a period of period_tsc; 0 for a tick that
+ * another CPU raises (kernel/tick.h, tick_follow): its cost is counted, no tick is due. */
 void tick_stats_start(struct tick_stats *s, uint64_t start_tsc, uint64_t period_tsc);
 
 /* A tick whose handler ran from entry_tsc to exit_tsc. */

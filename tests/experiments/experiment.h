@@ -16,7 +16,7 @@
 #include "pmu/event.h"
 #include "pmu/mux.h"
 
-#define EXP_MAX_RUNS 6
+#define EXP_MAX_RUNS 12
 #define EXP_MAX_EVENTS MUX_MAX_EVENTS
 
 /* What a run is for (the `phase` of docs/records.md). */
@@ -44,6 +44,7 @@ enum exp_rule_id {
 	RULE_STARVATION,
 	RULE_HK_VS_GREEDY,
 	RULE_MEASURED,
+	RULE_FAIRNESS,
 	RULE_SURVEY, /* the leak survey's own rule (survey.h) */
 	RULE_COUNT
 };
@@ -63,6 +64,7 @@ struct exp_run {
 	uint8_t sched; /* enum exp_sched */
 	bool limit;    /* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
 	struct exp_thread thread[2];
+	const char *label; /* which lists, where an experiment has several: "ch7-three-events" */
 };
 
 /* A reference run (baseline, alone) runs whenever the experiment runs, whatever xsu= selects. */
@@ -85,6 +87,7 @@ struct experiment {
 	/* A note for the exp record: what this experiment does differently on this machine. */
 	const char *note;
 	bool on_request; /* runs only when exp= names it, not with exp=all (it takes long) */
+	bool policies;	 /* its runs differ by scheduling policy: records carry `policy` */
 	uint8_t nr_runs;
 	struct exp_run runs[EXP_MAX_RUNS];
 	/* An experiment that makes its runs itself (the leak survey); NULL: the runs above. */
@@ -101,6 +104,9 @@ bool exp_list_contains(const char *list, const char *name);
 bool exp_run_in_mode(const struct exp_run *run, unsigned mode);
 /* Whether the experiment has a run that XSU mode `mode` judges: then that mode has a verdict. */
 bool exp_has_mode(const struct experiment *e, unsigned mode);
+/* A run's scheduling policy: "off", "on-greedy", "on-hk", "on-limit" or "core" (hk: whether the
+ * run's scheduler, its own or sched='s, is Hopcroft-Karp). */
+const char *exp_run_policy(const struct exp_run *run, bool hk);
 
 /* ---- results -------------------------------------------------------------------------------- */
 

@@ -28,6 +28,17 @@
 	{ .phase = PHASE_##PHASE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_CONFIG, .limit = true, \
 	  .thread = { ht0, ht1 } }
 
+/* One pair of lists under the four policies xsu-fairness compares. */
+#define POLICIES(LABEL, ht0, ht1) \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_GREEDY, \
+	  .thread = { ht0, ht1 }, .label = (LABEL) }, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_HK, \
+	  .thread = { ht0, ht1 }, .label = (LABEL) }, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_GREEDY, .limit = true, \
+	  .thread = { ht0, ht1 }, .label = (LABEL) }, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_CORE, .sched = EXP_SCHED_CONFIG, \
+	  .thread = { ht0, ht1 }, .label = (LABEL) }
+
 #define CORRUPTING_FOUR "r81d0:u,r08d1:u,r10d1:u,r01d1:u"
 #define NON_CORRUPTING_FOUR "r02c4:u,r20cc:u,r10c4:u,r08c4:u"
 #define NON_CORRUPTING_SIX NON_CORRUPTING_FOUR ",r01c9:u,r04c8:u"
@@ -124,13 +135,16 @@ const struct experiment experiments[] = {
 		.rule = RULE_LOSS,
 		/* CORRUPTING_FOUR, L1_MISS first: it loses the largest share (thesis ch. 8). */
 		.checked = "r08d1:u,r81d0:u,r10d1:u,r01d1:u",
-		.nr_runs = 3,
+		.nr_runs = 4,
 		.runs = {
 			RUN(ALONE, OFF, TRIAD(CORRUPTING_FOUR, 0), IDLE),
 			RUN(MEASURE, OFF, TRIAD(CORRUPTING_FOUR, 0), TRIAD(CORRUPTING_FOUR, 0)),
 			/* With the limit each thread keeps two counters, as the thesis's 50%
 			 * figures show; without it the first thread takes all four. */
 			RUN_LIMIT(MEASURE, TRIAD(CORRUPTING_FOUR, 0), TRIAD(CORRUPTING_FOUR, 0)),
+			/* Core-wide XSU: the sibling's counter opposite each corrupting event
+			 * counts a leak catcher, and what it catches is given back. */
+			RUN(MEASURE, CORE, TRIAD(CORRUPTING_FOUR, 0), TRIAD(CORRUPTING_FOUR, 0)),
 		},
 	},
 	{
@@ -139,11 +153,13 @@ const struct experiment experiments[] = {
 		.section = "8",
 		.rule = RULE_STARVATION,
 		.checked = "branches",
-		.nr_runs = 3,
+		.nr_runs = 4,
 		.runs = {
 			RUN(MEASURE, OFF, TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20)),
 			RUN(MEASURE, ON, TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20)),
 			RUN_LIMIT(LIMIT, TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20)),
+			/* Core-wide XSU: both threads scheduled as one; the optimum is 80% each. */
+			RUN(MEASURE, CORE, TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20)),
 		},
 	},
 	{
@@ -171,6 +187,28 @@ const struct experiment experiments[] = {
 				  TRIAD("r01cd:u,r003c:u,r04a3:u,r01c0:u", 10)),
 		},
 	},
+	{
+		/*
+		 * The overall cost of each policy on lists the thesis uses: its smallest running
+		 * fraction (who starves) and its mean (how much is counted at all), Linux's XSU with
+		 * greedy and with Hopcroft-Karp, with the half-of-the-counters limit, and core-wide
+		 * XSU. tools/schedsim --fair-sweep does the same over random lists.
+		 */
+		.name = "xsu-fairness",
+		.title = "What each XSU policy costs: the smallest and the mean running fraction",
+		.section = "8, 9",
+		.rule = RULE_FAIRNESS,
+		.checked = "",
+		.policies = true,
+		.nr_runs = 12,
+		.runs = {
+			POLICIES("ch7-three-events", TRIAD("r81d0:u,r08d1:u,r20cc:u", 0),
+				 TRIAD("r20cc:u,r81d0:u,r08d1:u", 20)),
+			POLICIES("ch7-ten-events", TRIAD(CORRUPTING_FOUR "," NON_CORRUPTING_SIX, 0),
+				 TRIAD(CORRUPTING_FOUR "," NON_CORRUPTING_SIX, 7)),
+			POLICIES("ch8-starvation", TRIAD(CORRUPTING_FOUR, 0), TRIAD("branches", 20)),
+		},
+	},
 };
 /* clang-format on */
 
@@ -195,6 +233,17 @@ bool exp_list_contains(const char *list, const char *name)
 bool exp_run_in_mode(const struct exp_run *run, unsigned mode)
 {
 	return !exp_run_is_reference(run) && run->xsu == mode;
+}
+
+const char *exp_run_policy(const struct exp_run *run, bool hk)
+{
+	if (run->xsu == XSU_MODE_OFF)
+		return "off";
+	if (run->xsu == XSU_MODE_CORE)
+		return "core";
+	if (run->limit)
+		return "on-limit";
+	return hk ? "on-hk" : "on-greedy";
 }
 
 bool exp_has_mode(const struct experiment *e, unsigned mode)

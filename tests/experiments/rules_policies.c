@@ -4,6 +4,7 @@
  * more events run than greedy under XSU) and RULE_FAIRNESS (core-wide XSU against Linux's XSU,
  * with and without the half limit: the smallest and mean running fractions).
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "kernel/format.h"
@@ -80,4 +81,130 @@ void describe_hk_vs_greedy(const struct experiment *e, char *buf, size_t size)
 		"where the constraints make greedy lose these lists (%s), at least greedy's "
 		"elsewhere; exposure 0",
 		EXP_HK_MARGIN / 100, e->hk_wins_on);
+}
+/* The smallest and the mean running fraction (hundredths of a percent) of a run's events. */
+struct fractions {
+	unsigned min, mean;
+};
+
+static struct fractions run_fractions(const struct exp_run_result *run, unsigned threads)
+{
+	struct fractions f = { 10000, 0 };
+	unsigned n = 0, sum = 0;
+
+	for (unsigned t = 0; t < threads; t++)
+		for (unsigned i = 0; i < run->thread[t].nr_events; i++) {
+			unsigned p = run->thread[t].counts[i].reading.percent;
+			f.min = p < f.min ? p : f.min;
+			sum += p;
+			n++;
+		}
+	f.mean = n ? sum / n : 0;
+	return f;
+}
+
+/* The best smallest fraction among Linux's XSU runs (on: greedy, hk, limit) of one list pair. */
+static bool best_on(const struct exp_results *r, const char *label, unsigned threads,
+		    unsigned *best)
+{
+	bool any = false;
+
+	*best = 0;
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		if (!run->done || run->run->xsu != XSU_MODE_ON || strcmp(run->run->label, label))
+			continue;
+		struct fractions f = run_fractions(run, threads);
+		*best = f.min > *best ? f.min : *best;
+		any = true;
+	}
+	return any;
+}
+
+static size_t append(char *buf, size_t size, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t append(char *buf, size_t size, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (len >= size)
+		return len;
+	va_start(ap, fmt);
+	format_vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+	return strlen(buf);
+}
+
+/* XSU on: the figures of Linux's three ways, and that XSU held. */
+static void judge_fairness_on(const struct exp_results *r, const struct exp_machine *m,
+			      struct exp_verdict *out)
+{
+	char text[sizeof(out->reason)];
+	size_t len = append(text, sizeof(text), 0, "smallest running fraction (greedy/hk/limit):");
+	const char *label = NULL;
+
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		if (!run->done || run->run->xsu != XSU_MODE_ON)
+			continue;
+		struct fractions f = run_fractions(run, m->threads);
+		bool first = !label || strcmp(label, run->run->label);
+		label = run->run->label;
+		if (first)
+			len = append(text, sizeof(text), len, " %s ", label);
+		len = append(text, sizeof(text), len, "%s%u%%", first ? "" : "/", f.min / 100);
+	}
+	rule_set(out, RESULT_PASS, NULL);
+	rule_say(out, "%s; exposure 0", text);
+}
+
+void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+		    struct exp_verdict *out)
+{
+	struct mode_view v;
+	char text[sizeof(out->reason)];
+	size_t len = 0;
+	bool fair = true, compared = false;
+
+	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
+	if (!rule_xsu_held(mode, m, v.violations, v.exposure, out))
+		return;
+	if (mode != XSU_MODE_CORE) {
+		judge_fairness_on(r, m, out);
+		return;
+	}
+	text[0] = 0;
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		unsigned best;
+		if (!run->done || run->run->xsu != XSU_MODE_CORE ||
+		    !best_on(r, run->run->label, m->threads, &best))
+			continue;
+		struct fractions f = run_fractions(run, m->threads);
+		fair = fair && f.min + EXP_FAIR_MARGIN >= best;
+		compared = true;
+		len = append(text, sizeof(text), len, "%s%s %u%% against %u%%", len ? ", " : "",
+			     run->run->label, f.min / 100, best / 100);
+	}
+	if (!compared) {
+		rule_set(out, RESULT_SKIP, "too_little_data");
+		rule_say(out, "core-wide XSU is compared with Linux's XSU, which did not run "
+			      "(xsu= without on)");
+		return;
+	}
+	rule_set(out, fair ? RESULT_PASS : RESULT_FAIL, NULL);
+	rule_say(out, "smallest running fraction, core-wide against the best of Linux's XSU: %s%s",
+		 text, fair ? "" : ": core-wide XSU starves more");
+}
+
+void describe_fairness(const struct experiment *e, char *buf, size_t size)
+{
+	(void)e;
+	format_snprintf(
+		buf, size,
+		"XSU on (greedy, Hopcroft-Karp, the half limit): their smallest and mean "
+		"running fractions; XSU core: its smallest running fraction at least that of "
+		"the best of the three (less %u.%02u%%) on every pair of lists; exposure 0",
+		EXP_FAIR_MARGIN / 100, EXP_FAIR_MARGIN % 100);
 }

@@ -11,9 +11,6 @@
 #include "kernel/time.h"
 #include "tests/experiments/run_counters.h"
 
-/* How long thread 0's joint tick waits for thread 1's answer before it goes on without it. */
-#define JOINT_ANSWER_US 100000
-
 static const struct mux_policy *const policies[XSU_MODE_COUNT] = {
 	[XSU_MODE_OFF] = &mux_policy_off,
 	[XSU_MODE_ON] = &mux_policy_on,
@@ -114,7 +111,11 @@ static void own_tick(struct trap_frame *frame, void *context)
 	rt->ticks++;
 }
 
-/* core, thread 1: raised by thread 0 (tick_send); programs its half of the new schedule. */
+/*
+ * core, thread 1: raised by thread 0 (tick_send) once both halves of a new joint schedule are
+ * made and thread 0's counters are stopped: program our half, then raise thread 0's tick so that
+ * it programs its own.
+ */
 static void follower_tick(struct trap_frame *frame, void *context)
 {
 	struct run_thread *rt = context;
@@ -122,71 +123,65 @@ static void follower_tick(struct trap_frame *frame, void *context)
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	(void)frame;
 
-	if (rt->following) {
+	bool answer = rt->following && run->joint_waiting && !run->joint_answered;
+	if (answer) {
 		collect(rt);
 		end_model_tick(rt);
 		program(rt, &run->core.schedule[rt->thread]);
+		run->joint_answered = true;
 		rt->ticks++;
 	}
-	__atomic_store_n(&run->joint_answers, run->joint_ticks, __ATOMIC_RELEASE);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	if (answer)
+		tick_send(the_pair.cpu[0]);
 }
 
 /*
- * Wait, with the lock free, until thread 1 has answered tick `ticket` or has stopped following.
- * False when it did not in time (a virtual CPU held back by its host). A plain spin, no PAUSE:
- * QEMU's TCG turns PAUSE into an exit to its main loop (helper_pause), which takes the lock the
- * sibling's virtual CPU needs to take our IPI, and the answer then comes in milliseconds instead
- * of tens of microseconds; on hardware it comes in a microsecond or two, too soon for PAUSE to
- * give the sibling anything.
+ * core, thread 0, on its timer or on thread 1's answer. With no joint schedule waiting: read the
+ * counters (they stay stopped), make the joint schedule of both threads, and hand thread 1 its
+ * half by IPI, or program ours at once when thread 1 does not follow (not started yet, stopped).
+ * With one waiting: once thread 1 has programmed its half, program ours. Both threads are stopped
+ * before either starts the new schedule: no interval mixes two schedules. The wait holds no CPU
+ * (no spinning in the handler): under a hypervisor the answer can take milliseconds.
  */
-static bool follower_answered(struct run *run, uint64_t ticket)
-{
-	const struct run_thread *follower = &run->thread[1];
-	uint64_t until = rdtsc() + tsc_from_us(JOINT_ANSWER_US);
-
-	while (__atomic_load_n(&run->joint_answers, __ATOMIC_ACQUIRE) < ticket &&
-	       __atomic_load_n(&follower->following, __ATOMIC_ACQUIRE))
-		if (rdtsc() > until)
-			return false;
-	return true;
-}
-
-/* core, thread 0: the joint schedule of both threads, one boundary for both. */
-static void joint_schedule(struct run_thread *rt)
+static bool joint_schedule(struct run_thread *rt)
 {
 	struct run *run = rt->run;
 	struct mux_core *core = &run->core;
-	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 
 	collect(rt);
 	end_model_tick(rt);
 	core->policy->tick(core, rt->thread, rdtsc());
 	check_invariant(rt);
-	bool raise = run->thread[1].following;
-	uint64_t ticket = ++run->joint_ticks;
-	spin_unlock_irqrestore(&the_pmu.lock, flags);
-
-	bool answered = !raise || (tick_send(the_pair.cpu[1]) && follower_answered(run, ticket));
-	flags = spin_lock_irqsave(&the_pmu.lock);
-	if (answered) {
+	if (!run->thread[1].following) {
 		program(rt, &core->schedule[rt->thread]);
-	} else {
-		/* Thread 1 may still hold its old half: the old joint schedule is the safe one. */
-		struct mux_schedule old = rt->programmed;
-		program(rt, &old);
-		run->joint_unanswered++;
+		return false;
 	}
-	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	run->joint_waiting = true;
+	run->joint_answered = false;
+	return true;
 }
 
 static void leader_tick(struct trap_frame *frame, void *context)
 {
 	struct run_thread *rt = context;
+	struct run *run = rt->run;
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	bool raise = false;
 	(void)frame;
 
-	joint_schedule(rt);
-	rt->ticks++;
+	if (run->joint_waiting && run->joint_answered) {
+		program(rt, &run->core.schedule[rt->thread]);
+		run->joint_waiting = false;
+	} else if (run->joint_waiting) {
+		run->joint_unanswered++;
+	} else {
+		raise = joint_schedule(rt);
+		rt->ticks++;
+	}
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	if (raise)
+		tick_send(the_pair.cpu[1]);
 }
 
 void run_counters_start(struct run_thread *rt, unsigned mux_ms)
@@ -196,7 +191,7 @@ void run_counters_start(struct run_thread *rt, unsigned mux_ms)
 
 	if (joint && rt->thread == 1) {
 		/* The hook first: thread 0 raises this tick only once we follow. */
-		tick_follow(mux_ms, follower_tick, rt);
+		tick_follow(follower_tick, rt);
 		uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 		if (the_pmu.model)
 			rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, 1);
@@ -210,15 +205,15 @@ void run_counters_start(struct run_thread *rt, unsigned mux_ms)
 		rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, rt->thread);
 	core->policy->start(core, rt->thread, rdtsc());
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	flags = spin_lock_irqsave(&the_pmu.lock);
 	if (joint) {
-		/* Thread 0's first joint schedule now, as every later one will be. */
+		/* Thread 0's first joint schedule now; thread 1 does not follow yet. */
 		joint_schedule(rt);
 	} else {
-		flags = spin_lock_irqsave(&the_pmu.lock);
 		check_invariant(rt);
 		program(rt, &core->schedule[rt->thread]);
-		spin_unlock_irqrestore(&the_pmu.lock, flags);
 	}
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	tick_start(mux_ms, joint ? leader_tick : own_tick, rt);
 }
 
@@ -229,6 +224,7 @@ uint64_t run_counters_stop(struct run_thread *rt)
 
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	__atomic_store_n(&rt->following, false, __ATOMIC_RELEASE);
+	rt->run->joint_waiting = false;
 	collect(rt);
 	end_model_tick(rt);
 	uint64_t stopped = rdtsc();

@@ -7,9 +7,10 @@
  * With `off` and `on` each sibling ticks on its own APIC timer and reschedules its own list
  * (Linux's way). With `core` (policy->joint) thread 0's timer is the only one: its tick reads its
  * counters, makes the joint schedule of both threads, and raises thread 1's tick by IPI
- * (kernel/tick.h, tick_send); thread 1 reads its counters, programs its half and answers; then
- * thread 0 programs its half. Both threads are stopped before either starts the new schedule, so
- * every interval has one joint schedule and the XSU guarantee holds across the change too.
+ * (kernel/tick.h, tick_send); thread 1 reads its counters, programs its half and raises thread
+ * 0's tick in turn, which programs thread 0's half. Both threads are stopped before either starts
+ * the new schedule, so every interval has one joint schedule and the XSU guarantee holds across
+ * the change too.
  */
 #ifndef TESTS_EXPERIMENTS_RUN_COUNTERS_H
 #define TESTS_EXPERIMENTS_RUN_COUNTERS_H
@@ -39,8 +40,8 @@ struct run_thread {
 	bool counting;	/* its counters are programmed: a thread started later may begin */
 	bool stopped;	/* its counters are stopped: the sibling may take back its XSU claims */
 	bool following; /* joint policy, thread 1: it takes part in thread 0's ticks */
-	uint64_t window_start, window_end; /* when its counters started and stopped (TSC) */
-	bool interfered[MUX_MAX_EVENTS];   /* its counter went down without an overflow */
+	uint64_t window_start, window_end;   /* when its counters started and stopped (TSC) */
+	bool interfered[MUX_MAX_EVENTS];     /* its counter went down without an overflow */
 	uint64_t true_count[MUX_MAX_EVENTS]; /* the model's count with no erratum (raw) */
 	struct tick_stats tick;		     /* the tick handler's cost, read after the run */
 };
@@ -54,9 +55,11 @@ struct run {
 	struct run_thread thread[2];
 	uint64_t start_tsc;
 	uint64_t duration_tsc;
-	uint64_t deadline_tsc;		/* when both threads stop: set by the first to count */
-	uint64_t joint_ticks, joint_answers; /* joint policy: ticks raised on thread 1, answered */
-	uint64_t joint_unanswered;	/* ticks thread 1 did not answer in time */
+	uint64_t deadline_tsc; /* when both threads stop: set by the first to count */
+	/* Joint policy: a schedule made, thread 0's half waiting for thread 1 to program its own;
+	 * thread 1 did; thread 0's ticks that found thread 1 not done yet. */
+	bool joint_waiting, joint_answered;
+	uint64_t joint_unanswered;
 };
 
 /* The XSU policy of each mode (kernel/cmdline.h enum xsu_mode). */

@@ -70,6 +70,10 @@ static void run_keys(struct record *r, const struct suite *s, const struct exper
 	record_string(r, "xsu", config_xsu_mode_name(run->xsu));
 	record_string(r, "sched", sched_name(s, run));
 	record_uint(r, "rep", s->results.rep);
+	if (e->policies)
+		record_string(r, "policy",
+			      exp_run_policy(run, exp_run_sched(run, s->settings.sched) ==
+							  SCHED_HOPCROFT_KARP));
 }
 
 static void thread_keys(struct record *r, const struct exp_run *run,
@@ -95,7 +99,7 @@ static void emit_exp(const struct suite *s, const struct experiment *e,
 		     const struct exp_run_result *res)
 {
 	static struct record r;
-	static char rule[256];
+	static char rule[512];
 	const struct exp_run *run = res->run;
 
 	record_begin(&r, "exp");
@@ -106,6 +110,8 @@ static void emit_exp(const struct suite *s, const struct experiment *e,
 	record_string(&r, "rule", exp_rule_text(e, rule, sizeof(rule)));
 	if (e->note)
 		record_string(&r, "description", e->note);
+	if (run->label)
+		record_string(&r, "lists", run->label);
 	record_begin_array(&r, "threads");
 	for (unsigned t = 0; t < the_pair.thread_count; t++)
 		thread_keys(&r, run, res, t);

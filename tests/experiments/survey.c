@@ -172,7 +172,7 @@ static void emit_survey_start(const struct suite *s, const struct experiment *e,
 			      const char *workload, unsigned events)
 {
 	static struct record r;
-	char rule[256];
+	char rule[512];
 
 	record_begin(&r, "exp");
 	record_string(&r, "exp", e->name);

@@ -263,6 +263,7 @@ const struct exp_rule exp_rules[RULE_COUNT] = {
 	[RULE_STARVATION] = { "starvation", describe_starvation, NULL, judge_starvation },
 	[RULE_HK_VS_GREEDY] = { "hk-vs-greedy", describe_hk_vs_greedy, NULL, judge_hk_vs_greedy },
 	[RULE_MEASURED] = { "measured", describe_measured, NULL, judge_measured },
+	[RULE_FAIRNESS] = { "fairness", describe_fairness, NULL, judge_fairness },
 	/* Judged by survey_judge(), over its measurements (the survey makes its own runs). */
 	[RULE_SURVEY] = { "survey", survey_describe, NULL, NULL },
 };

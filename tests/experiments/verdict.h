@@ -28,11 +28,19 @@ struct exp_machine {
  * the XSU-on rate must stay to it. */
 #define EXP_LOSS_COMPENSATION_PCT 20
 #define EXP_LOSS_MATCH_PCT 20
-/* RULE_STARVATION: below this running fraction (hundredths of a percent) an event is starved. */
+/* RULE_STARVATION: below this running fraction (hundredths of a percent) an event is starved;
+ * with core-wide XSU every event of both threads must run at least EXP_CORE_MIN_RUNNING. */
 #define EXP_STARVED_BELOW 500
+#define EXP_CORE_MIN_RUNNING 7000
+/* RULE_LOSS with core-wide XSU: every corrupting count within this (percent) of its true count
+ * (the model's), the leak its sibling's catcher caught given back. */
+#define EXP_CORE_TRUE_PCT 3
 /* RULE_HK_VS_GREEDY: how far (hundredths of a percent of running fraction, per event) the two
  * schedulers may differ by the timing of a run alone: a tick or two of a run of some hundred. */
 #define EXP_HK_MARGIN 200
+/* RULE_FAIRNESS: how far (hundredths of a percent) core-wide XSU's smallest running fraction may
+ * fall below the best of Linux's by the timing of a run alone. */
+#define EXP_FAIR_MARGIN 200
 /*
  * Every rule: too little data to judge. A run whose events were multiplexed needs at least this
  * many ticks on each thread (rotation is what the rules look at); and the siblings must have

@@ -89,5 +89,8 @@ void judge_starvation(const struct exp_results *r, unsigned mode, const struct e
 void describe_hk_vs_greedy(const struct experiment *e, char *buf, size_t size);
 void judge_hk_vs_greedy(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
 			struct exp_verdict *out);
+void describe_fairness(const struct experiment *e, char *buf, size_t size);
+void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+		    struct exp_verdict *out);
 
 #endif

@@ -27,7 +27,7 @@ static void test_defaults(void **state)
 	(void)state;
 	assert_int_equal(parse(""), 0);
 	assert_string_equal(cfg.exp, ""); /* not given: the payload decides (all, or custom) */
-	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
+	assert_int_equal(cfg.xsu, XSU_MODES_ALL);
 	assert_int_equal(cfg.sched, SCHED_MODE_GREEDY);
 	assert_int_equal(cfg.pmu, PMU_REQ_AUTO);
 	assert_int_equal(cfg.exit, EXIT_MODE_HALT);
@@ -99,9 +99,9 @@ static void test_xsu_modes(void **state)
 	assert_int_equal(parse("xsu=both"), 0);
 	assert_string_equal(config_xsu_modes_text(cfg.xsu, text, sizeof(text)), "off,on");
 	assert_int_equal(parse("xsu=on,bogus xsu=,on xsu=on,"), 3);
-	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
+	assert_int_equal(cfg.xsu, XSU_MODES_ALL);
 	assert_string_equal(warnings[0].accepted, "off|on|core|both|all (comma-separated)");
-	assert_string_equal(warnings[0].used, "off,on");
+	assert_string_equal(warnings[0].used, "off,on,core");
 }
 
 static void test_workload_keys(void **state)
@@ -158,13 +158,13 @@ static void test_bad_value_keeps_default_and_names_accepted(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("xsu=maybe"), 1);
-	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
+	assert_int_equal(cfg.xsu, XSU_MODES_ALL);
 	assert_string_equal(warnings[0].key, "xsu");
 	assert_string_equal(warnings[0].value, "maybe");
 	assert_string_equal(warnings[0].accepted, "off|on|core|both|all (comma-separated)");
 	assert_string_equal(warnings[0].message,
 			    "xsu=maybe is not valid (accepted: off|on|core|both|all "
-			    "(comma-separated)); keeping xsu=off,on");
+			    "(comma-separated)); keeping xsu=off,on,core");
 
 	assert_int_equal(parse("mux_ms=0 mux_ms=1001 mux_ms=12x mux_ms=-1"), 4);
 	assert_int_equal(cfg.mux_ms, 1);
@@ -199,7 +199,7 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_non_null(strstr(warnings[2].message, "'xsu' needs a value"));
 	/* Keys are exact: no prefixes, no case folding. */
 	assert_int_equal(parse("XSU=on xs=on"), 2);
-	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
+	assert_int_equal(cfg.xsu, XSU_MODES_ALL);
 }
 
 static void test_image_path_first_word(void **state)

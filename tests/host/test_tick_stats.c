@@ -114,6 +114,22 @@ static void test_calibration_drift(void **state)
 	assert_int_equal(s.late, 0);
 }
 
+/* A tick another CPU raises has no period: its cost counts, no tick is late or lost. */
+static void test_follower_has_no_due_ticks(void **state)
+{
+	(void)state;
+	struct tick_stats s;
+
+	tick_stats_start(&s, 1000, 0);
+	tick_stats_note(&s, 5000, 5100);
+	tick_stats_note(&s, 900000, 900300);
+	assert_int_equal(s.ticks, 2);
+	assert_int_equal(s.late, 0);
+	assert_int_equal(s.lost, 0);
+	assert_int_equal(tick_stats_mean_tsc(&s), 200);
+	assert_int_equal(s.handler_max_tsc, 300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +137,7 @@ int main(void)
 		cmocka_unit_test(test_late_and_lost),
 		cmocka_unit_test(test_late_tick_placed_too_far),
 		cmocka_unit_test(test_calibration_drift),
+		cmocka_unit_test(test_follower_has_no_due_ticks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

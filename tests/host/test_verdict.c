@@ -441,7 +441,7 @@ static void test_starvation_without_erratum_skips(void **state)
 static void test_rule_texts(void **state)
 {
 	(void)state;
-	char text[256], number[16];
+	char text[512], number[16];
 
 	exp_rule_text(find_experiment("ch4-branch-misses"), text, sizeof(text));
 	snprintf(number, sizeof(number), "%u%%", EXP_TOLERANCE_PCT);

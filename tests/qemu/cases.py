@@ -137,7 +137,7 @@ CASES = [
          checks=[warns_about(("xsu", "maybe"), ("sched", "fast"), ("mux_ms", "0"),
                              ("pmu", "hw2"), ("foo", "1"), ("loose", ""),
                              ("exp", "Non/sense")),
-                 config_is(xsu="off,on", sched="greedy", mux_ms=1, pmu="auto")]),
+                 config_is(xsu="off,on,core", sched="greedy", mux_ms=1, pmu="auto")]),
     Case("cmdline/good-values", cmdline="exit=qemu xsu=off sched=hk mux_ms=4 pmu=model",
          checks=[warns_about(), config_is(xsu="off", sched="hk", mux_ms=4, pmu="model")]),
     Case("exit/reboot", cmdline="exit=reboot", exit_status=None,
