@@ -35,7 +35,7 @@ static void note_arrival(struct tick_stats *s, uint64_t entry_tsc)
 	s->due_tsc = entry_tsc < slot + quarter ? entry_tsc + p : slot + p;
 }
 
-void tick_stats_note(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc)
+void tick_stats_note_cost(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc)
 {
 	uint64_t spent = exit_tsc - entry_tsc;
 
@@ -43,11 +43,17 @@ void tick_stats_note(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc
 	s->handler_tsc += spent;
 	if (spent > s->handler_max_tsc)
 		s->handler_max_tsc = spent;
-	/* Without a period (a tick another CPU raises) no tick is due, late or lost. */
+}
+
+void tick_stats_note(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc)
+{
+	tick_stats_note_cost(s, entry_tsc, exit_tsc);
+	s->timer_ticks++;
+	/* Without a period no tick is due, late or lost. */
 	if (!s->period_tsc)
 		return;
 	note_arrival(s, entry_tsc);
-	s->lost = s->slots > s->ticks ? s->slots - s->ticks : 0;
+	s->lost = s->slots > s->timer_ticks ? s->slots - s->timer_ticks : 0;
 }
 
 uint64_t tick_stats_mean_tsc(const struct tick_stats *s)

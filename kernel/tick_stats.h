@@ -27,7 +27,8 @@
 #include <stdint.h>
 
 struct tick_stats {
-	uint64_t ticks;		  /* ticks handled */
+	uint64_t ticks;		  /* ticks handled: the timer's and those another CPU raised */
+	uint64_t timer_ticks;	  /* of them, the timer's: the ones that were due */
 	uint64_t handler_tsc;	  /* TSC cycles spent in the handler, summed */
 	uint64_t handler_max_tsc; /* the longest handler */
 	uint64_t late;		  /* ticks serviced more than half a period after they were due */
@@ -44,6 +45,8 @@ void tick_stats_start(struct tick_stats *s, uint64_t start_tsc, uint64_t period_
 
 /* A tick whose handler ran from entry_tsc to exit_tsc. */
 void tick_stats_note(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc);
+/* A tick another CPU raised (kernel/tick.h, tick_send): its cost only, it was never due. */
+void tick_stats_note_cost(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc);
 
 /* The mean handler time in TSC cycles (0 without ticks). */
 uint64_t tick_stats_mean_tsc(const struct tick_stats *s);

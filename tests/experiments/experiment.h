@@ -143,7 +143,8 @@ struct exp_run_result {
 	uint64_t elapsed_tsc;
 	uint64_t skew_tsc;
 	unsigned overlap_pct; /* how much of the run the siblings counted side by side (runner.c) */
-	uint64_t joint_unanswered; /* xsu=core: joint ticks thread 1 did not answer in time */
+	uint64_t joint_unanswered;    /* xsu=core: thread 0's ticks that found thread 1 not done */
+	unsigned joint_gap_per_mille; /* xsu=core: of the run, one thread stopped for a change */
 	struct exp_thread_result thread[2];
 };
 

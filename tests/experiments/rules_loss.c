@@ -150,6 +150,20 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 	struct truth_view v;
 	char worst[PMU_EVENT_NAME_MAX + 64];
 
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		if (!run->done || !exp_run_in_mode(run->run, XSU_MODE_CORE) ||
+		    run->joint_gap_per_mille <= EXP_MAX_JOINT_GAP_PER_MILLE)
+			continue;
+		rule_set(out, RESULT_SKIP, "too_little_data");
+		rule_say(out,
+			 "the threads spent %u.%u%% of the run changing their joint schedule, one "
+			 "stopped meanwhile (IPIs held back by a host): leaks then land in a "
+			 "stopped "
+			 "counter and are lost, so the counts show nothing about the catchers",
+			 run->joint_gap_per_mille / 10, run->joint_gap_per_mille % 10);
+		return;
+	}
 	if (!m->model) {
 		judge_loss_core_hw(r, m, given, ratio, out);
 		return;

@@ -159,6 +159,7 @@ static bool joint_schedule(struct run_thread *rt)
 	}
 	run->joint_waiting = true;
 	run->joint_answered = false;
+	run->joint_stopped_at = rdtsc();
 	return true;
 }
 
@@ -173,6 +174,7 @@ static void leader_tick(struct trap_frame *frame, void *context)
 	if (run->joint_waiting && run->joint_answered) {
 		program(rt, &run->core.schedule[rt->thread]);
 		run->joint_waiting = false;
+		run->joint_gap_tsc += rdtsc() - run->joint_stopped_at;
 	} else if (run->joint_waiting) {
 		run->joint_unanswered++;
 	} else {

@@ -60,6 +60,9 @@ struct run {
 	 * thread 1 did; thread 0's ticks that found thread 1 not done yet. */
 	bool joint_waiting, joint_answered;
 	uint64_t joint_unanswered;
+	/* Joint policy: when thread 0 stopped for the schedule waiting, and the time it spent so,
+	 * summed: a leak in that time lands in a stopped counter and is lost. */
+	uint64_t joint_stopped_at, joint_gap_tsc;
 };
 
 /* The XSU policy of each mode (kernel/cmdline.h enum xsu_mode). */

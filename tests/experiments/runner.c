@@ -296,6 +296,9 @@ void exp_run_measure(struct exp_run_result *out)
 	}
 	out->elapsed_tsc = last - first;
 	out->joint_unanswered = run.joint_unanswered;
+	out->joint_gap_per_mille =
+		out->elapsed_tsc ? (unsigned)mux_mul_div(run.joint_gap_tsc, 1000, out->elapsed_tsc)
+				 : 0;
 	if (the_pair.thread_count == 2)
 		out->overlap_pct = window_overlap_pct(&run);
 	if (the_pair.thread_count == 2) {

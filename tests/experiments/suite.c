@@ -240,8 +240,10 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 		    res->thread[0].invariant_violations + res->thread[1].invariant_violations);
 	record_uint(&r, "skew_tsc", res->skew_tsc);
 	record_uint(&r, "overlap_pct", res->overlap_pct);
-	if (res->run->xsu == XSU_MODE_CORE)
+	if (res->run->xsu == XSU_MODE_CORE) {
 		record_uint(&r, "joint_unanswered", res->joint_unanswered);
+		record_fixed(&r, "joint_gap_pct", res->joint_gap_per_mille, 1);
+	}
 
 	record_emit(&r);
 	if (the_pmu.model)

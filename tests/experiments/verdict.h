@@ -35,6 +35,11 @@ struct exp_machine {
 /* RULE_LOSS with core-wide XSU: every corrupting count within this (percent) of its true count
  * (the model's), the leak its sibling's catcher caught given back. */
 #define EXP_CORE_TRUE_PCT 3
+/* ... unless the threads spent more than this (per mille of the run) changing schedules, one of
+ * them stopped meanwhile: a leak in that time lands in a stopped counter and is lost. On bare
+ * metal a change takes two IPIs, microseconds per tick; a hypervisor's host can make it
+ * milliseconds. */
+#define EXP_MAX_JOINT_GAP_PER_MILLE 20
 /* RULE_HK_VS_GREEDY: how far (hundredths of a percent of running fraction, per event) the two
  * schedulers may differ by the timing of a run alone: a tick or two of a run of some hundred. */
 #define EXP_HK_MARGIN 200
