@@ -127,6 +127,20 @@ static void judge_loss_core_hw(const struct exp_results *r, const struct exp_mac
 {
 	uint64_t off_ratio, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
 
+	/* A rate per unit of work needs the counters to have counted the run's work. */
+	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
+		const struct exp_run_result *run = &r->runs[i];
+		if (!run->done || !exp_run_in_mode(run->run, XSU_MODE_CORE) ||
+		    run->joint_gap_per_mille <= EXP_MAX_JOINT_GAP_PER_MILLE)
+			continue;
+		rule_set(out, RESULT_SKIP, "too_little_data");
+		rule_say(out,
+			 "the threads spent %u.%u%% of the run handing over joint schedules, some "
+			 "events stopped meanwhile (IPIs held back): a rate per unit of work shows "
+			 "nothing",
+			 run->joint_gap_per_mille / 10, run->joint_gap_per_mille % 10);
+		return;
+	}
 	if (!loss_ratio(r, XSU_MODE_OFF, m->threads, given, &off_ratio) || !off_ratio) {
 		rule_set(out, RESULT_SKIP, "too_little_data");
 		rule_say(out, "real counters have no true count: XSU core is judged against the "
@@ -150,20 +164,6 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 	struct truth_view v;
 	char worst[PMU_EVENT_NAME_MAX + 64];
 
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || !exp_run_in_mode(run->run, XSU_MODE_CORE) ||
-		    run->joint_gap_per_mille <= EXP_MAX_JOINT_GAP_PER_MILLE)
-			continue;
-		rule_set(out, RESULT_SKIP, "too_little_data");
-		rule_say(out,
-			 "the threads spent %u.%u%% of the run changing their joint schedule, one "
-			 "stopped meanwhile (IPIs held back by a host): leaks then land in a "
-			 "stopped "
-			 "counter and are lost, so the counts show nothing about the catchers",
-			 run->joint_gap_per_mille / 10, run->joint_gap_per_mille % 10);
-		return;
-	}
 	if (!m->model) {
 		judge_loss_core_hw(r, m, given, ratio, out);
 		return;

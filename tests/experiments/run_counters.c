@@ -112,42 +112,45 @@ static void own_tick(struct trap_frame *frame, void *context)
 }
 
 /*
- * core, thread 1: raised by thread 0 (tick_send) once both halves of a new joint schedule are
- * made and thread 0's counters are stopped: program our half, then raise thread 0's tick so that
- * it programs its own.
+ * core: the handover from the joint schedule S the threads hold to the next one, S', in four steps
+ * that never let a corrupting event count while the sibling counter opposite it is stopped (its
+ * leak would be lost) and never let a catcher catch for another event than the one its schedule
+ * names. Each step is one thread's tick, the next one raised by IPI (tick_send):
+ *
+ *   1. thread 0 (its timer): reads its counters, keeps only its catchers of S running, makes S';
+ *   2. thread 1: reads its counters, runs S' without its corrupting events;
+ *   3. thread 0: reads its catchers, runs its whole half of S';
+ *   4. thread 1: reads its counters (its catchers of S' caught thread 0's leaks), runs its whole
+ *      half of S'.
+ *
+ * Between the steps an event that is not running counts nothing, in the model's true count too,
+ * so scaled and true counts stay comparable; on hardware a step is an IPI, microseconds.
  */
-static void follower_tick(struct trap_frame *frame, void *context)
-{
-	struct run_thread *rt = context;
-	struct run *run = rt->run;
-	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
-	(void)frame;
+enum joint_step {
+	JOINT_IDLE,	    /* both threads run S */
+	JOINT_STOP_SIBLING, /* step 2 raised */
+	JOINT_START_LEADER, /* step 3 raised */
+	JOINT_START_SIBLING /* step 4 raised */
+};
 
-	bool answer = rt->following && run->joint_waiting && !run->joint_answered;
-	if (answer) {
-		collect(rt);
-		end_model_tick(rt);
-		program(rt, &run->core.schedule[rt->thread]);
-		run->joint_answered = true;
-		rt->ticks++;
-	}
-	spin_unlock_irqrestore(&the_pmu.lock, flags);
-	if (answer)
-		tick_send(the_pair.cpu[0]);
+/* s without its events (catchers only), or without its corrupting events. */
+static struct mux_schedule part_of(const struct run_thread *rt, const struct mux_schedule *s,
+				   bool keep_events)
+{
+	struct mux_schedule part = *s;
+
+	for (unsigned i = 0; i < rt->mux.nr_events; i++)
+		if (!keep_events || rt->mux.events[i].constraint.corrupting)
+			part.counter[i] = SCHED_NO_COUNTER;
+	return part;
 }
 
-/*
- * core, thread 0, on its timer or on thread 1's answer. With no joint schedule waiting: read the
- * counters (they stay stopped), make the joint schedule of both threads, and hand thread 1 its
- * half by IPI, or program ours at once when thread 1 does not follow (not started yet, stopped).
- * With one waiting: once thread 1 has programmed its half, program ours. Both threads are stopped
- * before either starts the new schedule: no interval mixes two schedules. The wait holds no CPU
- * (no spinning in the handler): under a hypervisor the answer can take milliseconds.
- */
-static bool joint_schedule(struct run_thread *rt)
+/* Step 1, thread 0's timer tick; true when thread 1 is to be raised. Lock held. */
+static bool joint_begin(struct run_thread *rt)
 {
 	struct run *run = rt->run;
 	struct mux_core *core = &run->core;
+	struct mux_schedule catchers = part_of(rt, &rt->programmed, false);
 
 	collect(rt);
 	end_model_tick(rt);
@@ -157,9 +160,9 @@ static bool joint_schedule(struct run_thread *rt)
 		program(rt, &core->schedule[rt->thread]);
 		return false;
 	}
-	run->joint_waiting = true;
-	run->joint_answered = false;
-	run->joint_stopped_at = rdtsc();
+	program(rt, &catchers);
+	run->joint_step = JOINT_STOP_SIBLING;
+	run->joint_began_at = rdtsc();
 	return true;
 }
 
@@ -171,19 +174,48 @@ static void leader_tick(struct trap_frame *frame, void *context)
 	bool raise = false;
 	(void)frame;
 
-	if (run->joint_waiting && run->joint_answered) {
-		program(rt, &run->core.schedule[rt->thread]);
-		run->joint_waiting = false;
-		run->joint_gap_tsc += rdtsc() - run->joint_stopped_at;
-	} else if (run->joint_waiting) {
-		run->joint_unanswered++;
-	} else {
-		raise = joint_schedule(rt);
+	if (run->joint_step == JOINT_IDLE) {
+		raise = joint_begin(rt);
 		rt->ticks++;
+	} else if (run->joint_step == JOINT_START_LEADER) {
+		collect(rt);
+		program(rt, &run->core.schedule[rt->thread]);
+		run->joint_step = JOINT_START_SIBLING;
+		raise = true;
+	} else {
+		run->joint_unanswered++; /* a timer tick while thread 1 has not answered */
 	}
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	if (raise)
 		tick_send(the_pair.cpu[1]);
+}
+
+static void follower_tick(struct trap_frame *frame, void *context)
+{
+	struct run_thread *rt = context;
+	struct run *run = rt->run;
+	const struct mux_schedule *next = &run->core.schedule[rt->thread];
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	bool raise = false;
+	(void)frame;
+
+	if (rt->following && run->joint_step == JOINT_STOP_SIBLING) {
+		struct mux_schedule safe = part_of(rt, next, true);
+		collect(rt);
+		end_model_tick(rt);
+		program(rt, &safe);
+		run->joint_step = JOINT_START_LEADER;
+		raise = true;
+		rt->ticks++;
+	} else if (rt->following && run->joint_step == JOINT_START_SIBLING) {
+		collect(rt);
+		program(rt, next);
+		run->joint_step = JOINT_IDLE;
+		run->joint_gap_tsc += rdtsc() - run->joint_began_at;
+	}
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	if (raise)
+		tick_send(the_pair.cpu[0]);
 }
 
 void run_counters_start(struct run_thread *rt, unsigned mux_ms)
@@ -208,15 +240,18 @@ void run_counters_start(struct run_thread *rt, unsigned mux_ms)
 	core->policy->start(core, rt->thread, rdtsc());
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	flags = spin_lock_irqsave(&the_pmu.lock);
+	bool raise = false;
 	if (joint) {
-		/* Thread 0's first joint schedule now; thread 1 does not follow yet. */
-		joint_schedule(rt);
+		/* Thread 0's first joint schedule now, handed to thread 1 if it already follows. */
+		raise = joint_begin(rt);
 	} else {
 		check_invariant(rt);
 		program(rt, &core->schedule[rt->thread]);
 	}
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	tick_start(mux_ms, joint ? leader_tick : own_tick, rt);
+	if (raise)
+		tick_send(the_pair.cpu[1]);
 }
 
 uint64_t run_counters_stop(struct run_thread *rt)
@@ -226,7 +261,8 @@ uint64_t run_counters_stop(struct run_thread *rt)
 
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	__atomic_store_n(&rt->following, false, __ATOMIC_RELEASE);
-	rt->run->joint_waiting = false;
+	/* A handover under way ends here: thread 0's next tick schedules afresh. */
+	rt->run->joint_step = JOINT_IDLE;
 	collect(rt);
 	end_model_tick(rt);
 	uint64_t stopped = rdtsc();

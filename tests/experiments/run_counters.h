@@ -5,12 +5,10 @@
  * on every tick and at the end, under the XSU policy of the run (pmu/mux_core.h).
  *
  * With `off` and `on` each sibling ticks on its own APIC timer and reschedules its own list
- * (Linux's way). With `core` (policy->joint) thread 0's timer is the only one: its tick reads its
- * counters, makes the joint schedule of both threads, and raises thread 1's tick by IPI
- * (kernel/tick.h, tick_send); thread 1 reads its counters, programs its half and raises thread
- * 0's tick in turn, which programs thread 0's half. Both threads are stopped before either starts
- * the new schedule, so every interval has one joint schedule and the XSU guarantee holds across
- * the change too.
+ * (Linux's way). With `core` (policy->joint) thread 0's timer is the only one: its tick makes the
+ * joint schedule of both threads, and the two threads hand over to it in steps, each raising the
+ * other's tick by IPI (kernel/tick.h, tick_send; run_counters.c says how), so that the XSU
+ * guarantee holds at every moment and no leak lands in a stopped counter.
  */
 #ifndef TESTS_EXPERIMENTS_RUN_COUNTERS_H
 #define TESTS_EXPERIMENTS_RUN_COUNTERS_H
@@ -56,13 +54,12 @@ struct run {
 	uint64_t start_tsc;
 	uint64_t duration_tsc;
 	uint64_t deadline_tsc; /* when both threads stop: set by the first to count */
-	/* Joint policy: a schedule made, thread 0's half waiting for thread 1 to program its own;
-	 * thread 1 did; thread 0's ticks that found thread 1 not done yet. */
-	bool joint_waiting, joint_answered;
+	/* Joint policy: the step of the handover under way (run_counters.c, enum joint_step),
+	 * thread 0's timer ticks that came before it ended, and its time: when it began, and in all
+	 * (some events of one thread or the other were stopped meanwhile). */
+	unsigned joint_step;
 	uint64_t joint_unanswered;
-	/* Joint policy: when thread 0 stopped for the schedule waiting, and the time it spent so,
-	 * summed: a leak in that time lands in a stopped counter and is lost. */
-	uint64_t joint_stopped_at, joint_gap_tsc;
+	uint64_t joint_began_at, joint_gap_tsc;
 };
 
 /* The XSU policy of each mode (kernel/cmdline.h enum xsu_mode). */

@@ -35,10 +35,10 @@ struct exp_machine {
 /* RULE_LOSS with core-wide XSU: every corrupting count within this (percent) of its true count
  * (the model's), the leak its sibling's catcher caught given back. */
 #define EXP_CORE_TRUE_PCT 3
-/* ... unless the threads spent more than this (per mille of the run) changing schedules, one of
- * them stopped meanwhile: a leak in that time lands in a stopped counter and is lost. On bare
- * metal a change takes two IPIs, microseconds per tick; a hypervisor's host can make it
- * milliseconds. */
+/* On real counters (no true count) the rate per unit of work is compared instead, which needs the
+ * counters to have counted the run's work: not when the threads spent more than this (per mille
+ * of the run) handing over joint schedules, some events stopped meanwhile. On bare metal a
+ * handover is three IPIs, microseconds per tick; a hypervisor's host can make it milliseconds. */
 #define EXP_MAX_JOINT_GAP_PER_MILLE 20
 /* RULE_HK_VS_GREEDY: how far (hundredths of a percent of running fraction, per event) the two
  * schedulers may differ by the timing of a run alone: a tick or two of a run of some hundred. */
@@ -59,7 +59,10 @@ struct exp_machine {
  * A multiplexed count is its raw count times enabled / running, which assumes the thread's work
  * went on at an even pace while its event was off the counter. A thread that lost more than this
  * share (percent) of its ticks (a virtual CPU its host ran in bursts: kernel/tick_stats.h) did not
- * work evenly, and its scaled counts are guesses.
+ * work evenly, and its scaled counts are guesses. Not with xsu=core: there thread 0's timer only
+ * starts handovers, its ticks merge while the IPIs of one are delivered (under a hypervisor,
+ * most of them), and its rules compare each count with its own true count and the running
+ * fractions, which assume nothing about the pace of the work.
  */
 #define EXP_MAX_LOST_TICKS_PCT 70
 

@@ -261,8 +261,10 @@ def core_gives_leak_back(result, stream):
     core = [c for c in counts if c["xsu"] == "core"]
     assert core, "no XSU core count of ch8-corrupting-loss"
     assert sum(c["leak"] for c in core) > 0, "nothing caught: %r" % [c.obj for c in core]
-    for c in core:
-        assert c["true"] and abs(c["scaled"] - c["true"]) <= 0.03 * c["true"], c.obj
+    judged = verdicts(stream).get(("ch8-corrupting-loss", "core"))
+    if judged is not None and judged["result"] == "pass":  # (a busy host may make it a skip)
+        for c in core:
+            assert c["true"] and abs(c["scaled"] - c["true"]) <= 0.03 * c["true"], c.obj
     on = [c for c in counts if c["xsu"] == "on" and c["event"] == "r08d1:u"]
     for c in on:
         assert "leak" not in c.obj and c["scaled"] < 0.7 * c["true"], \
