@@ -10,6 +10,7 @@
 #include "kernel/record_stream.h"
 #include "pmu/event_names.h"
 #include "pmu/event_table.h"
+#include "pmu/zero_event.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/suite.h"
 #include "tests/experiments/survey.h"
@@ -20,12 +21,18 @@
 #define SURVEY_MAX_POINTS (SURVEY_MAX_EVENTS * (SURVEY_INDICES + 1))
 
 /*
- * The zero event: ROB_MISC_EVENTS.LBR_INSERTS (0x20cc), documented from Sandy Bridge to Skylake.
- * It counts branches recorded into the LBR stack, and the kernel never enables the LBR
- * (IA32_DEBUGCTL.LBR stays clear), so on the sibling it never occurs: what it counts is leak
- * (thesis 4.2, ch. 7: "a really-zero event"). The model has no rate for it in any profile.
+ * The zero event on the sibling's counter: the microarchitecture's (pmu/zero_event.h: LBR inserts
+ * from Sandy Bridge to Skylake, zero while the kernel keeps the LBR off), as a list the runner
+ * takes. Where the table has none (no erratum to survey), LBR inserts all the same: the model
+ * has no rate for them in any profile.
  */
-#define SURVEY_ZERO_EVENT "r20cc:u"
+static const char *survey_zero_event(const struct uarch *u, char *buf, size_t size)
+{
+	const struct pmu_event *zero = uarch_zero_event(u);
+
+	format_snprintf(buf, size, "r%04x:u", zero ? pmu_event_code(zero) : 0x20cc);
+	return buf;
+}
 
 /*
  * The controls: events every busy workload produces in numbers and that the erratum does not
@@ -102,14 +109,14 @@ static void emit_point(const struct suite *s, const struct survey_point *p, cons
 
 /* One measurement; false when the run could not be measured (a warning says why). */
 static bool measure_point(struct suite *s, const struct experiment *e, const char *workload,
-			  const char *event, struct survey_point *p)
+			  const char *event, const char *zero, struct survey_point *p)
 {
 	struct exp_run run = {
 		.phase = PHASE_MEASURE,
 		.xsu = XSU_MODE_OFF,
 		.sched = EXP_SCHED_CONFIG,
 		.thread = { { event, workload, 0, (uint8_t)(1u << p->index) },
-			    { SURVEY_ZERO_EVENT, workload, 0, (uint8_t)(1u << p->sibling_index) } },
+			    { zero, workload, 0, (uint8_t)(1u << p->sibling_index) } },
 	};
 	struct exp_run_result *res = &s->results.runs[0];
 
@@ -169,7 +176,7 @@ static const char *survey_workload(const struct config *config)
 
 /* The survey's exp record: what the measurements are, before the first. */
 static void emit_survey_start(const struct suite *s, const struct experiment *e,
-			      const char *workload, unsigned events)
+			      const char *workload, const char *zero, unsigned events)
 {
 	static struct record r;
 	char rule[512];
@@ -186,7 +193,7 @@ static void emit_survey_start(const struct suite *s, const struct experiment *e,
 	record_string(&r, "rule", exp_rule_text(e, rule, sizeof(rule)));
 	record_string(&r, "description", e->note);
 	record_string(&r, "workload", workload);
-	record_string(&r, "zero_event", SURVEY_ZERO_EVENT);
+	record_string(&r, "zero_event", zero);
 	record_uint(&r, "events", events);
 	record_uint(&r, "measurements", events * (SURVEY_INDICES + 1));
 	record_uint(&r, "duration_ns", s->settings.dur_ms * 1000000ull);
@@ -201,7 +208,9 @@ static void survey_repetition(struct suite *s, const struct experiment *e, const
 	struct survey_event list[SURVEY_MAX_EVENTS];
 	unsigned nr_events = survey_events(the_pmu.info.uarch, list), n = 0;
 
-	emit_survey_start(s, e, workload, nr_events);
+	char zero[16];
+	survey_zero_event(the_pmu.info.uarch, zero, sizeof(zero));
+	emit_survey_start(s, e, workload, zero, nr_events);
 	for (unsigned i = 0; i < nr_events; i++) {
 		char event[16];
 		format_snprintf(event, sizeof(event), "r%04x:u", list[i].code);
@@ -214,7 +223,7 @@ static void survey_repetition(struct suite *s, const struct experiment *e, const
 				.index = (uint8_t)(k % SURVEY_INDICES),
 				.sibling_index = (uint8_t)(k < SURVEY_INDICES ? k : 1),
 			};
-			if (measure_point(s, e, workload, event, p))
+			if (measure_point(s, e, workload, event, zero, p))
 				n++;
 		}
 	}
