@@ -202,6 +202,7 @@ def plot_heatmap(plt, experiment, out_dir):
     image = None
     for ax, m in zip(axes[0], maps):
         image = _heatmap_panel(ax, m, max(highest, 1e-9))
+    fig.subplots_adjust(top=0.78, bottom=0.17, left=0.12)
     fig.colorbar(image, ax=list(axes[0]), label="leak / count (share of HT0's count)")
     fig.suptitle(_tex("%s: what the sibling's counter of a zero event caught\n%s"
                       % (experiment.name, experiment.title or "")), fontsize=10)
@@ -214,14 +215,17 @@ def plot_heatmap(plt, experiment, out_dir):
 
 def _heatmap_panel(ax, leak_map, highest):
     """One XSU mode's map; a cell nothing was measured in stays blank."""
+    import matplotlib.colors  # loaded with pyplot (load_pyplot); this module imports without it
     values = [[leak_map.cell(ev, c) for c in leak_map.columns] for ev in leak_map.events]
     grid = [[v if isinstance(v, float) else float("nan") for v in row] for row in values]
-    image = ax.imshow(grid, cmap="Reds", vmin=0.0, vmax=highest, aspect="auto")
+    # A square-root scale, so that a leak of 2% next to one of 45% still shows its colour.
+    norm = matplotlib.colors.PowerNorm(gamma=0.5, vmin=0.0, vmax=highest)
+    image = ax.imshow(grid, cmap="Reds", norm=norm, aspect="auto")
     for y, row in enumerate(values):
         for x, v in enumerate(row):
             text = "%.2f%%" % (100 * v) if isinstance(v, float) else ("n/a" if v else "")
             ax.text(x, y, text, ha="center", va="center", fontsize=7,
-                    color="white" if isinstance(v, float) and v > highest / 2 else "black")
+                    color="white" if isinstance(v, float) and v > highest / 4 else "black")
     ax.set_xticks(range(len(leak_map.columns)))
     ax.set_xticklabels([str(c) for c in leak_map.columns], fontsize=8)
     ax.set_yticks(range(len(leak_map.events)))

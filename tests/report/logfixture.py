@@ -119,6 +119,12 @@ class Log:
         i = self.index_of(seq)
         self.lines.insert(i + 1, Line(self.lines[i].text, None))
 
+    def substitute(self, old, new):
+        """Replace text in every record, each keeping a CRC that matches (the kernel said so)."""
+        for line in self.lines:
+            if line.seq is not None:
+                line.text = record_line(line.seq, line.text.split(" ", 2)[2].replace(old, new))
+
     def glue_text_before(self, seq, text):
         """Firmware text left without a newline: the record follows it on the same line."""
         line = self.lines[self.index_of(seq)]
