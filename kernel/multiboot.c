@@ -228,8 +228,11 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 		if (!map) {
 			result.warning = "multiboot1 memory map not readable";
 		} else {
-			/* Each entry: size (not counting itself), base, length, type (spec 3.3). */
-			for (uint32_t off = 0; off + 24 <= length;) {
+			/*
+			 * Each entry: size (not counting itself), base, length, type (spec 3.3). The
+			 * offset has 64 bits: a size near 2^32 must end the walk, not wrap back.
+			 */
+			for (uint64_t off = 0; off + 24 <= length;) {
 				uint32_t size = read32(map + off);
 				if (size < 20) {
 					result.warning = "multiboot1 memory map entry too small";

@@ -266,6 +266,28 @@ static void test_multiboot1(void **state)
 	fake_phys_free(&m);
 }
 
+/* An entry size near 2^32 must end the walk, not wrap the offset back into the map (found by
+ * tests/fuzz/fuzz_multiboot.c). */
+static void test_multiboot1_map_entry_size_wraps(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	uint8_t *mbi = fake_phys_add(&m, 0x9000, 128);
+	uint8_t *map = fake_phys_add(&m, 0x21000, 48);
+
+	put_le(mbi, MB1_INFO_MEM_MAP, 4);
+	put_le(mbi + 44, 48, 4);
+	put_le(mbi + 48, 0x21000, 4);
+	put_le(map, 0xffffffe4, 4); /* off becomes 0xffffffe8: off + 24 wraps to 0 */
+	put_le(map + 12, 0x9fc00, 8);
+	put_le(map + 20, 1, 4);
+	struct multiboot_result r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000,
+						    fake_phys_translate, &m, &info);
+	assert_null(r.error);
+	assert_int_equal(info.memory_region_count, 1);
+	fake_phys_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_multiboot2_broken),
 		cmocka_unit_test(test_multiboot2_huge_map),
 		cmocka_unit_test(test_multiboot1),
+		cmocka_unit_test(test_multiboot1_map_entry_size_wraps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
