@@ -142,7 +142,8 @@ static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 				break;
 			}
 			seen_mmap = true;
-			for (uint32_t e = 16; e + 24 <= size; e += entry_size)
+			/* 64 bits: an entry size near 2^32 must end the walk, not wrap back. */
+			for (uint64_t e = 16; e + 24 <= size; e += entry_size)
 				add_region(info, read64(tag + e), read64(tag + e + 8),
 					   read32(tag + e + 16));
 			break;

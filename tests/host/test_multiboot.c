@@ -266,6 +266,26 @@ static void test_multiboot1(void **state)
 	fake_phys_free(&m);
 }
 
+/* A map entry size near 2^32 must end the walk, not wrap the offset back into the tag (found by
+ * tests/fuzz/fuzz_multiboot.c). */
+static void test_multiboot2_map_entry_size_wraps(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	struct mb2 b = { fake_phys_add(&m, 0x4000, 4096), 8 };
+	uint8_t *t = tag(&b, MB2_TAG_MMAP, 16 + 24 * 4);
+
+	put_le(t + 8, 0xffffffea, 4); /* e becomes 0xfffffffa: e + 24 wraps to 18 */
+	put_le(t + 16 + 8, 0x9fc00, 8);
+	put_le(t + 16 + 16, 1, 4);
+	finish(&b, 1);
+	struct multiboot_result r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000,
+						    fake_phys_translate, &m, &info);
+	assert_null(r.error);
+	assert_int_equal(info.memory_region_count, 1);
+	fake_phys_free(&m);
+}
+
 /* An entry size near 2^32 must end the walk, not wrap the offset back into the map (found by
  * tests/fuzz/fuzz_multiboot.c). */
 static void test_multiboot1_map_entry_size_wraps(void **state)
@@ -295,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_multiboot2_meminfo_only_without_map),
 		cmocka_unit_test(test_multiboot2_broken),
 		cmocka_unit_test(test_multiboot2_huge_map),
+		cmocka_unit_test(test_multiboot2_map_entry_size_wraps),
 		cmocka_unit_test(test_multiboot1),
 		cmocka_unit_test(test_multiboot1_map_entry_size_wraps),
 	};
