@@ -21,8 +21,13 @@ set -u
 #   libcmocka-dev            host unit tests of the pure code
 #   python3 python3-matplotlib
 #                            the QEMU test driver, tools/pmu-report and its plots
+#   python3-hypothesis       the property tests of tools/pmu-report (tests/report)
+#   clang-14 libclang-rt-14-dev
+#                            the libFuzzer harnesses of the parsers (tests/fuzz): the compiler,
+#                            and its runtime with libFuzzer and the sanitizers
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
-gnu-efi qemu-system-x86 ovmf libcmocka-dev python3 python3-matplotlib"
+gnu-efi qemu-system-x86 ovmf libcmocka-dev python3 python3-matplotlib python3-hypothesis
+clang-14 libclang-rt-14-dev"
 
 if [ "${1:-}" = "--list" ]; then
 	echo $PACKAGES
