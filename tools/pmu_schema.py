@@ -6,8 +6,9 @@ JSON types and ranges, and the keys without which a reader cannot place the reco
 `clean` is the record without the keys whose values break the contract, `problems` says what was
 wrong, one sentence each, and `usable` is false when a key the report needs to place the record
 (its experiment, its thread, its event...) is missing or broken. Keys this table does not list
-are kept as they are and never checked (docs/records.md: new keys may be added), and so are the
-records of types it does not list (readers count them).
+are kept as they are (docs/records.md: new keys may be added), and so are the records of types it
+does not list (readers count them); only a number beyond a double's range (1e999) is refused
+anywhere, since no file the report writes could hold it.
 
 A record that breaks the contract is a problem of the log on that record's line: a log with one
 cannot prove a pass, whatever its CRC says.
@@ -174,8 +175,7 @@ class Obj(Spec):
         for key, v in value.items():
             spec = self.keys.get(key, self.others)
             if spec is None:
-                clean[key] = v
-                continue
+                spec = ANY_JSON
             c, p = spec.check(v, _join(path, key))
             if p:
                 problems.extend(p)
@@ -188,6 +188,25 @@ class Obj(Spec):
                 if key not in value:
                     problems.append("%s lacks its key %s" % (path or "the record", key))
         return clean, problems, complete
+
+
+class AnyJson(Spec):
+    """A key the contract leaves free (or does not know): any JSON value but a number beyond a
+    double's range (1e999 reads as infinity), which no file the report writes could hold."""
+
+    what = "a value with finite numbers"
+
+    def accepts(self, value):
+        if isinstance(value, float):
+            return math.isfinite(value)
+        if isinstance(value, list):
+            return all(self.accepts(v) for v in value)
+        if isinstance(value, dict):
+            return all(self.accepts(v) for v in value.values())
+        return True
+
+
+ANY_JSON = AnyJson()
 
 
 def _join(path, key):
@@ -344,6 +363,9 @@ RECORDS = {
 }
 
 
+UNKNOWN_RECORD = Obj()
+
+
 def validate(obj):
     """(clean record, problems, usable) of one record's JSON object (which has a string "type").
     A record the kernel cut short ({"type":..., "truncated": true}) has lost its keys: that is a
@@ -351,9 +373,7 @@ def validate(obj):
     if obj.get("truncated") is True:
         return obj, ["the kernel truncated this record (more than its 4096 bytes): its keys are "
                      "lost"], False
-    spec = RECORDS.get(obj["type"])
-    if spec is None:
-        return obj, [], True
+    spec = RECORDS.get(obj["type"], UNKNOWN_RECORD)
     clean, problems, complete = spec.check_object(
         {k: v for k, v in obj.items() if k != "type"}, "")
     clean["type"] = obj["type"]
