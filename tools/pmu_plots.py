@@ -16,6 +16,7 @@ matplotlib is optional: load_pyplot() returns None when it is missing and the ca
 """
 
 import os
+import warnings
 
 import pmu_format
 import pmu_survey
@@ -156,7 +157,7 @@ def plot_counts(plt, experiment, out_dir):
     _mark_baselines(ax, runs, groups)
     if any(cell.corrupted for r in runs for _, _, cell in r.cells()):
         ax.set_xlabel("! corrupted: more than its tolerance above its baseline", fontsize=8)
-    fig.tight_layout()
+    _tight_layout(fig)
     path = os.path.join(out_dir, "%s-counts.png" % experiment.name)
     fig.savefig(path)
     plt.close(fig)
@@ -181,7 +182,7 @@ def plot_running(plt, experiment, out_dir):
         label_of=lambda c: "%.1f" % (100.0 * c.running_fraction),
         ylabel="% of time running", title=title, log=False)
     ax.set_ylim(0, 112)
-    fig.tight_layout()
+    _tight_layout(fig)
     path = os.path.join(out_dir, "%s-running.png" % experiment.name)
     fig.savefig(path)
     plt.close(fig)
@@ -195,8 +196,9 @@ def plot_heatmap(plt, experiment, out_dir):
     share."""
     maps = pmu_survey.leak_maps(experiment.survey)
     rows = max(len(m.events) for m in maps)
-    fig, axes = plt.subplots(1, len(maps), squeeze=False, dpi=100,
-                             figsize=(min(18.0, 3.0 + 5.5 * len(maps)), 2.2 + 0.45 * rows))
+    # At most 18 x 40 inches (matplotlib refuses images above 2^16 pixels a side).
+    size = (min(18.0, 3.0 + 5.5 * len(maps)), min(40.0, 2.2 + 0.45 * rows))
+    fig, axes = plt.subplots(1, len(maps), squeeze=False, dpi=100, figsize=size)
     highest = max([0.0] + [v for m in maps for ev in m.events for c in m.columns
                            for v in [m.cell(ev, c)] if isinstance(v, float)])
     image = None
@@ -233,6 +235,14 @@ def _heatmap_panel(ax, leak_map, highest):
     ax.set_xlabel("HT0's counter index (other: the sibling's counter had another)", fontsize=8)
     ax.set_title(pmu_format.xsu_text(leak_map.xsu), fontsize=9)
     return image
+
+
+def _tight_layout(fig):
+    """tight_layout, quietly: with dozens of runs the legend does not fit, and matplotlib's
+    warning says so on stderr, where it would look like a problem of the log."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        fig.tight_layout()
 
 
 def _tex(text):

@@ -62,9 +62,11 @@ class ValuesThatBreakTheContract(unittest.TestCase):
         self.assertEqual(run.cell(1, "r00c5:u").value, 40_960_843)
 
     def test_an_xsu_that_is_an_array(self):
-        log, seq = with_record(changed("xsu", []), type="count", exp="ch7-three-events",
-                               xsu="on", thread=1, event="r81d0:u")
-        self.assert_problem_on_its_line(log, seq, "xsu is []", '"off", "on", "core"')
+        for match in (dict(type="count", exp="ch7-three-events", xsu="on", thread=1,
+                           event="r81d0:u"),
+                      dict(type="verdict", exp="ch8-starvation", xsu="on")):
+            log, seq = with_record(changed("xsu", []), **match)
+            self.assert_problem_on_its_line(log, seq, "xsu is []", '"off", "on", "core"')
 
     def test_a_result_of_maybe(self):
         log, seq = with_record(changed("result", "maybe"), type="verdict", exp="ch8-starvation",
