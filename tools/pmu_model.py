@@ -176,10 +176,15 @@ class Cell:
     def interfered(self):
         return any(c.interfered for c in self.counts)
 
+    def _mean_of(self, attribute):
+        """The mean over the repetitions of a count attribute, of those that have it."""
+        values = [getattr(c, attribute) for c in self.counts]
+        values = [v for v in values if v is not None]
+        return mean(values) if values else None
+
     @property
     def baseline(self):
-        baselines = [c.baseline for c in self.counts if c.baseline is not None]
-        return mean(baselines) if baselines else None
+        return self._mean_of("baseline")
 
     @property
     def true(self):
@@ -191,13 +196,11 @@ class Cell:
     @property
     def leak(self):
         """The sibling's leak caught and added back (xsu=core), raw; mean of the repetitions."""
-        leaks = [c.leak for c in self.counts if c.leak is not None]
-        return mean(leaks) if leaks else None
+        return self._mean_of("leak")
 
     @property
     def raw(self):
-        raws = [c.raw for c in self.counts if c.raw is not None]
-        return mean(raws) if raws else None
+        return self._mean_of("raw")
 
 
 class Verdict:

@@ -27,19 +27,25 @@ class LogScaleChoice(unittest.TestCase):
 
 @unittest.skipUnless(matplotlib_available(), "python3-matplotlib is not installed "
                      "(tools/deps.sh installs it)")
-class Plots(unittest.TestCase):
-    """The tool runs once, without a display, for the whole class; each test only reads."""
+class ToolPlots(unittest.TestCase):
+    """The tool runs once on the class's LOG, without a display, for the whole class; each test
+    only reads."""
+
+    LOG = staticmethod(logfixture.suite)
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pmu-report-plots-")
-        cls.tool = run_tool(cls.tmp, "--plots", "--json", write_log(cls.tmp, logfixture.suite()))
+        cls.tool = run_tool(cls.tmp, "--plots", "--json", write_log(cls.tmp, cls.LOG()))
         with open(cls.tool.path("report.json"), encoding="utf-8") as f:
             cls.plots = {(p["exp"], p["kind"]): p for p in json.load(f)["plots"]}
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
+
+
+class Plots(ToolPlots):
 
     def test_tool_succeeded(self):
         self.assertEqual(self.tool.code, 0, self.tool.stderr)
@@ -90,20 +96,10 @@ if __name__ == "__main__":
 
 @unittest.skipUnless(matplotlib_available(), "python3-matplotlib is not installed "
                      "(tools/deps.sh installs it)")
-class NewRecordPlots(unittest.TestCase):
+class NewRecordPlots(ToolPlots):
     """The extended log: means over repetitions, XSU core, policies, and the survey's heat map."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="pmu-report-plots-")
-        cls.tool = run_tool(cls.tmp, "--plots", "--json",
-                            write_log(cls.tmp, logfixture.extended_suite()))
-        with open(cls.tool.path("report.json"), encoding="utf-8") as f:
-            cls.plots = {(p["exp"], p["kind"]): p for p in json.load(f)["plots"]}
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+    LOG = staticmethod(logfixture.extended_suite)
 
     def test_every_plot_listed(self):
         self.assertEqual(self.tool.code, 0, self.tool.stderr)

@@ -9,6 +9,7 @@ import random
 import unittest
 
 from reporttest import TempDirCase, build, lost
+from test_report import with_verdict
 import logfixture
 import pmu_model
 import pmu_records
@@ -208,11 +209,8 @@ class Noise(TempDirCase):
                          ["garbled", "garbled", "no_records"])
 
     def test_escape_sequences_and_odd_characters_in_strings(self):
-        log = logfixture.suite()
-        seq = log.seq_of("verdict", exp="ch4-branch-misses", xsu="on")
-        log.replace_line(seq, logfixture.record_text(seq, {
-            "type": "verdict", "exp": "ch4-branch-misses", "xsu": "on", "sched": "greedy",
-            "result": "pass", "reason": "\x1b]0;owned\x07 \ud800 \u4e00 done"}))
+        log = with_verdict("pass", exp="ch4-branch-misses",
+                           reason="\x1b]0;owned\x07 \ud800 \u4e00 done")
         run = self.run_tool("--csv", "--json", self.write_log(log))
         self.assertEqual((run.code, run.stderr), (0, ""))
         self.assertIn("?]0;owned? \\ud800 \u4e00 done", run.stdout)
