@@ -231,7 +231,8 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 		} else {
 			/*
 			 * Each entry: size (not counting itself), base, length, type (spec 3.3). The
-			 * offset has 64 bits: a size near 2^32 must end the walk, not wrap back.
+			 * offset and the step have 64 bits: a size near 2^32 must end the walk, not wrap
+			 * back or stand still.
 			 */
 			for (uint64_t off = 0; off + 24 <= length;) {
 				uint32_t size = read32(map + off);
@@ -241,7 +242,7 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 				}
 				add_region(info, read64(map + off + 4), read64(map + off + 12),
 					   read32(map + off + 20));
-				off += size + 4;
+				off += (uint64_t)size + 4;
 			}
 		}
 	} else if (flags & MB1_INFO_MEMORY) {
