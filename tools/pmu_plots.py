@@ -157,7 +157,7 @@ def plot_counts(plt, experiment, out_dir):
     _mark_baselines(ax, runs, groups)
     if any(cell.corrupted for r in runs for _, _, cell in r.cells()):
         ax.set_xlabel("! corrupted: more than its tolerance above its baseline", fontsize=8)
-    _tight_layout(fig)
+    fig.tight_layout()
     path = os.path.join(out_dir, "%s-counts.png" % experiment.name)
     fig.savefig(path)
     plt.close(fig)
@@ -182,7 +182,7 @@ def plot_running(plt, experiment, out_dir):
         label_of=lambda c: "%.1f" % (100.0 * c.running_fraction),
         ylabel="% of time running", title=title, log=False)
     ax.set_ylim(0, 112)
-    _tight_layout(fig)
+    fig.tight_layout()
     path = os.path.join(out_dir, "%s-running.png" % experiment.name)
     fig.savefig(path)
     plt.close(fig)
@@ -237,14 +237,6 @@ def _heatmap_panel(ax, leak_map, highest):
     return image
 
 
-def _tight_layout(fig):
-    """tight_layout, quietly: with dozens of runs the legend does not fit, and matplotlib's
-    warning says so on stderr, where it would look like a problem of the log."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        fig.tight_layout()
-
-
 def _tex(text):
     """Text as matplotlib shows it literally: a `$` would start its math mode."""
     return str(text).replace("$", r"\$")
@@ -252,12 +244,16 @@ def _tex(text):
 
 def write_plots(report, out_dir, plt):
     """Both plots of every experiment that has counts, and the heat map of every survey. Returns
-    their descriptions."""
+    their descriptions. matplotlib's warnings (a legend of dozens of runs that does not fit, a
+    character of a record's string that its font lacks) stay off stderr, where they would look
+    like problems of the log."""
     written = []
-    for experiment in report.experiments.values():
-        if any(r.counts for r in experiment.runs.values()):
-            written.append(plot_counts(plt, experiment, out_dir))
-            written.append(plot_running(plt, experiment, out_dir))
-        if experiment.survey:
-            written.append(plot_heatmap(plt, experiment, out_dir))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for experiment in report.experiments.values():
+            if any(r.counts for r in experiment.runs.values()):
+                written.append(plot_counts(plt, experiment, out_dir))
+                written.append(plot_running(plt, experiment, out_dir))
+            if experiment.survey:
+                written.append(plot_heatmap(plt, experiment, out_dir))
     return written

@@ -321,6 +321,23 @@ def _check_sequence(stream, good):
         stream.records.append(r)
         previous = r
         expected = r.seq + 1
+    _check_tail(stream, accounted, expected, previous)
+
+
+def _check_tail(stream, accounted, expected, previous):
+    """Numbers after the last intact record and below a rejected one (a log cut inside a record,
+    say) never arrived either: a gap up to the highest rejected number. (Without any intact
+    record, a number on a garbled line is no evidence of how many records there were.)"""
+    rejected = [p for p in stream.rejected() if p.seq is not None and p.seq > expected]
+    if not rejected or previous is None:
+        return
+    last = max(rejected, key=lambda p: p.seq)
+    missing = _missing_spans(accounted, expected, last.seq)
+    if missing:
+        stream.problems.append(Problem(
+            "gap", "missing %s (after @%d on line %d, before the rejected @%d on line %d)" % (
+                fmt_spans(missing), previous.seq, previous.line_no, last.seq, last.line_no),
+            last.line_no, (missing[0][0], missing[-1][1]), missing))
 
 
 def _repeat_problem(r):

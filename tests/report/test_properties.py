@@ -270,10 +270,15 @@ class Damage(Case):
         st.lists(st.binary(max_size=40), max_size=3))
     def test_damage_is_reported_and_never_passes(self, name, steps, newline, ansi, junk):
         log = getattr(logfixture, name)()
+        intact = log.render()
         named = set()  # records the damage removed whole: each must be named as lost
         copied = set()  # records duplicated: a copy may survive what happens to the record
+        cut = set()     # the record a cut ended in: no longer a record line to damage
         for kind, which, keep in steps:
-            seqs = [line.seq for line in log.lines if line.seq is not None]
+            seqs = [line.seq for line in log.lines if line.seq is not None and
+                    line.seq not in cut]
+            if not seqs:
+                break
             seq = seqs[which % len(seqs)]
             if kind == "swap":
                 other = seqs[(which + 1) % len(seqs)]
@@ -282,6 +287,7 @@ class Damage(Case):
                 log.swap(seq, other)
             elif kind == "cut":
                 log.cut(seq, keep)
+                cut.add(seq)
                 named = {s for s in named if s < seq}
             else:
                 getattr(log, kind)(seq)
@@ -289,12 +295,16 @@ class Damage(Case):
                     copied.add(seq)
                 elif seq not in copied:
                     named.add(seq)
-        for i, data in enumerate(junk):
+        undone = log.render() == intact  # two swaps of the same pair, say
+        for i, data in enumerate(junk):  # text, unless it looks like a record ("@5")
             log.lines.insert(1 + i * 7, logfixture.Line(pmu_records.decode(data)))
         report = self.tool.report(log.render(newline=newline, ansi=ansi))
         self.assert_table(report)  # 4 when the damage left no record at all
-        self.assertIn(report.exit_code, (pmu_model.EXIT_DAMAGED, pmu_model.EXIT_NO_RECORDS))
-        self.assertFalse(report.passed)
+        if undone:
+            self.assertIn(report.exit_code, (pmu_model.EXIT_OK, pmu_model.EXIT_DAMAGED))
+        else:
+            self.assertIn(report.exit_code, (pmu_model.EXIT_DAMAGED, pmu_model.EXIT_NO_RECORDS))
+            self.assertFalse(report.passed)
         end = log.next_seq - 1
         self.assertLessEqual(named - {end}, set(lost(report.stream)))
 

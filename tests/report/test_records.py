@@ -125,6 +125,17 @@ class DamagedLogs(unittest.TestCase):
         self.assertEqual(lost(s), [4])
         self.assertIn("stops after @3", [p for p in s.problems if p.kind == "no_end"][0].detail)
 
+    def test_a_record_lost_just_before_the_cut_one_is_named(self):
+        log = small_log()
+        log.drop(3)
+        log.cut(4, 20)
+        s = parse(log)
+        self.assertEqual(kinds(s), ["gap", "garbled", "no_end"])
+        gap = [p for p in s.problems if p.kind == "gap"][0]
+        self.assertIn("missing @3 (after @2 on line %d, before the rejected @4" % log.line_no(2),
+                      gap.detail)
+        self.assertEqual(lost(s), [3, 4])
+
     def test_cut_inside_the_sequence_number_names_no_number(self):
         log = small_log(12)
         log.cut(11, 2)  # "@1" of "@11": the number itself is cut
