@@ -212,7 +212,7 @@ class Verdict:
         self.sched = o.get("sched")
         self.policy = o.get("policy")
         self.result = o["result"]
-        self.reason = o.get("reason", "")
+        self.reason = o.get("reason") or ""
         self.skip = o.get("skip")
 
 

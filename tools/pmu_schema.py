@@ -247,6 +247,8 @@ U64 = Int(0, U64_MAX)
 U32 = Int(0, 2 ** 32 - 1)
 I64 = Int(I64_MIN, I64_MAX)
 TEXT = Str()
+# Words for a person (titles, reasons): a kernel without them may say null.
+NOTE = Null(TEXT)
 # Names that become file names and table headings (experiments, events, phases, schedulers,
 # policies): printable, no spaces, no path separators, not starting with a dot.
 NAME = Str(r"[A-Za-z0-9_{][A-Za-z0-9_.:,=+\-/{}]{0,127}",
@@ -301,7 +303,7 @@ RECORDS = {
         "registers": Obj(others=Hex()), "backtrace": Array(Hex()),
     }),
     "pmu": Obj({
-        "backend": Enum("hw", "model", "none"), "reason": TEXT, "version": Int(0, 255),
+        "backend": Enum("hw", "model", "none"), "reason": NOTE, "version": Int(0, 255),
         "gp": Int(0, 64), "gp_width": Int(0, 64), "fixed": Int(0, 64),
         "fixed_width": Int(0, 64), "full_width": Bool(), "uarch": TEXT,
         "erratum": Null(TEXT), "hypervisor": Null(TEXT),
@@ -333,7 +335,7 @@ RECORDS = {
         "cycles": Num(0), "min": U64, "max": U64, "reads": U64, "emulated": Bool(),
     }),
     "exp": Obj(_run(
-        title=TEXT, section=TEXT, description=TEXT, rule=TEXT, repeat=Int(1, 2 ** 32),
+        title=NOTE, section=NOTE, description=NOTE, rule=NOTE, repeat=Int(1, 2 ** 32),
         threads=Array(Obj({"thread": THREAD, "apic": U32, "events": Array(NAME),
                            "offset_ns": U64, "workload": TEXT})),
         duration_ns=U64, mux_ms=U32, params=Obj(),
@@ -350,8 +352,8 @@ RECORDS = {
         tick_tsc_max=Array(U64), ticks_late=Array(U64), ticks_lost=Array(U64)),
         required=("exp",)),
     "verdict": Obj(_run(
-        result=Enum("pass", "fail", "skip"), reason=TEXT, exposure=Null(U64), checked=U64,
-        corrupted=U64, skip=TEXT), required=("exp", "result")),
+        result=Enum("pass", "fail", "skip"), reason=NOTE, exposure=Null(U64), checked=U64,
+        corrupted=U64, skip=NOTE), required=("exp", "result")),
     "survey": Obj(_run(
         event=NAME, name=Null(TEXT), corrupting=Bool(), index=Int(0, 63),
         sibling_index=Int(0, 63), same_index=Bool(), count=U64, leak=U64,

@@ -65,7 +65,7 @@ def render_pmu(report):
     p = report.pmu
     if p is None:
         return ["  PMU        no pmu record"]
-    lines = ["  PMU        %s backend: %s" % (p.get("backend", "-"), p.get("reason", "-"))]
+    lines = ["  PMU        %s backend: %s" % (p.get("backend", "-"), p.get("reason") or "-")]
     lines.append("             version %s, %s GP counters of %s bits, %s fixed" % (
         p.get("version", "-"), p.get("gp", "-"), p.get("gp_width", "-"), p.get("fixed", "-")))
     erratum = p.get("erratum")
