@@ -332,7 +332,7 @@ RECORDS = {
                               "wraps": U64, "ok": Bool()})),
     }),
     "rdpmc": Obj({
-        "cycles": Num(0), "min": U64, "max": U64, "reads": U64, "emulated": Bool(),
+        "cycles": Num(0), "min": Num(0), "max": Num(0), "reads": U64, "emulated": Bool(),
     }),
     "exp": Obj(_run(
         title=NOTE, section=NOTE, description=NOTE, rule=NOTE, repeat=Int(1, 2 ** 32),
