@@ -3,13 +3,14 @@
  * libFuzzer harness: the kernel command line (kernel/cmdline.c, cmdline_parse).
  *
  * Input: one byte for the room of the warnings array (0-8, allocated exactly, so that a write
- * past it is caught), then the command line. Promises checked: every warning's text fields end
+ * past it is caught), then the command line (at most the kernel's 1023 characters). Promises checked: every warning's text fields end
  * inside their arrays, the configuration holds only values the parser's own tables name, the
  * experiment list stays terminated, and parsing the same line twice gives the same result.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "tests/fuzz/fuzz_input.h"
 
@@ -43,6 +44,10 @@ static void check_config(const struct config *cfg)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_input in = { data, size };
+
+	/* The kernel's command line holds at most BOOT_CMDLINE_MAX - 1 characters (boot_info.h). */
+	if (size > 1 + BOOT_CMDLINE_MAX - 1)
+		return 0;
 	unsigned room = fuzz_byte(&in) % 9;
 	char *line = fuzz_string(&in);
 	struct cmdline_warning *warnings = room ? malloc(room * sizeof(*warnings)) : NULL;
