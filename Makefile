@@ -75,6 +75,7 @@ KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
 include boot/boot.mk
 include kernel/kernel.mk
 include pmu/pmu.mk
+include tests/payload.mk
 include tests/bench/bench.mk
 include tests/experiments/experiments.mk
 include tests/host/host.mk
@@ -131,10 +132,11 @@ $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(HOST_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+# HOST_TEST_LIBS_<name>: the extra libraries of one host test (tests/host/host.mk).
 $(BUILD)/host/tests/%: $(BUILD)/host/tests/host/%.o $(HOST_PURE_OBJS)
 	$(say) HOSTLD $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^ -lcmocka -lm
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^ -lcmocka -lm $(HOST_TEST_LIBS_$*)
 
 $(BUILD)/tools/obj/%.o: %.c
 	$(say) HOSTCC $<

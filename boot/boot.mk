@@ -1,6 +1,22 @@
 # boot/: how control reaches the kernel.
 KERNEL_SRCS += boot/multiboot.asm boot/trampoline.asm
 
+# A CPU without long mode still gets a boot and an end record from the 32-bit entry: their lines
+# and CRCs are made at build time by a host program with the kernel's record code.
+NO_LONG_MODE_GEN := $(BUILD)/boot/no-long-mode-records
+NO_LONG_MODE_INC := $(BUILD)/boot/no_long_mode_records.inc
+$(NO_LONG_MODE_GEN): $(patsubst %.c,$(BUILD)/tools/obj/%.o,boot/no_long_mode_records.c \
+		kernel/record.c kernel/crc32.c kernel/format.c)
+	$(say) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^
+# The version is in the records, as in the kernel's: rewritten when version.h changes.
+$(NO_LONG_MODE_INC): $(NO_LONG_MODE_GEN) $(BUILD)/kernel/version.h
+	$(say) GEN $@
+	$(Q)$(NO_LONG_MODE_GEN) "$(PMU_VERSION)" > $@.tmp && mv $@.tmp $@
+$(BUILD)/kernel/boot/multiboot.o: $(NO_LONG_MODE_INC)
+$(BUILD)/kernel/boot/multiboot.o: NASMFLAGS += -I$(BUILD)/boot/
+
 # The native UEFI loader and its FAT image.
 include boot/efi/efi.mk
 

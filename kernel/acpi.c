@@ -445,6 +445,13 @@ static bool walk_root(struct walk *w, uint64_t addr, bool xsdt, const char *then
 	uint32_t extra = (len - SDT_HEADER_LENGTH) % entry_size;
 	if (extra)
 		problem(w, name, "%u bytes after the last entry, ignored", extra);
+	/* Each entry may be a table of up to 16 MiB to checksum: a broken root of millions of
+	 * entries would keep the boot busy for hours. Machines list a few dozen tables. */
+	if (count > ACPI_ROOT_MAX_ENTRIES) {
+		problem(w, name, "%u entries; only the first %u are read", count,
+			ACPI_ROOT_MAX_ENTRIES);
+		count = ACPI_ROOT_MAX_ENTRIES;
+	}
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *e = t + SDT_HEADER_LENGTH + i * entry_size;
 		visit(w, name, i, xsdt ? read64(e) : read32(e));

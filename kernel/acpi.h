@@ -36,6 +36,8 @@ uint64_t acpi_rsdp_scan(acpi_translate_fn translate, void *ctx);
  * parser checksum its way through device memory.
  */
 #define ACPI_TABLE_MAX_LENGTH (16u << 20)
+/* Entries of the XSDT or RSDT that are read, at most. */
+#define ACPI_ROOT_MAX_ENTRIES 256u
 
 /* A processor the MADT lists (entry types 0, Processor Local APIC, and 9, Local x2APIC). */
 struct acpi_cpu {

@@ -8,11 +8,13 @@
 #ifndef KERNEL_BOOT_INFO_H
 #define KERNEL_BOOT_INFO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC 0x4f464e49544f4f42ull /* "BOOTINFO" */
-/* Version 2: no trampoline_page, the kernel picks that page itself. */
-#define BOOT_INFO_VERSION 2
+/* Version 2: no trampoline_page, the kernel picks that page itself. Version 3: the words of the
+ * command line that did not fit. */
+#define BOOT_INFO_VERSION 3
 
 #define BOOT_MEMMAP_MAX 512
 #define BOOT_CMDLINE_MAX 1024
@@ -55,6 +57,7 @@ enum boot_framebuffer_type {
 	BOOT_FRAMEBUFFER_NONE = 0,
 	BOOT_FRAMEBUFFER_RGB = 1,
 	BOOT_FRAMEBUFFER_EGA_TEXT = 2,
+	BOOT_FRAMEBUFFER_INDEXED = 3, /* a palette mode: reported, not used */
 };
 
 struct boot_framebuffer {
@@ -90,8 +93,20 @@ struct boot_info {
 	struct boot_memory_region memory_map[BOOT_MEMMAP_MAX];
 
 	char cmdline[BOOT_CMDLINE_MAX];
+	/* A longer command line is cut after its last whole word that fits (a word cut in two would
+	 * be another value: mux_ms=100 becoming mux_ms=10); these say what was dropped. */
+	uint32_t cmdline_dropped_words;
+	uint32_t cmdline_dropped_bytes; /* the loader's length minus strlen(cmdline) */
 	char loader_name[BOOT_LOADER_NAME_MAX];
 };
+
+/*
+ * Whether the command line's first word is the kernel image's path, as the loader put it there:
+ * multiboot1 loaders other than GRUB 2 do so (QEMU's -kernel, GRUB legacy, SYSLINUX's mboot.c32);
+ * GRUB 2 passes only the words after the file name, for multiboot1 and multiboot2 alike, and the
+ * native UEFI loader drops the UEFI shell's program path itself.
+ */
+bool boot_cmdline_has_image_path(const struct boot_info *info);
 
 /* Usable memory in MiB, counting only BOOT_MEMORY_USABLE regions. */
 uint64_t boot_usable_mib(const struct boot_info *info);

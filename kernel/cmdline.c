@@ -14,10 +14,13 @@ struct choice {
 	uint8_t value;
 };
 
+/* xsu=: the modes one by one, and the two sets that have names of their own. */
 static const struct choice xsu_choices[] = {
-	{ "both", XSU_MODE_BOTH },
-	{ "on", XSU_MODE_ON },
-	{ "off", XSU_MODE_OFF },
+	{ "off", XSU_MODE_BIT(XSU_MODE_OFF) },
+	{ "on", XSU_MODE_BIT(XSU_MODE_ON) },
+	{ "core", XSU_MODE_BIT(XSU_MODE_CORE) },
+	{ "both", XSU_MODES_BOTH },
+	{ "all", XSU_MODES_ALL },
 	{ NULL, 0 },
 };
 static const struct choice sched_choices[] = {
@@ -46,6 +49,8 @@ static const struct choice selftest_choices[] = {
 	{ "stack", SELFTEST_STACK },
 	{ "missing-ap", SELFTEST_MISSING_AP },
 	{ "user-fault", SELFTEST_USER_FAULT },
+	{ "firmware-counters", SELFTEST_FIRMWARE_COUNTERS },
+	{ "counter-reset", SELFTEST_COUNTER_RESET },
 	{ NULL, 0 },
 };
 static const struct choice smp_choices[] = {
@@ -62,8 +67,11 @@ static const struct choice apic_choices[] = {
 
 enum key_kind {
 	KEY_CHOICE,	 /* one name from a list -> uint8_t */
+	KEY_CHOICE_SET,	 /* comma list of names from a list -> uint8_t, their values ORed */
 	KEY_UINT,	 /* decimal in [min, max] -> uint32_t */
-	KEY_EXP_LIST,	 /* comma list of experiment names, "all" or "none" -> string */
+	KEY_NAME_LIST,	 /* comma list of names ([a-z0-9_-]), at most max bytes -> string */
+	KEY_NAME,	 /* one name ([a-z0-9_-]), at most max bytes -> string */
+	KEY_TEXT,	 /* printable ASCII without spaces, at most max bytes -> string */
 	KEY_SERIAL_PORT, /* com1..com4, 0xPORT or none -> uint16_t */
 	KEY_BAUD,	 /* a divisor of the 16550's 115200 base rate -> uint32_t */
 	KEY_CORE,	 /* "boot" or a core index 0-255 -> int32_t */
@@ -74,15 +82,16 @@ struct key {
 	enum key_kind kind;
 	size_t offset;
 	const struct choice *choices;
-	uint32_t min, max;
+	uint32_t min, max;    /* KEY_UINT: the range; the string kinds: max is the field's size */
 	const char *accepted; /* for kinds whose accepted values are not a list of choices */
 };
 
 #define FIELD(f) offsetof(struct config, f)
 
 static const struct key keys[] = {
-	{ "exp", KEY_EXP_LIST, FIELD(exp), NULL, 0, 0, NULL },
-	{ "xsu", KEY_CHOICE, FIELD(xsu), xsu_choices, 0, 0, NULL },
+	{ "exp", KEY_NAME_LIST, FIELD(exp), NULL, 0, CONFIG_EXP_MAX,
+	  "all|none|experiment names (comma-separated)" },
+	{ "xsu", KEY_CHOICE_SET, FIELD(xsu), xsu_choices, 0, 0, NULL },
 	{ "sched", KEY_CHOICE, FIELD(sched), sched_choices, 0, 0, NULL },
 	{ "pmu", KEY_CHOICE, FIELD(pmu), pmu_choices, 0, 0, NULL },
 	{ "mux_ms", KEY_UINT, FIELD(mux_ms), NULL, 1, 1000, "an integer from 1 to 1000" },
@@ -101,6 +110,18 @@ static const struct key keys[] = {
 	  "an integer from 16 to 262144 (KiB per array)" },
 	{ "triad_reps", KEY_UINT, FIELD(triad_reps), NULL, 0, 1000000,
 	  "an integer from 0 (until dur_ms) to 1000000" },
+	{ "ht0", KEY_TEXT, FIELD(events[0]), NULL, 0, CONFIG_EVENTS_MAX,
+	  "an event list as perf stat -e takes it (no spaces)" },
+	{ "ht1", KEY_TEXT, FIELD(events[1]), NULL, 0, CONFIG_EVENTS_MAX,
+	  "an event list as perf stat -e takes it (no spaces)" },
+	{ "work0", KEY_NAME, FIELD(work[0]), NULL, 0, CONFIG_NAME_MAX, "a workload name" },
+	{ "work1", KEY_NAME, FIELD(work[1]), NULL, 0, CONFIG_NAME_MAX, "a workload name" },
+	{ "start1_ms", KEY_UINT, FIELD(start1_ms), NULL, 0, 60000, "an integer from 0 to 60000" },
+	{ "repeat", KEY_UINT, FIELD(repeat), NULL, 1, 100, "an integer from 1 to 100" },
+	{ "chase_kib", KEY_UINT, FIELD(chase_kib), NULL, 4, 262144,
+	  "an integer from 4 to 262144 (KiB per thread)" },
+	{ "survey_work", KEY_NAME, FIELD(survey_work), NULL, 0, CONFIG_NAME_MAX,
+	  "a workload name" },
 };
 
 #define KEY_COUNT (sizeof(keys) / sizeof(keys[0]))
@@ -108,8 +129,7 @@ static const struct key keys[] = {
 void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	memcpy(cfg->exp, "all", 4);
-	cfg->xsu = XSU_MODE_BOTH;
+	cfg->xsu = XSU_MODES_BOTH;
 	cfg->sched = SCHED_MODE_GREEDY;
 	cfg->pmu = PMU_REQ_AUTO;
 	cfg->exit = EXIT_MODE_HALT;
@@ -123,6 +143,12 @@ void config_defaults(struct config *cfg)
 	cfg->dur_ms = 500;
 	cfg->triad_kib = 4096; /* 3 x 4 MiB: larger than L2 and than the L3 of client parts */
 	cfg->triad_reps = 0;
+	memcpy(cfg->work[0], "triad", 6);
+	memcpy(cfg->work[1], "triad", 6);
+	cfg->repeat = 1;
+	cfg->chase_kib =
+		16384; /* 16 MiB: larger than the L3 of client parts, so every load misses */
+	memcpy(cfg->survey_work, "triad", 6);
 }
 
 static const char *choice_name(const struct choice *c, unsigned v)
@@ -133,9 +159,9 @@ static const char *choice_name(const struct choice *c, unsigned v)
 	return "?";
 }
 
-const char *config_xsu_name(unsigned v)
+const char *config_xsu_mode_name(unsigned mode)
 {
-	return choice_name(xsu_choices, v);
+	return choice_name(xsu_choices, XSU_MODE_BIT(mode));
 }
 
 const char *config_sched_name(unsigned v)
@@ -190,26 +216,36 @@ static void text_add_str(struct text *t, const char *s)
 	text_add(t, s, strlen(s));
 }
 
-static void accepted_text(const struct key *k, const char *const *exp_names, char *buf, size_t size)
+const char *config_xsu_modes_text(unsigned modes, char *buf, size_t size)
+{
+	struct text t = { buf, size, 0 };
+
+	buf[0] = 0;
+	for (unsigned m = 0; m < XSU_MODE_COUNT; m++) {
+		if (!(modes & XSU_MODE_BIT(m)))
+			continue;
+		if (t.len)
+			text_add_str(&t, ",");
+		text_add_str(&t, config_xsu_mode_name(m));
+	}
+	return buf;
+}
+
+static void accepted_text(const struct key *k, char *buf, size_t size)
 {
 	struct text t = { buf, size, 0 };
 
 	buf[0] = 0;
 	switch (k->kind) {
 	case KEY_CHOICE:
+	case KEY_CHOICE_SET:
 		for (const struct choice *c = k->choices; c->name; c++) {
 			if (c != k->choices)
 				text_add_str(&t, "|");
 			text_add_str(&t, c->name);
 		}
-		break;
-	case KEY_EXP_LIST:
-		text_add_str(&t, "all|none");
-		for (const char *const *n = exp_names; n && *n; n++) {
-			text_add_str(&t, "|");
-			text_add_str(&t, *n);
-		}
-		text_add_str(&t, " (comma-separated)");
+		if (k->kind == KEY_CHOICE_SET)
+			text_add_str(&t, " (comma-separated)");
 		break;
 	default:
 		text_add_str(&t, k->accepted);
@@ -260,32 +296,103 @@ static bool equal_n(const char *s, size_t n, const char *word)
 	return strlen(word) == n && strncmp(s, word, n) == 0;
 }
 
-static bool exp_name_valid(const char *s, size_t n, const char *const *exp_names)
+/* A name: lower-case letters, digits, '-' and '_', at least one. */
+static bool name_valid(const char *s, size_t n)
 {
-	if (equal_n(s, n, "all") || equal_n(s, n, "none"))
-		return true;
-	for (const char *const *name = exp_names; name && *name; name++)
-		if (equal_n(s, n, *name))
-			return true;
-	return false;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
+			return false;
+	}
+	return true;
+}
+
+/* Whether every comma-separated part of s[0..n-1] satisfies valid(). */
+static bool list_valid(const char *s, size_t n, bool (*valid)(const char *, size_t))
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || s[i] == ',') {
+			if (!valid(s + start, i - start))
+				return false;
+			start = i + 1;
+		}
+	}
+	return true;
+}
+
+/* Printable ASCII, no spaces: an event list (its own parser checks the rest). */
+static bool text_valid(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return false;
+	return n > 0;
+}
+
+static uint8_t choice_value(const struct choice *c, const char *s, size_t n, bool *found)
+{
+	for (*found = false; c->name; c++) {
+		if (equal_n(s, n, c->name)) {
+			*found = true;
+			return c->value;
+		}
+	}
+	return 0;
+}
+
+static bool apply_string(const struct key *k, const char *value, size_t n, char *field)
+{
+	bool ok = n < k->max;
+
+	if (k->kind == KEY_NAME_LIST)
+		ok = ok && list_valid(value, n, name_valid);
+	else if (k->kind == KEY_NAME)
+		ok = ok && name_valid(value, n);
+	else
+		ok = ok && text_valid(value, n);
+	if (!ok)
+		return false;
+	memcpy(field, value, n);
+	field[n] = 0;
+	return true;
 }
 
 /* Applies value to cfg; false when the value is not acceptable (cfg untouched). */
-static bool apply(const struct key *k, const char *value, size_t n, struct config *cfg,
-		  const char *const *exp_names)
+static bool apply(const struct key *k, const char *value, size_t n, struct config *cfg)
 {
 	uint8_t *field = (uint8_t *)cfg + k->offset;
 	uint64_t v;
+	bool found;
 
 	switch (k->kind) {
-	case KEY_CHOICE:
-		for (const struct choice *c = k->choices; c->name; c++) {
-			if (equal_n(value, n, c->name)) {
-				*field = c->value;
-				return true;
-			}
+	case KEY_CHOICE: {
+		uint8_t chosen = choice_value(k->choices, value, n, &found);
+		if (found)
+			*field = chosen;
+		return found;
+	}
+	case KEY_CHOICE_SET: {
+		uint8_t set = 0;
+		size_t start = 0;
+		for (size_t i = 0; i <= n; i++) {
+			if (i < n && value[i] != ',')
+				continue;
+			set |= choice_value(k->choices, value + start, i - start, &found);
+			if (!found)
+				return false;
+			start = i + 1;
 		}
-		return false;
+		*field = set;
+		return true;
+	}
+	case KEY_NAME_LIST:
+	case KEY_NAME:
+	case KEY_TEXT:
+		return apply_string(k, value, n, (char *)field);
 	case KEY_UINT:
 	case KEY_BAUD: {
 		if (!parse_uint(value, n, &v) || v < k->min || v > k->max)
@@ -334,21 +441,6 @@ static bool apply(const struct key *k, const char *value, size_t n, struct confi
 		memcpy(field, &port, sizeof(port));
 		return true;
 	}
-	case KEY_EXP_LIST: {
-		if (n == 0 || n >= CONFIG_EXP_MAX)
-			return false;
-		size_t start = 0;
-		for (size_t i = 0; i <= n; i++) {
-			if (i == n || value[i] == ',') {
-				if (!exp_name_valid(value + start, i - start, exp_names))
-					return false;
-				start = i + 1;
-			}
-		}
-		memcpy(cfg->exp, value, n);
-		cfg->exp[n] = 0;
-		return true;
-	}
 	}
 	return false;
 }
@@ -364,6 +456,9 @@ static void current_value(const struct key *k, const struct config *cfg, char *b
 	case KEY_CHOICE:
 		format_snprintf(buf, size, "%s", choice_name(k->choices, *field));
 		break;
+	case KEY_CHOICE_SET:
+		config_xsu_modes_text(*field, buf, size);
+		break;
 	case KEY_UINT:
 	case KEY_BAUD:
 		memcpy(&u, field, sizeof(u));
@@ -376,8 +471,10 @@ static void current_value(const struct key *k, const struct config *cfg, char *b
 		else
 			format_snprintf(buf, size, "none");
 		break;
-	case KEY_EXP_LIST:
-		format_snprintf(buf, size, "%s", cfg->exp);
+	case KEY_NAME_LIST:
+	case KEY_NAME:
+	case KEY_TEXT:
+		format_snprintf(buf, size, "%s", (const char *)field);
 		break;
 	case KEY_CORE: {
 		int32_t core;
@@ -399,11 +496,10 @@ static void copy_bounded(char *dst, size_t size, const char *src, size_t n)
 	dst[n] = 0;
 }
 
-unsigned cmdline_parse(const char *line, struct config *cfg, const char *const *exp_names,
-		       struct cmdline_warning *warnings, unsigned max_warnings)
+unsigned cmdline_parse(const char *line, struct config *cfg, struct cmdline_warning *warnings,
+		       unsigned max_warnings)
 {
 	unsigned count = 0;
-	bool first_word = true;
 
 	for (const char *p = line; *p;) {
 		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
@@ -421,12 +517,6 @@ unsigned cmdline_parse(const char *line, struct config *cfg, const char *const *
 				break;
 			}
 		}
-		bool was_first = first_word;
-		first_word = false;
-
-		/* Loaders that put the image path first (multiboot1, QEMU): skip it. */
-		if (!eq && was_first && memchr(word, '/', len))
-			continue;
 
 		struct cmdline_warning w;
 		memset(&w, 0, sizeof(w));
@@ -439,11 +529,11 @@ unsigned cmdline_parse(const char *line, struct config *cfg, const char *const *
 		if (k && eq) {
 			const char *value = eq + 1;
 			size_t value_len = len - key_len - 1;
-			if (apply(k, value, value_len, cfg, exp_names))
+			if (apply(k, value, value_len, cfg))
 				continue;
 			copy_bounded(w.key, sizeof(w.key), word, key_len);
 			copy_bounded(w.value, sizeof(w.value), value, value_len);
-			accepted_text(k, exp_names, w.accepted, sizeof(w.accepted));
+			accepted_text(k, w.accepted, sizeof(w.accepted));
 			current_value(k, cfg, w.used, sizeof(w.used));
 			format_snprintf(w.message, sizeof(w.message),
 					"%s=%s is not valid (accepted: %s); keeping %s=%s", w.key,
@@ -474,6 +564,41 @@ unsigned cmdline_parse(const char *line, struct config *cfg, const char *const *
 		if (count < max_warnings)
 			warnings[count] = w;
 		count++;
+	}
+	return count;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+const char *cmdline_skip_image_path(const char *line)
+{
+	while (is_blank(*line))
+		line++;
+	while (*line && !is_blank(*line))
+		line++;
+	return line;
+}
+
+unsigned cmdline_non_ascii(const char *line, const char **word, size_t *word_len)
+{
+	unsigned count = 0;
+
+	for (const char *p = line; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if ((c >= 0x20 && c <= 0x7e) || is_blank(*p))
+			continue;
+		if (count++ == 0) {
+			const char *start = p, *end = p;
+			while (start > line && !is_blank(start[-1]))
+				start--;
+			while (*end && !is_blank(*end))
+				end++;
+			*word = start;
+			*word_len = (size_t)(end - start);
+		}
 	}
 	return count;
 }

@@ -7,13 +7,12 @@
 #ifndef KERNEL_FPU_H
 #define KERNEL_FPU_H
 
-#include <stdbool.h>
-#include <stdint.h>
+#include "kernel/fpu_plan.h"
 
-/*
- * Enable SSE (and AVX where the CPU has it) on the calling CPU (SDM vol. 3A, 13.1 and 13.3).
- * Returns whether AVX is enabled.
- */
-bool fpu_enable(void);
+/* What to enable on this CPU, from its CPUID (kernel/fpu_plan.c); changes nothing. */
+struct fpu_plan fpu_plan_this_cpu(void);
+
+/* Enable SSE, and AVX where the plan has it, on the calling CPU (SDM vol. 3A, 13.1 and 13.3). */
+void fpu_enable(const struct fpu_plan *plan);
 
 #endif

@@ -1,14 +1,28 @@
 # kernel/: the machine. Pure parsers and formatters (KERNEL_PURE) are also compiled into the host
 # tests; the rest runs only in the kernel.
 KERNEL_PURE := kernel/format.c kernel/crc32.c kernel/record.c kernel/cmdline.c \
-	kernel/multiboot.c kernel/acpi.c kernel/apic.c kernel/topology.c kernel/memmap.c
+	kernel/multiboot.c kernel/acpi.c kernel/apic.c kernel/topology.c kernel/memmap.c \
+	kernel/fpu_plan.c kernel/tick_stats.c kernel/font.c kernel/screen.c kernel/framebuffer.c
 PURE_SRCS += $(KERNEL_PURE)
 KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \
 	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/run.c kernel/exit.c \
-	kernel/selftest.c kernel/kmain.c kernel/apic_hw.c kernel/time.c \
-	kernel/smp.c kernel/pair.c kernel/tick.c kernel/fpu.c kernel/user.c kernel/user_entry.asm \
-	kernel/syscall.c kernel/page_alloc.c kernel/boot_checks.c kernel/pmu_core.c
+	kernel/kmain.c kernel/apic_hw.c kernel/time.c \
+	kernel/smp.c kernel/pair.c kernel/tick.c kernel/fpu.c kernel/user.c kernel/user_entry.asm kernel/user_rdpmc.c \
+	kernel/syscall.c kernel/page_alloc.c kernel/pmu_core.c
+
+# The screen's font (kernel/font.h): a Terminus PSF font of console-setup-linux, converted into C
+# at build time (make SCREEN_FONT=/usr/share/consolefonts/... takes another of its PSF fonts).
+# Generated under $(BUILD), never committed.
+SCREEN_FONT ?= /usr/share/consolefonts/Uni2-Terminus16.psf.gz
+SCREEN_FONT_C := $(BUILD)/gen/kernel/console_font.c
+PURE_SRCS += $(SCREEN_FONT_C)
+$(SCREEN_FONT_C): $(SCREEN_FONT) $(BUILD)/tools/psf2c
+	$(say) PSF2C $<
+	@mkdir -p $(@D)
+	$(Q)gzip -dcf $< | $(BUILD)/tools/psf2c $(notdir $<) > $@
+$(SCREEN_FONT):
+	@echo "$@ is missing: tools/deps.sh installs it (Debian's console-setup-linux)" >&2; exit 1
 
 # GCC would otherwise recognise the loops in memcpy/memset and compile them into calls to
 # memcpy/memset themselves.

@@ -6,23 +6,23 @@
 
 #include "kernel/acpi.h"
 #include "kernel/apic_hw.h"
-#include "kernel/boot_checks.h"
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "kernel/format.h"
 #include "kernel/fpu.h"
 #include "kernel/memmap.h"
 #include "kernel/multiboot.h"
 #include "kernel/page_alloc.h"
 #include "kernel/paging.h"
 #include "kernel/pair.h"
+#include "kernel/payload.h"
 #include "kernel/percpu.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
-#include "kernel/selftest.h"
 #include "kernel/smp.h"
 #include "kernel/syscall.h"
 #include "kernel/tick.h"
@@ -30,14 +30,14 @@
 #include "kernel/topology.h"
 #include "kernel/trap.h"
 #include "kernel/user.h"
-#include "tests/experiments/experiment.h"
-#include "tests/experiments/suite.h"
 
 #ifndef PMU_VERSION
 #define PMU_VERSION "unknown"
 #endif
 
 #define MAX_WARNINGS 16
+#define CPUID_1_EDX_APIC (1u << 9)
+#define COM1_PORT 0x3f8
 #define AP_START_TIMEOUT_US 100000 /* an AP that is not up after 100 ms is reported and skipped */
 #define USER_STACK_SIZE (64 * 1024)
 
@@ -46,11 +46,14 @@ static struct config config;
 static struct acpi_info acpi;
 static struct acpi_result acpi_result;
 static struct topology topology;
-static bool avx_enabled;
+static struct fpu_plan fpu;
 static uint64_t trampoline_page;
 static int chosen_core = -1;
 static const char *apic_warning;
 static const char *topology_warning;
+static const char *screen_problem;
+static char serial_asked[8];	  /* the serial= port where no UART answered, "" when it did */
+static const char *bring_up_step; /* the step under way; NULL once bring-up is over */
 
 /* What happened to each AP we tried to start, for the `cpu` records after the boot record. */
 static struct {
@@ -91,16 +94,25 @@ static void early_cpu_setup(void)
 	pic_disable();
 }
 
-/* The text console exists when the firmware left a VGA text mode: BIOS boots, not UEFI. */
+/* The serial port, and the screen: VGA text or the loader's framebuffer (kernel/console.c). */
 static void console_setup(void)
 {
 	console_init_serial(config.serial_port, config.baud);
-	const struct boot_framebuffer *fb = &boot_info.framebuffer;
-	if (fb->type == BOOT_FRAMEBUFFER_EGA_TEXT)
-		console_init_vga(fb->address, fb->width, fb->height);
-	else if (fb->type == BOOT_FRAMEBUFFER_NONE && !boot_info.efi_system_table &&
-		 boot_info.path != BOOT_PATH_UEFI)
-		console_init_vga(0xb8000, 80, 25);
+	/* A serial= port where no UART answers would leave the run without a word: COM1, if it
+	 * answers, carries it instead, and says so. */
+	if (!console_has_serial() && config.serial_port && config.serial_port != COM1_PORT) {
+		console_init_serial(COM1_PORT, config.baud);
+		if (console_has_serial()) {
+			format_snprintf(serial_asked, sizeof(serial_asked), "0x%x",
+					config.serial_port);
+			config.serial_port = COM1_PORT;
+		}
+	}
+	screen_problem =
+		console_init_screen(&boot_info.framebuffer,
+				    boot_info.efi_system_table || boot_info.path == BOOT_PATH_UEFI);
+	console_status("pmu-testkernel: starting (the serial console has the same text and the "
+		       "records)");
 }
 
 /* Free memory: the trampoline page below 1 MiB, everything else from 1 MiB to 4 GiB. */
@@ -261,6 +273,32 @@ static void park_unused_cpus(void)
 	}
 }
 
+/* The command line's values in force (docs/records.md, `boot.config`). */
+static void emit_config(struct record *r)
+{
+	char modes[32];
+
+	record_begin_object(r, "config");
+	record_string(r, "exp", config.exp[0] ? config.exp : NULL);
+	record_string(r, "xsu", config_xsu_modes_text(config.xsu, modes, sizeof(modes)));
+	record_string(r, "sched", config_sched_name(config.sched));
+	record_string(r, "pmu", config_pmu_name(config.pmu));
+	record_uint(r, "mux_ms", config.mux_ms);
+	record_uint(r, "dur_ms", config.dur_ms);
+	record_uint(r, "repeat", config.repeat);
+	record_string(r, "exit", config_exit_name(config.exit));
+	record_string(r, "selftest", config_selftest_name(config.selftest));
+	record_string(r, "apic", config_apic_name(config.apic));
+	for (unsigned t = 0; t < 2; t++) {
+		static const char *const events_key[2] = { "ht0", "ht1" };
+		static const char *const work_key[2] = { "work0", "work1" };
+		record_string(r, events_key[t], config.events[t][0] ? config.events[t] : NULL);
+		record_string(r, work_key[t], config.work[t]);
+	}
+	record_uint(r, "start1_ms", config.start1_ms);
+	record_end_object(r);
+}
+
 static void emit_boot_record(void)
 {
 	static struct record r;
@@ -287,8 +325,12 @@ static void emit_boot_record(void)
 	record_uint(&r, "stepping", the_pmu.info.stepping);
 	record_string(&r, "brand", the_pmu.info.brand);
 	record_string(&r, "hypervisor", the_pmu.info.hypervisor ? the_pmu.info.hv_signature : NULL);
-	record_bool(&r, "avx", avx_enabled);
+	record_bool(&r, "avx", fpu.avx);
 	record_end_object(&r);
+	if (the_pmu.microcode_valid)
+		record_hex(&r, "microcode", the_pmu.microcode);
+	else
+		record_null(&r, "microcode");
 
 	record_uint(&r, "cpus", topology.cpu_count);
 	record_uint(&r, "packages", topology.package_count);
@@ -298,7 +340,10 @@ static void emit_boot_record(void)
 		      topology.shifts.source == TOPOLOGY_LEAF_0B      ? "cpuid-0x0b"
 		      : topology.shifts.source == TOPOLOGY_LEAVES_1_4 ? "cpuid-0x01-0x04"
 								      : "none");
-	record_uint(&r, "core", (uint64_t)chosen_core);
+	if (chosen_core >= 0)
+		record_uint(&r, "core", (uint64_t)chosen_core);
+	else
+		record_null(&r, "core");
 	record_begin_array(&r, "threads");
 	for (unsigned t = 0; t < the_pair.thread_count; t++)
 		record_uint(&r, NULL, the_pair.cpu[t]->apic_id);
@@ -325,17 +370,11 @@ static void emit_boot_record(void)
 		record_null(&r, "serial");
 	record_uint(&r, "baud", config.baud);
 	record_bool(&r, "vga", console_has_vga());
+	record_string(&r, "screen", console_screen());
 	record_end_object(&r);
-	record_begin_object(&r, "config");
-	record_string(&r, "exp", config.exp);
-	record_string(&r, "xsu", config_xsu_name(config.xsu));
-	record_string(&r, "sched", config_sched_name(config.sched));
-	record_string(&r, "pmu", config_pmu_name(config.pmu));
-	record_uint(&r, "mux_ms", config.mux_ms);
-	record_string(&r, "exit", config_exit_name(config.exit));
-	record_string(&r, "selftest", config_selftest_name(config.selftest));
-	record_string(&r, "apic", config_apic_name(config.apic));
-	record_end_object(&r);
+	emit_config(&r);
+	if (bring_up_step)
+		record_string(&r, "step", bring_up_step);
 	record_emit(&r);
 }
 
@@ -390,11 +429,47 @@ static void emit_cpu_records(void)
 			record_uint(&r, "initial_apic_id", cpu->initial_apic_id);
 			record_uint(&r, "x2apic_id", cpu->x2apic_id);
 		} else {
-			kprintf("warning: the CPU with APIC id %u did not answer within %u ms; "
+			kprintf("warning: CPU %u (APIC %u) did not answer within %u ms; "
 				"going on without it\n",
-				ap_results[i].apic_id, AP_START_TIMEOUT_US / 1000);
+				cpu->index, ap_results[i].apic_id, AP_START_TIMEOUT_US / 1000);
 		}
 		record_emit(&r);
+	}
+}
+
+/* What the command line lost on its way in, and bytes the records show escaped. */
+static void emit_cmdline_warnings(void)
+{
+	char value[CMDLINE_VALUE_MAX], used[CMDLINE_VALUE_MAX], message[192];
+	size_t kept = strlen(boot_info.cmdline);
+
+	if (boot_info.cmdline_dropped_words) {
+		format_snprintf(value, sizeof(value), "%llu bytes",
+				(unsigned long long)(kept + boot_info.cmdline_dropped_bytes));
+		format_snprintf(used, sizeof(used), "%llu bytes", (unsigned long long)kept);
+		format_snprintf(message, sizeof(message),
+				"the command line has %s, more than the %u the kernel keeps: its "
+				"last %u word(s) (%u bytes) were dropped",
+				value, BOOT_CMDLINE_MAX - 1, boot_info.cmdline_dropped_words,
+				boot_info.cmdline_dropped_bytes);
+		record_warn("boot", "cmdline", value, "at most 1023 bytes, cut after a whole word",
+			    used, message);
+	}
+	const char *word = NULL;
+	size_t word_len = 0;
+	unsigned non_ascii = cmdline_non_ascii(boot_info.cmdline, &word, &word_len);
+	if (non_ascii) {
+		if (word_len >= sizeof(value))
+			word_len = sizeof(value) - 1;
+		memcpy(value, word, word_len);
+		value[word_len] = 0;
+		format_snprintf(
+			message, sizeof(message),
+			"the command line has %u byte(s) outside printable ASCII (the first "
+			"in the word given as value): records show each as \\u00XX",
+			non_ascii);
+		record_warn("cmdline", "cmdline", value, "printable ASCII (0x20-0x7e)", NULL,
+			    message);
 	}
 }
 
@@ -407,6 +482,7 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 	if (handoff_warning)
 		record_warn("boot", "boot", boot_path_name(boot_info.path),
 			    "multiboot1|multiboot2|uefi", NULL, handoff_warning);
+	emit_cmdline_warnings();
 	for (unsigned i = 0; i < warning_count && i < MAX_WARNINGS; i++) {
 		const struct cmdline_warning *w = &warnings[i];
 		record_warn("cmdline", w->key, w->value, w->accepted, w->used[0] ? w->used : NULL,
@@ -421,11 +497,20 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 	if (!boot_info.acpi_rsdp)
 		record_warn("acpi", "RSDP", "", "", NULL,
 			    "no ACPI RSDP found: running on the boot CPU alone");
+	if (screen_problem)
+		record_warn("console", "screen", "", "", NULL, screen_problem);
+	if (serial_asked[0])
+		record_warn("console", "serial", serial_asked, "com1|com2|com3|com4|0xPORT|none",
+			    "com1",
+			    "no UART answers at the serial= port: the console is on COM1 (0x3f8) "
+			    "instead");
 	if (topology_warning)
 		record_warn("smp", "core", "", "", NULL, topology_warning);
 	if (apic_warning)
 		record_warn("smp", "apic", config_apic_name(config.apic), "auto|xapic|x2apic",
 			    apic_mode_name(), apic_warning);
+	if (fpu.skipped)
+		record_warn("fpu", "avx", "", "", "sse", fpu.skipped);
 	if (time_info()->problem)
 		record_warn("time", "tsc", "", "acpi_pm|pit", time_info()->reference,
 			    time_info()->problem);
@@ -434,53 +519,91 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 			    "no free page below 1 MiB for the AP start-up code: no AP starts");
 }
 
+/*
+ * Bring-up names each step on the console before it runs, on one line ("bring-up: paging, CPU
+ * identity, ..."), so a machine that stops inside a step shows which; an exception in a step has
+ * the boot record (emitted first, record_set_boot_hook) name it as "step". Every step is bounded
+ * and says what it found in the records after the boot record.
+ */
+static void step(const char *name)
+{
+	kprintf("%s%s", bring_up_step ? ", " : "bring-up: ", name);
+	bring_up_step = name;
+}
+
+/* Bring-up is over; fatal says why the run cannot go on (it then ends here), or is NULL. */
+static void end_bring_up(const char *fatal)
+{
+	if (!fatal) {
+		kprintf(", done\n");
+		bring_up_step = NULL;
+		return;
+	}
+	kprintf(": %s\n", fatal);
+	emit_boot_record();
+	run_fail(fatal);
+	run_end();
+}
+
 static void kmain(const char *handoff_error, const char *handoff_warning)
 {
 	static struct cmdline_warning warnings[MAX_WARNINGS];
 
 	record_set_boot_hook(emit_boot_record);
 	config_defaults(&config);
-	unsigned warning_count = cmdline_parse(boot_info.cmdline, &config, experiment_names(),
-					       warnings, MAX_WARNINGS);
+	const char *arguments = boot_cmdline_has_image_path(&boot_info)
+					? cmdline_skip_image_path(boot_info.cmdline)
+					: boot_info.cmdline;
+	unsigned warning_count = cmdline_parse(arguments, &config, warnings, MAX_WARNINGS);
 	console_setup();
 	run_set_exit_mode(config.exit);
+
+	step("paging");
 	paging_init();
 	paging_guard_page((uint64_t)(uintptr_t)boot_stack_guard);
+	step("CPU identity");
 	pmu_identify();
-	avx_enabled = fpu_enable();
+	fpu = fpu_plan_this_cpu();
+	step(fpu.osxsave ? "FPU (CR4.OSXSAVE, XCR0 for AVX)" : "FPU (SSE)");
+	fpu_enable(&fpu);
+	step("memory map");
 	memory_setup();
+	step("ACPI tables");
 	acpi_setup();
 
+	step("local APIC");
+	if (!(cpuid(1, 0).edx & CPUID_1_EDX_APIC))
+		end_bring_up(
+			"this CPU has no local APIC (CPUID.1:EDX bit 9 is 0): no timer tick, no "
+			"second thread");
 	uint32_t highest = percpu[0].apic_id;
 	for (unsigned i = 0; i < acpi.cpu_count; i++)
 		if (acpi.cpus[i].enabled && acpi.cpus[i].apic_id > highest)
 			highest = acpi.cpus[i].apic_id;
 	apic_warning = apic_setup_boot_cpu((enum apic_request)config.apic, highest);
 	percpu[0].apic_id = apic_id(&local_apic);
+	step("TSC calibration");
 	time_calibrate(acpi.pm_timer_port, acpi.pm_timer_32bit);
+	if (time_info()->fatal)
+		end_bring_up(time_info()->fatal);
+	step("system calls");
 	syscall_init();
 	user_init();
 	tick_init();
+	step("topology");
 	topology_setup();
+	step("APs");
 	smp_setup();
+	end_bring_up(NULL);
 
 	print_banner();
 	emit_boot_record();
 	emit_warnings(handoff_error, handoff_warning, warnings, warning_count);
 	emit_cpu_records();
 	park_unused_cpus();
-	pmu_core_setup(config.pmu, the_pair.thread_count == 2);
+	pmu_core_setup(config.pmu, the_pair.thread_count == 2, config.selftest);
 
-	check_ticks(config.mux_ms);
-	check_siblings();
-	check_pmu();
-
-	selftest_run(config.selftest);
-	if (!run_failed())
-		experiments_run(&config);
-	else
-		kprintf("the checks failed: no experiment runs\n");
-
+	payload_main(&config);
 	run_end();
 }
 

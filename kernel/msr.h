@@ -28,6 +28,21 @@ static inline bool rdmsr_safe(uint32_t msr, uint64_t *value)
 	return ok;
 }
 
+/* WRMSR of an MSR that may not exist or may refuse the value (a reserved bit): false on #GP. */
+static inline bool wrmsr_safe(uint32_t msr, uint64_t value)
+{
+	uint32_t ok;
+
+	__asm__ volatile("movl $0, %[ok]\n"
+			 "1: wrmsr\n\t"
+			 "movl $1, %[ok]\n"
+			 "2:\n\t" EXTABLE_ENTRY(1b, 2b)
+			 : [ok] "=&r"(ok)
+			 : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+			 : "memory");
+	return ok;
+}
+
 /* RDPMC: ECX = counter index, with bit 30 set for a fixed-function counter (SDM vol. 2B). */
 static inline bool rdpmc_safe(uint32_t counter, uint64_t *value)
 {

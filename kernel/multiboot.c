@@ -12,16 +12,72 @@
 
 /* Multiboot2 tags never exceed this; a larger size means the structure is corrupt. */
 #define MB2_INFO_MAX (1u << 20)
+/* How far a command line is read to count what did not fit (a string without its NUL ends
+ * here). */
+#define CMDLINE_SCAN_MAX (64u * 1024)
 
-/* Copy a NUL-terminated string of at most max bytes (source length bounded by avail). */
-static void copy_string(char *dst, size_t max, const char *src, size_t avail)
+/* A loader's string, byte by byte: the multiboot2 tag's bytes, or multiboot1's physical address. */
+struct string_source {
+	const char *bytes; /* multiboot2: the tag's text, avail bytes of it */
+	size_t avail;
+	uint32_t address; /* multiboot1: read through translate, one byte at a time, since its
+			   * length is unknown and the end of readable memory may be near */
+	multiboot_translate_fn translate;
+	void *ctx;
+};
+
+/* Byte i of the string, or 0 at its end (its NUL, or bytes that are not there). */
+static char string_byte(const struct string_source *s, size_t i)
+{
+	if (s->bytes)
+		return i < s->avail ? s->bytes[i] : 0;
+	const char *c = s->translate((uint64_t)s->address + i, 1, s->ctx);
+	return c ? *c : 0;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Copy the string into dst (size bytes with its NUL); returns how many bytes were copied. */
+static size_t copy_string(char *dst, size_t size, const struct string_source *src)
 {
 	size_t n = 0;
+	char c;
 
-	while (n + 1 < max && n < avail && src[n])
-		n++;
-	memcpy(dst, src, n);
+	while (n + 1 < size && (c = string_byte(src, n)) != 0)
+		dst[n++] = c;
 	dst[n] = 0;
+	return n;
+}
+
+/*
+ * The command line into info->cmdline: all of it when it fits, else up to the last whole word
+ * that fits, counting the words and bytes dropped after it (kernel/boot_info.h).
+ */
+static void take_cmdline(struct boot_info *info, const struct string_source *src)
+{
+	size_t n = copy_string(info->cmdline, sizeof(info->cmdline), src);
+
+	if (string_byte(src, n) == 0)
+		return;
+	/* Full, and more follows: the word that straddles the limit goes too. */
+	size_t keep = n;
+	if (!is_blank(string_byte(src, n)))
+		while (keep > 0 && !is_blank(info->cmdline[keep - 1]))
+			keep--;
+	while (keep > 0 && is_blank(info->cmdline[keep - 1]))
+		keep--;
+	info->cmdline[keep] = 0;
+	size_t end = keep;
+	bool in_word = false;
+	for (char c; end < CMDLINE_SCAN_MAX && (c = string_byte(src, end)) != 0; end++) {
+		if (!is_blank(c) && !in_word)
+			info->cmdline_dropped_words++;
+		in_word = !is_blank(c);
+	}
+	info->cmdline_dropped_bytes = (uint32_t)(end - keep);
 }
 
 static void add_region(struct boot_info *info, uint64_t base, uint64_t length, uint32_t type)
@@ -82,7 +138,10 @@ static void parse_framebuffer(struct boot_info *info, const uint8_t *tag, uint32
 	case 2:
 		fb->type = BOOT_FRAMEBUFFER_EGA_TEXT;
 		break;
-	default: /* indexed colour: not supported, treated as no framebuffer */
+	case 0: /* indexed colour: the kernel says it cannot use it (kernel/framebuffer.c) */
+		fb->type = BOOT_FRAMEBUFFER_INDEXED;
+		break;
+	default:
 		fb->type = BOOT_FRAMEBUFFER_NONE;
 		break;
 	}
@@ -125,14 +184,18 @@ static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 			break;
 		}
 		switch (type) {
-		case MB2_TAG_CMDLINE:
-			copy_string(info->cmdline, sizeof(info->cmdline), (const char *)tag + 8,
-				    size - 8);
+		case MB2_TAG_CMDLINE: {
+			struct string_source text = { .bytes = (const char *)tag + 8,
+						      .avail = size - 8 };
+			take_cmdline(info, &text);
 			break;
-		case MB2_TAG_LOADER_NAME:
-			copy_string(info->loader_name, sizeof(info->loader_name),
-				    (const char *)tag + 8, size - 8);
+		}
+		case MB2_TAG_LOADER_NAME: {
+			struct string_source text = { .bytes = (const char *)tag + 8,
+						      .avail = size - 8 };
+			copy_string(info->loader_name, sizeof(info->loader_name), &text);
 			break;
+		}
 		case MB2_TAG_MMAP: {
 			if (size < 16)
 				break;
@@ -189,22 +252,6 @@ static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 	return result;
 }
 
-/* A multiboot1 string at a physical address: read a byte at a time, since its length is unknown
- * and the end of readable memory may be near. */
-static void copy_physical_string(char *dst, size_t max, uint32_t addr,
-				 multiboot_translate_fn translate, void *ctx)
-{
-	size_t n = 0;
-
-	for (; n + 1 < max; n++) {
-		const char *c = translate(addr + n, 1, ctx);
-		if (!c || !*c)
-			break;
-		dst[n] = *c;
-	}
-	dst[n] = 0;
-}
-
 static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 						multiboot_translate_fn translate, void *ctx,
 						struct boot_info *info)
@@ -217,12 +264,18 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 	info->path = BOOT_PATH_MULTIBOOT1;
 	uint32_t flags = read32(mbi);
 
-	if (flags & MB1_INFO_CMDLINE)
-		copy_physical_string(info->cmdline, sizeof(info->cmdline), read32(mbi + 16),
-				     translate, ctx);
-	if (flags & MB1_INFO_LOADER_NAME)
-		copy_physical_string(info->loader_name, sizeof(info->loader_name), read32(mbi + 64),
-				     translate, ctx);
+	if (flags & MB1_INFO_CMDLINE) {
+		struct string_source text = { .address = read32(mbi + 16),
+					      .translate = translate,
+					      .ctx = ctx };
+		take_cmdline(info, &text);
+	}
+	if (flags & MB1_INFO_LOADER_NAME) {
+		struct string_source text = { .address = read32(mbi + 64),
+					      .translate = translate,
+					      .ctx = ctx };
+		copy_string(info->loader_name, sizeof(info->loader_name), &text);
+	}
 	if (flags & MB1_INFO_MEM_MAP) {
 		uint32_t length = read32(mbi + 44), addr = read32(mbi + 48);
 		const uint8_t *map = translate(addr, length, ctx);
@@ -283,6 +336,11 @@ struct multiboot_result multiboot_parse(uint32_t magic, uint64_t info_addr,
 	if (magic == MULTIBOOT1_BOOTLOADER_MAGIC)
 		return parse_multiboot1(info_addr, translate, ctx, info);
 	return (struct multiboot_result){ .error = "not started by a multiboot loader" };
+}
+
+bool boot_cmdline_has_image_path(const struct boot_info *info)
+{
+	return info->path == BOOT_PATH_MULTIBOOT1 && strncmp(info->loader_name, "GRUB ", 5) != 0;
 }
 
 uint64_t boot_usable_mib(const struct boot_info *info)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Enumeration, backend choice, the `pmu` record, and SYS_PMU_ACCOUNT.
+ * Enumeration, backend choice, taking the PMU over from the firmware, the `pmu` record, and
+ * SYS_PMU_ACCOUNT.
  */
 #include <stddef.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
 #include "kernel/syscall.h"
+#include "kernel/time.h"
+#include "kernel/user_rdpmc.h"
 
 struct pmu_core the_pmu = { .lock = SPINLOCK_INIT };
 
@@ -23,12 +26,18 @@ extern char __user_start[], __user_end[];
 #define PPM_DECIMALS 6
 #define PROFILE_RATES_MAX 64
 
+/* Firmware-counter names in the record and the warn: at most this many. */
+#define FIRMWARE_COUNTERS_MAX (PMU_MAX_GP + PMU_MAX_FIXED)
+
 void pmu_identify(void)
 {
 	struct pmu_cpuid raw;
 
 	pmu_cpuid_collect(&raw, pmu_hw_cpuid, pmu_hw_rdmsr_probe, NULL);
 	pmu_info_decode(&raw, &the_pmu.info);
+	the_pmu.microcode_valid =
+		pmu_microcode_revision(&the_pmu.info, pmu_hw_rdmsr_probe, pmu_hw_wrmsr_safe,
+				       pmu_hw_cpuid, NULL, &the_pmu.microcode);
 }
 
 /* The whole of [p, p + len) lies in the workloads' own pages. */
@@ -63,6 +72,78 @@ static int64_t sys_pmu_account(struct trap_frame *frame, uint64_t profile, uint6
 	return 0;
 }
 
+/*
+ * Safe MSR access to a pair thread's PMU for the firmware check (ctx: its model thread): the
+ * model's registers, or the real MSRs of the calling CPU through the exception fixup.
+ */
+static bool thread_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
+{
+	return the_pmu.model ? model_rdmsr_safe(ctx, msr, value)
+			     : pmu_hw_rdmsr_probe(NULL, msr, value);
+}
+
+static bool thread_wrmsr(void *ctx, uint32_t msr, uint64_t value)
+{
+	return the_pmu.model ? model_wrmsr_safe(ctx, msr, value)
+			     : pmu_hw_wrmsr_safe(NULL, msr, value);
+}
+
+/*
+ * On each pair thread's own CPU: what the firmware left, then the takeover: the driver releases
+ * every counter, and pmu/firmware.c clears what the driver does not own.
+ */
+static void firmware_thread(unsigned thread, void *arg)
+{
+	void *ctx = &the_pmu.model_state.thread[thread];
+	(void)arg;
+
+	spin_lock(&the_pmu.lock);
+	pmu_msr_snapshot_take(&the_pmu.firmware_msrs[thread], &the_pmu.geometry, thread_rdmsr, ctx);
+	pmu_driver_init(&the_pmu.driver[thread], &the_pmu.backend[thread], &the_pmu.geometry, 0);
+	the_pmu.takeover[thread] = pmu_firmware_takeover(thread_rdmsr, thread_wrmsr, ctx);
+	spin_unlock(&the_pmu.lock);
+}
+
+/* The counters the firmware left enabled on any pair thread, each named once. */
+static unsigned firmware_counters(const char **names)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		const char *found[FIRMWARE_COUNTERS_MAX];
+		unsigned m = pmu_firmware_counters(&the_pmu.firmware_msrs[t], &the_pmu.geometry,
+						   found, FIRMWARE_COUNTERS_MAX);
+		for (unsigned k = 0; k < m && k < FIRMWARE_COUNTERS_MAX; k++) {
+			bool seen = false;
+			for (unsigned i = 0; i < n; i++)
+				seen = seen || strcmp(names[i], found[k]) == 0;
+			if (!seen && n < FIRMWARE_COUNTERS_MAX)
+				names[n++] = found[k];
+		}
+	}
+	return n;
+}
+
+static void emit_firmware_keys(struct record *r)
+{
+	const char *names[FIRMWARE_COUNTERS_MAX];
+	unsigned n = firmware_counters(names);
+	const struct pmu_msr_snapshot *s = &the_pmu.firmware_msrs[0];
+
+	record_begin_array(r, "firmware_counters");
+	for (unsigned k = 0; k < n; k++)
+		record_string(r, NULL, names[k]);
+	record_end_array(r);
+	record_begin_object(r, "msrs");
+	for (unsigned k = 0; k < s->n; k++) {
+		if (s->msrs[k].valid)
+			record_hex(r, s->msrs[k].name, s->msrs[k].value);
+		else
+			record_null(r, s->msrs[k].name);
+	}
+	record_end_object(r);
+}
+
 static void emit_pmu_record(const struct pmu_record *rec)
 {
 	static struct record r;
@@ -80,6 +161,13 @@ static void emit_pmu_record(const struct pmu_record *rec)
 	record_string(&r, "erratum", rec->erratum);
 	record_string(&r, "hypervisor", rec->hypervisor);
 	record_bool(&r, "smt", rec->smt);
+	record_bool(&r, "tsx_force_abort", rec->ok && the_pmu.geometry.tsx_force_abort);
+	if (rec->ok) {
+		emit_firmware_keys(&r);
+	} else {
+		record_null(&r, "firmware_counters");
+		record_null(&r, "msrs");
+	}
 	if (the_pmu.model) {
 		const struct model_config *cfg = &the_pmu.model_state.cfg;
 		record_begin_object(&r, "model");
@@ -116,6 +204,8 @@ struct pmu_driver *pmu_thread_begin(unsigned thread)
 	spin_lock(&the_pmu.lock);
 	pmu_driver_init(d, &the_pmu.backend[thread], &the_pmu.geometry, flags);
 	spin_unlock(&the_pmu.lock);
+	/* Ring 3 reads counters natively on real ones, through the fault under the model. */
+	user_rdpmc_setup(!the_pmu.model);
 	return d;
 }
 
@@ -126,7 +216,53 @@ void pmu_thread_end(unsigned thread)
 	spin_unlock(&the_pmu.lock);
 }
 
-void pmu_core_setup(unsigned request, bool smt)
+/* The firmware the model imitates for a selftest (kernel/cmdline.h). */
+static enum model_firmware model_firmware_for(unsigned selftest)
+{
+	switch (selftest) {
+	case SELFTEST_FIRMWARE_COUNTERS:
+		return MODEL_FIRMWARE_COUNTERS_ON;
+	case SELFTEST_COUNTER_RESET:
+		return MODEL_FIRMWARE_SMM_RESET;
+	}
+	return MODEL_FIRMWARE_CLEAN;
+}
+
+/* Record what the firmware left and take the PMU over, on both threads. */
+static void take_over_from_firmware(void)
+{
+	struct pair_job job = { .fn = firmware_thread };
+
+	if (!pair_run(&job, tsc_hz() * 5)) {
+		kprintf("PMU takeover: %s\n", job.error);
+		run_fail("the PMU could not be taken over from the firmware on both threads");
+	}
+}
+
+/* After the pmu record: a warn for counters the firmware left enabled, and for a failed takeover. */
+static void warn_about_firmware(void)
+{
+	static char value[160];
+	const char *names[FIRMWARE_COUNTERS_MAX];
+	unsigned n = firmware_counters(names);
+
+	value[0] = 0;
+	for (unsigned k = 0; k < n; k++)
+		format_snprintf(value + strlen(value), sizeof(value) - strlen(value), "%s%s",
+				k ? "," : "", names[k]);
+	if (n)
+		record_warn("pmu", "firmware_counters", value, "", NULL,
+			    "the firmware left performance counters enabled (Linux: \"Broken BIOS "
+			    "detected\"); the kernel took them over, but firmware that counts may "
+			    "also write them during a run: look for counts marked interfered");
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		if (the_pmu.takeover[t].failed)
+			record_warn("pmu", "takeover", the_pmu.takeover[t].failed, "", NULL,
+				    "the firmware's LBR, BTS or freeze-on-PMI bits or PEBS enables "
+				    "could not be cleared: counts may be disturbed");
+}
+
+void pmu_core_setup(unsigned request, bool smt, unsigned selftest)
 {
 	struct pmu_record rec;
 
@@ -135,6 +271,7 @@ void pmu_core_setup(unsigned request, bool smt)
 	if (the_pmu.model) {
 		struct model_config cfg;
 		model_config_init(&cfg, the_pmu.info.uarch, smt);
+		cfg.firmware = model_firmware_for(selftest);
 		model_core_init(&the_pmu.model_state, &cfg);
 		the_pmu.geometry = model_geometry(the_pmu.info.uarch, smt);
 		for (unsigned t = 0; t < 2; t++)
@@ -148,10 +285,17 @@ void pmu_core_setup(unsigned request, bool smt)
 	kprintf("PMU: %s backend (%s); %s%s%s\n", rec.ok ? rec.backend : "no", rec.reason,
 		rec.uarch, rec.erratum ? ", erratum " : ", no cross-HT erratum",
 		rec.erratum ? rec.erratum : "");
+	if (rec.ok)
+		take_over_from_firmware();
 	emit_pmu_record(&rec);
 	if (!rec.ok) {
 		run_fail(rec.reason);
 		run_end();
 	}
+	warn_about_firmware();
+	if (model_firmware_for(selftest) != MODEL_FIRMWARE_CLEAN && !the_pmu.model)
+		record_warn("pmu", "selftest", config_selftest_name(selftest), "", NULL,
+			    "this selftest makes the model PMU imitate firmware; the real counters "
+			    "measure here, so it does nothing");
 	syscall_register(SYS_PMU_ACCOUNT, sys_pmu_account);
 }

@@ -14,6 +14,7 @@
 #include "pmu/backend_hw.h"
 #include "pmu/driver.h"
 #include "pmu/enumerate.h"
+#include "pmu/firmware.h"
 #include "pmu/model.h"
 #include "pmu/msr.h"
 #include "pmu/select.h"
@@ -28,24 +29,39 @@ struct pmu_core {
 	struct model_core model_state;
 	struct msr_backend backend[2]; /* thread 0 and thread 1 of the pair */
 	struct pmu_driver driver[2];
+
+	/* The boot CPU's microcode revision (IA32_BIOS_SIGN_ID), valid on Intel outside TCG. */
+	bool microcode_valid;
+	uint32_t microcode;
+	/* What the firmware left, per pair thread, before the kernel touched the PMU. */
+	struct pmu_msr_snapshot firmware_msrs[2];
+	struct pmu_takeover takeover[2];
 };
 
 extern struct pmu_core the_pmu;
 
-/* CPUID (and IA32_PERF_CAPABILITIES when it exists) into the_pmu.info; safe at any time. */
+/*
+ * CPUID (and IA32_PERF_CAPABILITIES when it exists) into the_pmu.info, and the calling CPU's
+ * microcode revision; safe at any time.
+ */
 void pmu_identify(void);
 
 /*
  * Choose the backend for request (pmu=), set up the shared state for the pair, install the
  * pmu_account system call and emit the `pmu` record. pmu=hw on a machine without a PMU ends the
- * run here, with a clear failure record.
+ * run here, with a clear failure record. Before anything is programmed, each pair thread's PMU
+ * MSRs are recorded (the record's "msrs" are thread 0's), counters the firmware left enabled are
+ * named ("firmware_counters", and a `warn`), and each thread's IA32_DEBUGCTL and IA32_PEBS_ENABLE
+ * are taken over (pmu/firmware.h). selftest (enum selftest) firmware-counters and counter-reset
+ * make the model PMU imitate such firmware.
  */
-void pmu_core_setup(unsigned request, bool smt);
+void pmu_core_setup(unsigned request, bool smt, unsigned selftest);
 
 /*
  * On the calling CPU, pair thread `thread`: bind its driver to its backend and leave every counter
- * released (with the real MSRs this must run on that CPU). pmu_thread_end() releases them again.
- * Both take the_pmu.lock around the driver, as the model requires.
+ * released (with the real MSRs this must run on that CPU), and let ring 3 read them with RDPMC
+ * (kernel/user_rdpmc.h). pmu_thread_end() releases them again. Both take the_pmu.lock around the
+ * driver, as the model requires.
  */
 struct pmu_driver *pmu_thread_begin(unsigned thread);
 void pmu_thread_end(unsigned thread);

@@ -28,7 +28,12 @@ static void append_str(struct record *r, const char *s)
 	append(r, s, strlen(s));
 }
 
-/* A JSON string with the escapes RFC 8259 requires; other bytes pass through. */
+/*
+ * A JSON string in printable ASCII whatever the bytes (docs/records.md): the escapes RFC 8259
+ * requires, and every other byte outside 0x20-0x7E as \u00XX. A byte of a multi-byte UTF-8
+ * character becomes one escape of its own: the line stays ASCII, so a reader's CRC matches however
+ * it decodes the log, and the bytes can be recovered exactly (each escape is one byte).
+ */
 static void append_quoted(struct record *r, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -47,7 +52,7 @@ static void append_quoted(struct record *r, const char *s)
 			append(r, "\\r", 2);
 		} else if (c == '\t') {
 			append(r, "\\t", 2);
-		} else if (c < 0x20 || c == 0x7f) {
+		} else if (c < 0x20 || c >= 0x7f) {
 			memcpy(esc, "\\u00", 4);
 			esc[4] = hex[c >> 4];
 			esc[5] = hex[c & 0xf];

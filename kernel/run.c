@@ -9,7 +9,6 @@
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
 #include "kernel/smp.h"
-#include "kernel/vga.h"
 
 static unsigned failures;
 static const char *first_reason;
@@ -44,8 +43,12 @@ void run_end(void)
 	console_break_lock();
 	record_emit_end(pass, failures, pass ? NULL : first_reason);
 	if (!pass)
-		vga_set_alert(1);
+		console_set_alert(true);
 	kprintf("\nRUN %s%s%s\n", pass ? "PASSED" : "FAILED", pass ? "" : ": ",
 		pass ? "" : first_reason);
+	/* For a person at the machine: the verdict in large type, green or red. */
+	console_status(pass ? "pmu-testkernel: the run is over: PASS"
+			    : "pmu-testkernel: the run is over: FAIL");
+	console_banner(pass ? "PASS" : "FAIL", pass ? SCREEN_GREEN : SCREEN_RED);
 	machine_exit(exit_mode, pass);
 }

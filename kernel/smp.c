@@ -85,7 +85,9 @@ static __attribute__((noreturn)) void ap_entry(struct percpu *cpu)
 	gdt_load(&cpu->tables, cpu->stack_top, cpu->ist_tops);
 	idt_load();
 	apic_setup_this_cpu();
-	fpu_enable();
+	/* The same plan as the boot CPU's: siblings report the same CPUID feature bits. */
+	struct fpu_plan fpu = fpu_plan_this_cpu();
+	fpu_enable(&fpu);
 	cpu->apic_id = apic_id(&local_apic);
 	cpu->initial_apic_id = cpuid(1, 0).ebx >> 24;
 	cpu->x2apic_id = cpuid(0, 0).eax >= 0xb ? cpuid(0xb, 0).edx : cpu->initial_apic_id;

@@ -14,10 +14,12 @@ struct time_calibration {
 	const char *reference;	/* "acpi_pm" or "pit": what the TSC was measured against */
 	uint64_t apic_timer_hz; /* APIC timer decrements per second, divide by 16 */
 	const char *problem;	/* a reference that did not work, or NULL */
+	const char *fatal;	/* the TSC or the APIC timer does not count: the run ends */
 };
 
 /* Measure the TSC against the ACPI PM timer when pm_timer_port is set (24 or 32 bits), else
- * PIT channel 2; then the APIC timer against the TSC. With interrupts off, on the boot CPU. */
+ * PIT channel 2; then the APIC timer against the TSC. With interrupts off, on the boot CPU.
+ * Returns within a few seconds whatever the machine does; what failed is in time_info(). */
 void time_calibrate(uint32_t pm_timer_port, bool pm_timer_32bit);
 const struct time_calibration *time_info(void);
 

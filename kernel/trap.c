@@ -17,6 +17,7 @@
 #include "kernel/run.h"
 #include "kernel/serial.h"
 #include "kernel/trap.h"
+#include "kernel/user_rdpmc.h"
 
 void idt_set_dpl3(uint8_t vector);
 
@@ -227,9 +228,10 @@ void trap_report_unexpected(struct trap_frame *f)
 		kprintf("\n    (addr2line -e build/pmu-testkernel.elf ADDRESS names the lines)\n");
 	}
 	emit_exception_record(f, cr2, trace, frames);
-	static char reason[96];
-	format_snprintf(reason, sizeof(reason), "%s on CPU %u at RIP %p", vector_name(f->vector),
-			cpu->index, (void *)f->rip);
+	static char reason[128];
+	/* The CPU as the exception record names it: cpu_index, then cpu (its APIC id). */
+	format_snprintf(reason, sizeof(reason), "%s on CPU %u (APIC %u) at RIP %p",
+			vector_name(f->vector), cpu->index, cpu->apic_id, (void *)f->rip);
 	run_fail(reason);
 	run_end();
 }
@@ -244,6 +246,10 @@ void trap_dispatch(struct trap_frame *frame)
 	 * instruction must not be taken for its fault.
 	 */
 	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) && extable_fixup(frame))
+		return;
+	/* RDPMC at CPL 3 under the model PMU faults by design and is answered from the model. */
+	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) &&
+	    user_rdpmc_emulate(frame))
 		return;
 	if (handlers[v]) {
 		handlers[v](frame);

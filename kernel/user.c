@@ -4,6 +4,7 @@
  */
 #include <stddef.h>
 
+#include "kernel/apic_hw.h"
 #include "kernel/page_alloc.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
@@ -26,10 +27,31 @@ static int64_t sys_exit(struct trap_frame *frame, uint64_t result, uint64_t unus
 	user_exit(this_cpu()->user_return_rsp, result);
 }
 
+/*
+ * SYS_HALT: ring 3 cannot execute HLT (SDM vol. 2A, HLT: #GP at CPL > 0), so an idle workload
+ * asks the kernel. The system call's gate cleared IF; STI's one-instruction interrupt shadow (SDM
+ * vol. 2B, STI) keeps an interrupt from arriving between STI and HLT, where it would be taken
+ * before the halt and leave the CPU asleep until the next one. The local APIC timer (the tick) is
+ * what wakes the CPU: without it armed nothing might, so the call refuses instead of hanging.
+ */
+static int64_t sys_halt(struct trap_frame *frame, uint64_t unused0, uint64_t unused1,
+			uint64_t unused2)
+{
+	(void)frame;
+	(void)unused0;
+	(void)unused1;
+	(void)unused2;
+	if (!apic_timer_current(&local_apic))
+		return -1;
+	__asm__ volatile("sti\n\thlt\n\tcli" ::: "memory");
+	return 0;
+}
+
 void user_init(void)
 {
 	paging_allow_user((uint64_t)(uintptr_t)__user_start, (uint64_t)(uintptr_t)__user_end);
 	syscall_register(SYS_EXIT, sys_exit);
+	syscall_register(SYS_HALT, sys_halt);
 }
 
 uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_stack_top)

@@ -49,3 +49,9 @@ bool pmu_hw_rdmsr_probe(void *ctx, uint32_t msr, uint64_t *value)
 	(void)ctx;
 	return rdmsr_safe(msr, value);
 }
+
+bool pmu_hw_wrmsr_safe(void *ctx, uint32_t msr, uint64_t value)
+{
+	(void)ctx;
+	return wrmsr_safe(msr, value);
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "pmu/enumerate.h"
+#include "pmu/firmware.h"
 #include "pmu/msr.h"
 
 /*
@@ -24,5 +25,8 @@ void pmu_hw_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs 
 
 /* A pmu_rdmsr_safe_fn (ctx unused): a #GP on the read returns false through the fixup. */
 bool pmu_hw_rdmsr_probe(void *ctx, uint32_t msr, uint64_t *value);
+
+/* A pmu_wrmsr_safe_fn (ctx unused): a #GP on the write returns false through the fixup. */
+bool pmu_hw_wrmsr_safe(void *ctx, uint32_t msr, uint64_t value);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "pmu/enumerate.h"
 #include "pmu/msr.h"
+#include "pmu/regs.h"
 
 void pmu_cpuid_collect(struct pmu_cpuid *c, pmu_cpuid_fn cpuid, pmu_rdmsr_safe_fn rdmsr, void *ctx)
 {
@@ -14,6 +15,8 @@ void pmu_cpuid_collect(struct pmu_cpuid *c, pmu_cpuid_fn cpuid, pmu_rdmsr_safe_f
 	cpuid(ctx, CPUID_VENDOR, 0, &c->vendor);
 	if (c->vendor.eax >= CPUID_SIGNATURE)
 		cpuid(ctx, CPUID_SIGNATURE, 0, &c->signature);
+	if (c->vendor.eax >= CPUID_EXT_FEATURES)
+		cpuid(ctx, CPUID_EXT_FEATURES, 0, &c->ext_features);
 	if (c->vendor.eax >= CPUID_PERFMON)
 		cpuid(ctx, CPUID_PERFMON, 0, &c->perfmon);
 	/*
@@ -116,6 +119,36 @@ static void decode_hypervisor(const struct pmu_cpuid *c, struct pmu_info *info)
 	sanitise(info->hv_signature, 12);
 }
 
+/* The number of the highest set bit plus one (fls), 0 for 0. */
+static unsigned highest_bit_count(uint32_t v)
+{
+	unsigned n = 0;
+
+	while (v) {
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+/*
+ * Fixed counters are described from version 2 on; version 1 has none. Linux's intel_pmu_init
+ * assumes at least 3 for versions 2-4 outside a hypervisor, because early version-2 parts report
+ * none (the Core 2 Extreme X6800: EDX = 0); from version 5 ECX is a bitmap of them.
+ */
+static void decode_fixed(const struct cpuid_regs *r, struct pmu_info *info)
+{
+	info->fixed_cpuid = info->version >= 2 ? r->edx & 0x1f : 0;
+	info->fixed = info->fixed_cpuid;
+	info->fixed_width = info->version >= 2 ? (r->edx >> 5) & 0xff : 0;
+	if (info->version >= 2 && info->version <= 4 && !info->hypervisor && info->fixed < 3)
+		info->fixed = 3;
+	if (info->version >= 5 && highest_bit_count(r->ecx) > info->fixed)
+		info->fixed = highest_bit_count(r->ecx);
+	if (info->fixed && !info->fixed_width)
+		info->fixed_width = info->gp_width;
+}
+
 /* SDM vol. 3B, 18.2 and CPUID leaf 0x0A. */
 static void decode_perfmon(const struct pmu_cpuid *c, struct pmu_info *info)
 {
@@ -129,14 +162,21 @@ static void decode_perfmon(const struct pmu_cpuid *c, struct pmu_info *info)
 	info->events_len = (r.eax >> 24) & 0xff;
 	info->events_unavailable =
 		info->events_len >= 32 ? r.ebx : r.ebx & ((1u << info->events_len) - 1);
-	/* Fixed counters are described from version 2 on; version 1 has none. */
-	if (info->version >= 2) {
-		info->fixed = r.edx & 0x1f;
-		info->fixed_width = (r.edx >> 5) & 0xff;
-	} else {
-		info->fixed = 0;
-		info->fixed_width = 0;
-	}
+	info->any_thread_deprecated =
+		info->version >= 5 && (r.edx & CPUID0A_EDX_ANYTHREAD_DEPRECATED) != 0;
+	decode_fixed(&r, info);
+}
+
+/*
+ * Linux deploys its TSX_FORCE_ABORT hooks when the microcode enumerates the MSR and has not
+ * turned TSX off for good (intel_pmu_init, the Skylake case).
+ */
+static void decode_ext_features(const struct pmu_cpuid *c, struct pmu_info *info)
+{
+	uint32_t edx = info->max_leaf >= CPUID_EXT_FEATURES ? c->ext_features.edx : 0;
+
+	info->tsx_force_abort = info->intel && (edx & CPUID7_EDX_TSX_FORCE_ABORT) &&
+				!(edx & CPUID7_EDX_RTM_ALWAYS_ABORT);
 }
 
 void pmu_info_decode(const struct pmu_cpuid *c, struct pmu_info *info)
@@ -147,6 +187,7 @@ void pmu_info_decode(const struct pmu_cpuid *c, struct pmu_info *info)
 	decode_brand(c, info);
 	decode_hypervisor(c, info);
 	decode_perfmon(c, info);
+	decode_ext_features(c, info);
 	info->perf_caps_valid = info->pdcm && c->perf_caps_valid;
 	info->perf_caps = info->perf_caps_valid ? c->perf_caps : 0;
 	info->full_width = (info->perf_caps & PERF_CAP_FW_WRITE) != 0;
@@ -167,6 +208,55 @@ struct pmu_geometry pmu_info_geometry(const struct pmu_info *info)
 		.fixed = info->fixed < PMU_MAX_FIXED ? info->fixed : PMU_MAX_FIXED,
 		.fixed_width = info->fixed_width,
 		.full_width = info->full_width,
+		.any_thread_deprecated = info->any_thread_deprecated,
+		.tsx_force_abort = info->tsx_force_abort && info->gp > PMU_TFA_COUNTER,
 	};
+	for (unsigned ev = 0; ev < 32; ev++)
+		if (!pmu_info_arch_event(info, (enum pmu_arch_event)ev))
+			g.arch_events_unavailable |= 1u << ev;
 	return g;
+}
+
+/*
+ * The architectural events by their CPUID.0AH:EBX bit (SDM vol. 3B, table 18-1), with what to
+ * say when one is missing. Bit 2 is the GP encoding of reference cycles (0x013c, perf's
+ * bus-cycles), which Linux's intel_arch_events_map also ties to that bit.
+ */
+static const struct {
+	uint16_t code; /* 0xUUEE */
+	const char *why;
+} arch_events[ARCH_EVENT_COUNT] = {
+	[ARCH_EVENT_CORE_CYCLES] = { 0x003c, "CPUID.0AH:EBX[0]: UnHalted Core Cycles (0x003c) "
+					     "is not available on this CPU" },
+	[ARCH_EVENT_INSTRUCTIONS] = { 0x00c0, "CPUID.0AH:EBX[1]: Instructions Retired (0x00c0) "
+					      "is not available on this CPU" },
+	[ARCH_EVENT_REF_CYCLES] = { 0x013c, "CPUID.0AH:EBX[2]: UnHalted Reference Cycles "
+					    "(0x013c) is not available on this CPU" },
+	[ARCH_EVENT_LLC_REFERENCES] = { 0x4f2e, "CPUID.0AH:EBX[3]: LLC Reference (0x4f2e) is not "
+						"available on this CPU" },
+	[ARCH_EVENT_LLC_MISSES] = { 0x412e, "CPUID.0AH:EBX[4]: LLC Misses (0x412e) is not "
+					    "available on this CPU" },
+	[ARCH_EVENT_BRANCHES] = { 0x00c4, "CPUID.0AH:EBX[5]: Branch Instructions Retired "
+					  "(0x00c4) is not available on this CPU" },
+	[ARCH_EVENT_BRANCH_MISSES] = { 0x00c5, "CPUID.0AH:EBX[6]: Branch Misses Retired (0x00c5) "
+					       "is not available on this CPU" },
+};
+
+bool pmu_event_supported(const struct pmu_geometry *g, const struct pmu_event *e, const char **why)
+{
+	int j = regs_fixed_counter_for(e);
+
+	*why = NULL;
+	if (e->any && g->version < 3)
+		*why = "AnyThread needs architectural performance monitoring version 3; this PMU "
+		       "has an older version (the write would raise #GP)";
+	else if (e->any && !pmu_geometry_any_thread(g))
+		*why = "AnyThread is deprecated on this PMU (CPUID.0AH:EDX[15])";
+	else if (j >= 0 && !regs_fixed_event_gp_ok((unsigned)j) && (unsigned)j >= g->fixed)
+		*why = "reference cycles need fixed counter 2, which this PMU does not have";
+	for (unsigned ev = 0; !*why && ev < ARCH_EVENT_COUNT; ev++)
+		if (pmu_event_code(e) == arch_events[ev].code &&
+		    (g->arch_events_unavailable & (1u << ev)))
+			*why = arch_events[ev].why;
+	return *why == NULL;
 }

@@ -37,15 +37,7 @@ static inline uint16_t pmu_event_code(const struct pmu_event *e)
 	return (uint16_t)((unsigned)e->umask << 8 | e->event);
 }
 
-/*
- * Corrupting events of the BJ122 (Sandy Bridge), BV98 (Ivy Bridge) and HSD29 (Haswell) errata:
- * 0xD0 MEM_UOPS_RETIRED.*, 0xD1 MEM_LOAD_UOPS_RETIRED.*, 0xD2 MEM_LOAD_UOPS_LLC_HIT_RETIRED.*,
- * 0xD3 MEM_LOAD_UOPS_LLC_MISS_RETIRED.*, any unit mask (thesis figure 4.1). Whether they corrupt on
- * a given CPU is the microarchitecture's business (pmu/uarch.h); this only names the codes.
- */
-static inline bool pmu_event_code_is_corrupting(uint8_t event)
-{
-	return event >= 0xd0 && event <= 0xd3;
-}
+/* Whether an event corrupts the sibling's counter is the microarchitecture's business:
+ * uarch_event_corrupting() (pmu/uarch.h). */
 
 #endif

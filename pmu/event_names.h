@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Symbolic event names: the table (data, event_names.c) and its look-up.
+ * Symbolic event names, as users type them: Intel's names (pmu/event_table.h, from Intel's event
+ * data), perf's generic names as Linux maps them per microarchitecture, the architectural events
+ * where no Intel table is imported, and a few libpfm4 names the thesis uses. The hand-written
+ * tables are data, in event_names.c; the look-ups are in event_lookup.c.
+ *
+ * Spelling: case-insensitive, ':' and '.' interchangeable (Intel and perf write
+ * UOPS_ISSUED.ANY and uops_issued.any, libpfm4 UOPS_ISSUED:ANY).
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests.
  */
@@ -16,56 +22,85 @@
 
 #define EVENT_NAME_EDGE 0x1 /* edge detect, PERFEVTSEL[18] */
 #define EVENT_NAME_INV 0x2  /* invert cmask, PERFEVTSEL[23] */
+#define EVENT_NAME_OFFCORE                                                                         \
+	0x4 /* Linux's offcore-response encoding (0x01b7): needs MSR_OFFCORE_RSP */
 
-/* One bit per enum uarch_id, for event_name.uarchs. */
+/* One bit per enum uarch_id, for event_name.uarchs; a server part has its client's id. */
 #define UARCH_BIT(id) (1u << (id))
 
+enum event_name_kind {
+	EVENT_NAME_PERF,       /* perf's generic hardware events (Linux intel_perfmon_event_map) */
+	EVENT_NAME_PERF_CACHE, /* perf's cache events (Linux *_hw_cache_event_ids) */
+	EVENT_NAME_ARCH,       /* architectural events (SDM vol. 3B, table 18-1) */
+};
+
 struct event_name {
-	/*
-	 * Intel's name with ':' between the event and the unit mask, as libpfm4 and the thesis
-	 * write it ("MEM_UOPS_RETIRED:ALL_LOADS"); users may also write it in lower case and with
-	 * '.' as Intel's documents and perf do ("mem_uops_retired.all_loads"). perf's generic
-	 * hardware events keep perf's spelling ("branch-misses").
-	 */
-	const char *name;
-	uint16_t code; /* 0xUUEE: unit mask and event select */
+	const char *name; /* "branch-misses", "L1-dcache-loads", "BR_INST_RETIRED.ALL_BRANCHES" */
+	uint16_t code;	  /* 0xUUEE: unit mask and event select */
 	uint8_t cmask;
 	uint8_t flags;	/* EVENT_NAME_* */
-	uint8_t uarchs; /* UARCH_BIT()s this encoding is for; 0: the same on every table */
+	uint8_t uarchs; /* UARCH_BIT()s this encoding is for; 0: every microarchitecture */
+	uint8_t kind;	/* enum event_name_kind */
 };
 
 /* The table, terminated by an entry whose name is NULL. */
 extern const struct event_name event_names[];
 
-/*
- * Whether entry n applies to u: a common entry (uarchs 0) always, a variant only on the
- * microarchitectures it is written for. u may be NULL: only common entries apply.
- */
+/* A libpfm4 name the thesis uses that Intel's data lacks, as one of Intel's names plus flags. */
+struct event_alias {
+	const char *name;   /* "L1D_PEND_MISS:OCCURRENCES" */
+	const char *target; /* "L1D_PEND_MISS.PENDING_CYCLES" */
+	uint8_t flags;	    /* EVENT_NAME_EDGE / _INV added to the target's selection */
+};
+
+/* Terminated by an entry whose name is NULL. */
+extern const struct event_alias event_aliases[];
+
+/* Whether entry n applies to u (NULL: only entries for every microarchitecture apply). */
 bool event_name_on(const struct event_name *n, const struct uarch *u);
 
-/*
- * The selection entry n names, into e: event select, unit mask, counter mask, edge and inv. The
- * other fields of e (privilege levels, group, name) are left as they are.
- */
+/* The selection entry n names, into e: event, unit mask, cmask, edge, inv (any cleared). */
 void event_name_to_event(const struct event_name *n, struct pmu_event *e);
 
-/*
- * The entry for name[0..len-1] on u (case-insensitive, '.' matching ':'): the entry written for
- * u when the encoding differs between microarchitectures, otherwise the common one. NULL when
- * there is none for u; *elsewhere is then set when the name exists for another
- * microarchitecture (so the error can say so). u may be NULL: only common entries match.
- */
-const struct event_name *event_name_lookup(const char *name, size_t len, const struct uarch *u,
-					   bool *elsewhere);
+enum event_resolution {
+	EVENT_UNKNOWN,	/* no such name on u */
+	EVENT_RESOLVED, /* e holds its selection */
+	EVENT_REFUSED,	/* the name is known but cannot be counted here: *reason says why */
+};
 
 /*
- * The reverse: the full name ("EVENT:UMASK") of the selection in e on u (event select, unit mask,
- * counter mask, edge, inv), or NULL when the table has none.
+ * What name[0..len) means on u: Intel's names of u's part first, then perf's names, the
+ * architectural ones and libpfm4's. On EVENT_RESOLVED the selection is in e (event, unit mask,
+ * cmask, edge, inv, any; the rest of e untouched) and *canonical is the table's spelling. On
+ * EVENT_REFUSED *reason completes "'<name>' ..." (e.g. "needs an offcore response MSR ...").
+ */
+enum event_resolution event_name_resolve(const char *name, size_t len, const struct uarch *u,
+					 struct pmu_event *e, const char **canonical,
+					 const char **reason);
+
+/* The first part other than u on which name[0..len) resolves or is refused, or NULL. */
+const struct uarch *event_name_elsewhere(const char *name, size_t len, const struct uarch *u);
+
+/* Every name that resolves on u, one per call: start with *pos = 0; NULL at the end. */
+const char *event_name_next(const struct uarch *u, unsigned *pos);
+
+/*
+ * Up to max names of u closest to name[0..len) (edit distance, case-insensitive, at most a quarter
+ * of the name's length away), closest first, into out. Returns how many.
+ */
+unsigned event_name_suggest(const char *name, size_t len, const struct uarch *u, const char **out,
+			    unsigned max);
+
+/* Whether some name of u has name[0..len) as its event part (before the first ':' or '.'). */
+bool event_name_event_known(const char *name, size_t len, const struct uarch *u);
+
+/*
+ * The reverse: the name of the selection in e on u (event, unit mask, cmask, edge, inv, any):
+ * Intel's name where there is one, or NULL.
  */
 const char *event_name_for(const struct pmu_event *e, const struct uarch *u);
 
-/* Whether some entry's event part (before ':') is name[0..len-1]: "unknown unit mask" vs
- * "unknown event" in error messages. */
-bool event_name_event_known(const char *name, size_t len);
+/* Whether name[0..len) is one of perf's cache event names ("LLC-loads"), whatever the part. */
+bool event_name_is_perf_cache(const char *name, size_t len);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "pmu/event_names.h"
 #include "pmu/event_parse.h"
+#include "pmu/event_table.h"
 #include "pmu/regs.h"
 
 /* The PERFEVTSEL bits an event may select (SDM vol. 3B, fig. 18-1): event select, unit mask,
@@ -36,12 +37,19 @@ struct parser {
 	struct event_parse_error *error;
 };
 
+/* What the modifiers after an event (":u", ":cmask=1", ...) or a group ("}:k") say. */
 struct modifiers {
 	bool usr;
 	bool os;
 	bool pinned;
 	bool privilege; /* u or k was given */
+	bool cmask_given, inv_given, edge_given;
+	uint8_t cmask;
+	bool inv, edge;
 };
+
+/* Modifier terms an event takes on top of its name: the PERFEVTSEL filters. */
+#define MODIFIER_HELP "use u, k, D, cmask=N, inv, edge"
 
 /* ---- the error message, built without printf --------------------------------------------- */
 
@@ -169,11 +177,9 @@ static void decode_selection(uint64_t config, struct pmu_event *e)
 
 /* ---- pieces of an event ------------------------------------------------------------------ */
 
-/* text[at..at+n) are modifier letters; merged into *mod. */
-static int parse_modifiers(struct parser *p, size_t at, size_t n, struct modifiers *mod)
+/* text[at..at+n) are modifier letters (u, k, D); merged into *mod. */
+static int parse_modifier_letters(struct parser *p, size_t at, size_t n, struct modifiers *mod)
 {
-	if (n == 0)
-		return fail(p, at, 0, "empty modifier after ':'", "");
 	for (size_t i = 0; i < n; i++) {
 		switch (p->text[at + i]) {
 		case 'u':
@@ -190,20 +196,102 @@ static int parse_modifiers(struct parser *p, size_t at, size_t n, struct modifie
 		case 'p':
 		case 'P':
 			return fail(p, at + i, 1, "modifier ",
-				    ": precise sampling does not apply to counting (use u, k, D)");
+				    ": precise sampling does not apply to counting (" MODIFIER_HELP
+				    ")");
 		default:
-			return fail(p, at + i, 1, "unknown modifier ", " (use u, k, D)");
+			return fail(p, at + i, 1, "unknown modifier ", " (" MODIFIER_HELP ")");
 		}
 	}
 	return 0;
 }
 
-static bool all_modifier_letters(const char *s, size_t n)
+/* The term word of text[at..at+n) (before any '='): "cmask", "inv", "edge", or NULL. */
+static const char *modifier_term(const char *s, size_t n)
+{
+	static const char *const terms[] = { "cmask", "inv", "edge" };
+	size_t word = 0;
+
+	while (word < n && s[word] != '=')
+		word++;
+	for (unsigned t = 0; t < sizeof(terms) / sizeof(terms[0]); t++)
+		if (strlen(terms[t]) == word && !strncmp(terms[t], s, word))
+			return terms[t];
+	return NULL;
+}
+
+static bool is_modifier_letters(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (s[i] != 'u' && s[i] != 'k' && s[i] != 'D')
 			return false;
 	return n > 0;
+}
+
+/* Whether text[at..at+n) reads as a modifier rather than as part of a name. */
+static bool is_modifier(const char *s, size_t n)
+{
+	return is_modifier_letters(s, n) || modifier_term(s, n) != NULL;
+}
+
+/* A term modifier text[at..at+n): cmask=N, inv[=0|1], edge[=0|1]; merged into *mod. */
+static int parse_modifier_term(struct parser *p, size_t at, size_t n, const char *term,
+			       struct modifiers *mod)
+{
+	size_t word = strlen(term);
+	uint64_t v = 1;
+	bool is_cmask = term[0] == 'c';
+
+	if (word < n && !parse_number(p->text + at + word + 1, n - word - 1, &v))
+		return fail(p, at, n, "bad value in ", " (decimal or 0x-hexadecimal)");
+	if (is_cmask && word == n)
+		return fail(p, at, n, "modifier ", " needs a value (cmask=N)");
+	if (v > (is_cmask ? 0xffu : 1u)) {
+		struct message m = blame(p, at, n);
+
+		say(&m, "value of ");
+		say_quoted(&m, p->text + at, n);
+		say(&m, is_cmask ? " does not fit in 8 bits" : " is neither 0 nor 1");
+		return -1;
+	}
+	if (is_cmask) {
+		mod->cmask_given = true;
+		mod->cmask = (uint8_t)v;
+	} else if (term[0] == 'i') {
+		mod->inv_given = true;
+		mod->inv = v != 0;
+	} else {
+		mod->edge_given = true;
+		mod->edge = v != 0;
+	}
+	return 0;
+}
+
+/* text[at..at+n) is one modifier component: letters, or a term when terms is true. */
+static int parse_modifiers(struct parser *p, size_t at, size_t n, struct modifiers *mod, bool terms)
+{
+	const char *term = modifier_term(p->text + at, n);
+
+	if (n == 0)
+		return fail(p, at, 0, "empty modifier after ':'", "");
+	if (term && !terms)
+		return fail(
+			p, at, n, "modifier ",
+			" applies to one event: write it after the event, not after a group's '}'"
+			" or a cpu/.../ event");
+	if (term)
+		return parse_modifier_term(p, at, n, term, mod);
+	return parse_modifier_letters(p, at, n, mod);
+}
+
+/* The PERFEVTSEL filters given as modifiers, over the event's own. */
+static void apply_filters(const struct modifiers *mod, struct pmu_event *e)
+{
+	if (mod->cmask_given)
+		e->cmask = mod->cmask;
+	if (mod->inv_given)
+		e->inv = mod->inv;
+	if (mod->edge_given)
+		e->edge = mod->edge;
 }
 
 static struct pmu_event *new_event(struct parser *p, size_t at, size_t end)
@@ -339,16 +427,124 @@ static bool is_software_event(const char *s, size_t n)
 	return false;
 }
 
+/* Appends name, or "..." once the message is nearly full: true while there is room. */
+static bool say_listed(struct message *m, const char *name, size_t n, bool first)
+{
+	if (m->used + n + 8 >= EVENT_PARSE_MESSAGE_MAX) {
+		say(m, first ? "..." : ", ...");
+		return false;
+	}
+	if (!first)
+		say(m, ", ");
+	say_n(m, name, n);
+	return true;
+}
+
+/* "unknown unit mask 'COND' of event 'BR_INST_RETIRED' (Haswell has: ALL_BRANCHES, ...)" */
+static int fail_unit_mask(struct parser *p, size_t at, size_t event_len, size_t umask_at,
+			  size_t umask_len)
+{
+	struct message m = blame(p, umask_at, umask_len);
+	unsigned pos = 0;
+	bool first = true;
+	const char *n;
+
+	say(&m, "unknown unit mask ");
+	say_quoted(&m, p->text + umask_at, umask_len);
+	say(&m, " of event ");
+	say_quoted(&m, p->text + at, event_len);
+	say(&m, " (");
+	say(&m, p->u->display_name);
+	say(&m, " has: ");
+	while ((n = event_name_next(p->u, &pos))) {
+		const char *umask = event_name_umask_of(n, p->text + at, event_len);
+
+		if (!umask)
+			continue;
+		if (!say_listed(&m, umask, strlen(umask), first))
+			break;
+		first = false;
+	}
+	say(&m, ")");
+	return -1;
+}
+
+/* The name text[at..at+n) is not known on p->u: say the closest ones, or where it exists. */
+static int fail_unknown(struct parser *p, size_t at, size_t n)
+{
+	const struct uarch *other = event_name_elsewhere(p->text + at, n, p->u);
+	const char *closest[3];
+	unsigned found = event_name_suggest(p->text + at, n, p->u, closest, 3);
+	struct message m = blame(p, at, n);
+
+	if (other) {
+		say(&m, "event ");
+		say_quoted(&m, p->text + at, n);
+		say(&m, " does not exist on ");
+		say(&m, p->u ? p->u->display_name : "every microarchitecture");
+		say(&m, " (it does on ");
+		say(&m, other->display_name);
+		say(&m, ")");
+		return -1;
+	}
+	say(&m, "unknown event ");
+	say_quoted(&m, p->text + at, n);
+	for (unsigned i = 0; i < found; i++) {
+		say(&m, i ? ", " : " (closest: ");
+		say(&m, closest[i]);
+	}
+	if (found)
+		say(&m, ")");
+	return -1;
+}
+
+/* "event 'LLC-loads' needs an offcore response MSR ..." */
+static int fail_refused(struct parser *p, size_t at, size_t n, const char *reason)
+{
+	struct message m = blame(p, at, n);
+
+	say(&m, "event ");
+	say_quoted(&m, p->text + at, n);
+	say(&m, " ");
+	say(&m, reason);
+	return -1;
+}
+
+/* Raw: r followed by hexadecimal digits, the whole first component (perf's PE_RAW). 1 when
+ * text[at..stop) is one, into e; 0 when it is not; -1 when it is a bad one. */
+static int parse_raw(struct parser *p, size_t at, size_t stop, struct pmu_event *e)
+{
+	const char *s = p->text;
+	uint64_t config = 0;
+	size_t i;
+
+	if (s[at] != 'r' || stop - at < 2)
+		return 0;
+	for (i = at + 1; i < stop && hex_digit(s[i]) >= 0; i++)
+		;
+	if (i != stop)
+		return 0;
+	for (i = at + 1; i < stop; i++)
+		config = config << 4 | (uint64_t)hex_digit(s[i]);
+	if (stop - at - 1 > 16 || (config & RAW_REFUSED_BITS))
+		return fail(p, at, stop - at, "raw event ",
+			    " sets pin control or bits above 31 of PERFEVTSEL");
+	decode_selection(config, e);
+	return 1;
+}
+
 /*
  * A raw or symbolic event text[at..end) with its modifiers, split at ':' and '.' into
- * components.
+ * components. The name is the longest run of leading components that names an event (Intel's
+ * names have one or two dots); the components after it are modifiers.
  */
 static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event *e,
 		       struct modifiers *mod)
 {
 	size_t start[PMU_EVENT_NAME_MAX], stop[PMU_EVENT_NAME_MAX];
-	unsigned comps = 0, named = 0;
+	unsigned comps = 0, named = 0, candidate = 1;
 	const char *s = p->text;
+	int raw;
 
 	for (size_t pos = at; pos <= end && comps < PMU_EVENT_NAME_MAX; comps++) {
 		start[comps] = pos;
@@ -360,71 +556,43 @@ static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event
 	if (stop[0] == start[0])
 		return fail(p, at, end - at, "missing event name in ", "");
 
-	/* Raw: r followed by hexadecimal digits, the whole first component (perf's PE_RAW). */
-	if (s[at] == 'r' && stop[0] - start[0] > 1) {
-		uint64_t config = 0;
-		size_t i;
+	raw = parse_raw(p, at, stop[0], e);
+	if (raw < 0)
+		return -1;
+	named = (unsigned)raw;
+	for (unsigned k = comps; k >= 1 && !named; k--) {
+		const char *canonical, *reason;
+		enum event_resolution r =
+			event_name_resolve(s + at, stop[k - 1] - at, p->u, e, &canonical, &reason);
 
-		for (i = start[0] + 1; i < stop[0] && hex_digit(s[i]) >= 0; i++)
-			;
-		if (i == stop[0]) {
-			for (i = start[0] + 1; i < stop[0]; i++)
-				config = config << 4 | (uint64_t)hex_digit(s[i]);
-			if (stop[0] - start[0] - 1 > 16 || (config & RAW_REFUSED_BITS))
-				return fail(p, start[0], stop[0] - start[0], "raw event ",
-					    " sets pin control or bits above 31 of PERFEVTSEL");
-			decode_selection(config, e);
-			named = 1;
-		}
-	}
-
-	if (!named) {
-		for (unsigned k = comps < 2 ? comps : 2; k >= 1 && !named; k--) {
-			const struct event_name *entry =
-				event_name_lookup(s + at, stop[k - 1] - at, p->u, NULL);
-
-			if (!entry)
-				continue;
-			event_name_to_event(entry, e);
+		if (r == EVENT_RESOLVED)
 			named = k;
-		}
+		else if (r == EVENT_REFUSED)
+			return fail_refused(p, at, stop[k - 1] - at, reason);
 	}
 
 	if (!named) {
-		/* Say what is wrong: the name is unknown, or only its unit mask, or it exists for
-		 * another microarchitecture. */
-		size_t name_end = stop[0];
-		bool elsewhere = false;
-		struct message m;
-
-		if (comps >= 2 && !all_modifier_letters(s + start[1], stop[1] - start[1]))
-			name_end = stop[1];
-		event_name_lookup(s + at, name_end - at, p->u, &elsewhere);
-		if (elsewhere) {
-			m = blame(p, at, name_end - at);
-			say(&m, "event ");
-			say_quoted(&m, s + at, name_end - at);
-			say(&m, " does not exist on ");
-			say(&m, p->u ? p->u->display_name : "every microarchitecture");
-			return -1;
-		}
+		/* Say what is wrong: an unknown unit mask of a known event, a software event, a
+		 * name of another microarchitecture, or an unknown name. */
+		while (candidate < comps &&
+		       !is_modifier(s + start[candidate], stop[candidate] - start[candidate]))
+			candidate++;
 		if (is_software_event(s + at, stop[0] - at))
 			return fail(p, at, stop[0] - at, "software event ",
 				    " is not counted by the core PMU");
-		if (comps >= 2 && name_end == stop[1] &&
-		    event_name_event_known(s + at, stop[0] - at)) {
-			m = blame(p, start[1], stop[1] - start[1]);
-			say(&m, "unknown unit mask ");
-			say_quoted(&m, s + start[1], stop[1] - start[1]);
-			say(&m, " of event ");
-			say_quoted(&m, s + at, stop[0] - at);
-			return -1;
-		}
-		return fail(p, at, name_end - at, "unknown event ", "");
+		if (candidate >= 2 && p->u && event_name_event_known(s + at, stop[0] - at, p->u))
+			return fail_unit_mask(p, at, stop[0] - at, start[1],
+					      stop[candidate - 1] - start[1]);
+		return fail_unknown(p, at, stop[candidate - 1] - at);
 	}
 
+	/* After the name, modifiers; a known event with a word that is no modifier after it is a
+	 * wrong unit mask (BR_INST_RETIRED:COND), not a wrong modifier. */
+	if (named == 1 && comps >= 2 && !raw && !is_modifier(s + start[1], stop[1] - start[1]) &&
+	    p->u && event_name_event_known(s + at, stop[0] - at, p->u))
+		return fail_unit_mask(p, at, stop[0] - at, start[1], stop[1] - start[1]);
 	for (unsigned k = named; k < comps; k++)
-		if (parse_modifiers(p, start[k], stop[k] - start[k], mod))
+		if (parse_modifiers(p, start[k], stop[k] - start[k], mod, true))
 			return -1;
 	return 0;
 }
@@ -433,9 +601,11 @@ static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event
 static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privilege)
 {
 	size_t at = *pos, end = at, body_end;
-	struct modifiers mod = { false, false, false, false };
+	struct modifiers mod;
 	struct pmu_event *e;
 	const char *s = p->text;
+
+	memset(&mod, 0, sizeof(mod));
 
 	if (s[at] == 'c' && !strncmp(s + at, "cpu/", 4)) {
 		struct pmu_event probe;
@@ -448,8 +618,9 @@ static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privi
 			end++;
 		while (!is_delimiter(s[end]))
 			end++;
-		if (end > body_end && parse_modifiers(p, body_end + (s[body_end] == ':'),
-						      end - body_end - (s[body_end] == ':'), &mod))
+		if (end > body_end &&
+		    parse_modifiers(p, body_end + (s[body_end] == ':'),
+				    end - body_end - (s[body_end] == ':'), &mod, false))
 			return -1;
 		e = new_event(p, at, end);
 		if (!e)
@@ -471,6 +642,7 @@ static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privi
 			return -1;
 		if (parse_named(p, at, end, e, &mod))
 			return -1;
+		apply_filters(&mod, e);
 	}
 
 	if (mod.pinned && in_group)
@@ -490,7 +662,9 @@ static int parse_group(struct parser *p, size_t *pos)
 	size_t open = *pos, at = open + 1;
 	unsigned first = p->n;
 	uint64_t own_privilege = 0;
-	struct modifiers mod = { false, false, false, false };
+	struct modifiers mod;
+
+	memset(&mod, 0, sizeof(mod));
 
 	for (;;) {
 		bool privilege;
@@ -517,7 +691,7 @@ static int parse_group(struct parser *p, size_t *pos)
 
 		while (!is_delimiter(p->text[at]))
 			at++;
-		if (parse_modifiers(p, m, at - m, &mod))
+		if (parse_modifiers(p, m, at - m, &mod, false))
 			return -1;
 	}
 	for (unsigned i = first; i < p->n; i++) {

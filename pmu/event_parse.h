@@ -12,10 +12,13 @@
  *               31 are refused)
  *   pmu      := 'cpu/' term { ',' term } '/' [ modifiers ]
  *   term     := event=N | umask=N | cmask=N | config=N | inv[=N] | edge[=N] | any[=N]
- *   symbolic := a name from pmu/event_names.c, as EVENT:UMASK or event.umask, any case
- *               (MEM_UOPS_RETIRED:ALL_LOADS, l1d_pend_miss.occurrences, branch-misses)
- *   modifiers:= letters: u (count at user level), k (kernel level), D (pinned); both levels
- *               when neither u nor k is given; a group's modifiers apply to its members
+ *   symbolic := a name of pmu/event_names.h for the microarchitecture: Intel's (UOPS_ISSUED.ANY),
+ *               in any case and with ':' or '.' (uops_issued.any, UOPS_ISSUED:ANY), perf's
+ *               (branch-misses, L1-dcache-loads), libpfm4's few (L1D_PEND_MISS:OCCURRENCES)
+ *   modifiers:= ':'-separated: letters u (count at user level), k (kernel level), D (pinned),
+ *               both levels when neither u nor k is given; and, on an event, the PERFEVTSEL
+ *               filters over the name's own: cmask=N, inv[=0|1], edge[=0|1]
+ *               (UOPS_ISSUED.ANY:u:cmask=1:inv); a group's letters apply to its members
  *
  * Every event of a group gets the group's number; a lone event is a group of its own. Pinned is
  * a property of a whole group, so D is only accepted on a lone event or after a group's '}'.
@@ -30,7 +33,8 @@
 #include "pmu/event.h"
 #include "pmu/uarch.h"
 
-#define EVENT_PARSE_MESSAGE_MAX 160
+/* Room for an unknown unit mask's message, which lists the event's unit masks. */
+#define EVENT_PARSE_MESSAGE_MAX 512
 
 struct event_parse_error {
 	unsigned offset; /* where the bad part starts in the text */

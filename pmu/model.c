@@ -39,7 +39,7 @@ void model_config_init(struct model_config *cfg, const struct uarch *u, bool smt
 	cfg->smt = smt;
 	cfg->geo = model_geometry(u, smt);
 	cfg->erratum = smt && uarch_has_erratum(u);
-	cfg->shares = model_default_shares;
+	cfg->shares = model_shares_for(u);
 }
 
 uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t umask)
@@ -48,6 +48,27 @@ uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t
 		if (s->event == event && (s->any_umask || s->umask == umask))
 			return s->ppm > MODEL_SHARE_UNITS ? MODEL_SHARE_UNITS : s->ppm;
 	return 0;
+}
+
+/*
+ * MODEL_FIRMWARE_COUNTERS_ON (model.h): the registers as such a BIOS hands them over. The values
+ * are what the kernel must find and take back; the fixed-control value is the Ivy Bridge case.
+ */
+#define FIRMWARE_FIXED_CTRL 0x330ull
+#define FIRMWARE_EVTSEL0 (PERFEVTSEL_EN | PERFEVTSEL_OS | PERFEVTSEL_USR | 0x3cull)
+#define FIRMWARE_DEBUGCTL (DEBUGCTL_LBR | DEBUGCTL_FREEZE_LBRS_ON_PMI)
+
+static void firmware_counters_on(struct model_thread *t)
+{
+	const struct pmu_geometry *g = &t->core->cfg.geo;
+
+	t->fixed_ctrl = FIRMWARE_FIXED_CTRL & regs_fixed_ctrl_valid(g->fixed);
+	t->global_ctrl = regs_global_all(g->gp, g->fixed);
+	if (g->gp) {
+		t->evtsel[0] = FIRMWARE_EVTSEL0;
+		t->pebs_enable = 1;
+	}
+	t->debugctl = FIRMWARE_DEBUGCTL;
 }
 
 void model_core_init(struct model_core *core, const struct model_config *cfg)
@@ -59,6 +80,8 @@ void model_core_init(struct model_core *core, const struct model_config *cfg)
 	for (unsigned t = 0; t < 2; t++) {
 		core->thread[t].core = core;
 		core->thread[t].id = t;
+		if (cfg->firmware == MODEL_FIRMWARE_COUNTERS_ON && t < model_threads(core))
+			firmware_counters_on(&core->thread[t]);
 	}
 }
 
@@ -93,9 +116,20 @@ static uint32_t fixed_key(unsigned j)
 	return regs_fixed_event_code(j) | (regs_fixed_event_gp_ok(j) ? 0 : KEY_FIXED_ONLY);
 }
 
-static bool key_corrupting(uint32_t key)
+/* Whether the selection key is one of the erratum's corrupting events: the uarch table says. */
+static bool key_corrupting(const struct model_core *core, uint32_t key)
 {
-	return !(key & KEY_FIXED_ONLY) && pmu_event_code_is_corrupting((uint8_t)key);
+	struct pmu_event e;
+
+	if (key & KEY_FIXED_ONLY)
+		return false;
+	memset(&e, 0, sizeof(e));
+	e.event = (uint8_t)key;
+	e.umask = (uint8_t)(key >> 8);
+	e.cmask = (uint8_t)(key >> 16);
+	e.edge = (key >> 24) & 1;
+	e.inv = (key >> 25) & 1;
+	return uarch_event_corrupting(core->cfg.uarch, &e);
 }
 
 /* ---- registers ----------------------------------------------------------------------------- */
@@ -150,8 +184,8 @@ bool model_exposed_now(const struct model_core *core)
 	for (unsigned i = 0; i < n; i++) {
 		if (!gp_enabled(a, i) || !gp_enabled(b, i))
 			continue;
-		if (key_corrupting(evtsel_key(a->evtsel[i])) ||
-		    key_corrupting(evtsel_key(b->evtsel[i])))
+		if (key_corrupting(core, evtsel_key(a->evtsel[i])) ||
+		    key_corrupting(core, evtsel_key(b->evtsel[i])))
 			return true;
 	}
 	return false;
@@ -193,6 +227,8 @@ static enum reg_kind classify(const struct model_thread *t, uint32_t msr, unsign
 	case IA32_PERF_GLOBAL_CTRL:
 	case IA32_PERF_GLOBAL_OVF_CTRL:
 	case IA32_PERF_CAPABILITIES:
+	case IA32_DEBUGCTL:
+	case IA32_PEBS_ENABLE:
 		return REG_OTHER;
 	}
 	return REG_NONE;
@@ -226,6 +262,10 @@ uint64_t model_rdmsr(struct model_thread *t, uint32_t msr)
 		return t->global_ctrl;
 	case IA32_PERF_CAPABILITIES:
 		return geo_of(t)->full_width ? PERF_CAP_FW_WRITE : 0;
+	case IA32_DEBUGCTL:
+		return t->debugctl;
+	case IA32_PEBS_ENABLE:
+		return t->pebs_enable;
 	}
 	return 0; /* IA32_PERF_GLOBAL_OVF_CTRL reads as zero */
 }
@@ -252,6 +292,18 @@ static void write_other(struct model_thread *t, uint32_t msr, uint64_t v)
 		if (v & ~(counters | GLOBAL_STATUS_OVF_BUF | GLOBAL_STATUS_COND_CHGD))
 			break;
 		t->global_status &= ~v;
+		return;
+	case IA32_DEBUGCTL:
+		/* Bits 15:0 exist on SNB-SKL (SDM vol. 3B, 17.4.1); the model only stores them. */
+		if (v & ~0xffffull)
+			break;
+		t->debugctl = v;
+		return;
+	case IA32_PEBS_ENABLE:
+		/* One enable per GP counter (SDM vol. 3B, 18.3.1.1.1); no PEBS is emulated. */
+		if (v & ~PMU_GP_MASK(g->gp))
+			break;
+		t->pebs_enable = v;
 		return;
 	}
 	/* Reserved bits, IA32_PERF_GLOBAL_STATUS and IA32_PERF_CAPABILITIES (read-only). */
@@ -311,6 +363,32 @@ bool model_rdpmc(struct model_thread *t, uint32_t ecx, uint64_t *value)
 		return false;
 	*value = t->pmc[index];
 	return true;
+}
+
+bool model_rdmsr_safe(struct model_thread *t, uint32_t msr, uint64_t *value)
+{
+	uint64_t faults = t->faults;
+	uint32_t last = t->last_fault_msr;
+
+	*value = model_rdmsr(t, msr);
+	if (t->faults == faults)
+		return true;
+	t->faults = faults;
+	t->last_fault_msr = last;
+	return false;
+}
+
+bool model_wrmsr_safe(struct model_thread *t, uint32_t msr, uint64_t value)
+{
+	uint64_t faults = t->faults;
+	uint32_t last = t->last_fault_msr;
+
+	model_wrmsr(t, msr, value);
+	if (t->faults == faults)
+		return true;
+	t->faults = faults;
+	t->last_fault_msr = last;
+	return false;
 }
 
 static uint64_t backend_read(void *ctx, uint32_t msr)
@@ -434,7 +512,7 @@ static void deliver(struct model_thread *t, uint32_t key, uint64_t d, enum model
 	struct model_core *core = t->core;
 	struct model_thread *sib = model_threads(core) > 1 ? &core->thread[t->id ^ 1] : NULL;
 	const struct pmu_geometry *g = &core->cfg.geo;
-	bool corrupting = core->cfg.erratum && key_corrupting(key);
+	bool corrupting = core->cfg.erratum && key_corrupting(core, key);
 
 	for (unsigned i = 0; i < g->gp; i++) {
 		if (!gp_enabled(t, i) || !gp_ring(t, i, ring) || evtsel_key(t->evtsel[i]) != key)
@@ -472,6 +550,16 @@ static void account_kind(struct model_thread *t, uint32_t key, uint64_t rate, ui
 		deliver(t, key, d, ring);
 }
 
+/* MODEL_FIRMWARE_SMM_RESET (model.h): SMM zeroes thread 0's IA32_PMC0 once, mid-run. */
+static void smm_interferes(struct model_thread *t)
+{
+	if (t->core->cfg.firmware != MODEL_FIRMWARE_SMM_RESET || t->id != 0 || t->smm_resets ||
+	    t->ticks < MODEL_SMM_RESET_TICK || !geo_of(t)->gp || !gp_enabled(t, 0) || !t->pmc[0])
+		return;
+	t->pmc[0] = 0;
+	t->smm_resets++;
+}
+
 void model_account(struct model_core *core, unsigned thread, const struct model_profile *p,
 		   uint64_t n)
 {
@@ -479,6 +567,7 @@ void model_account(struct model_core *core, unsigned thread, const struct model_
 
 	if (!thread_exists(t) || n == 0)
 		return;
+	smm_interferes(t);
 	note_exposure(core);
 	account_kind(t, fixed_key(0), p->instructions, n, p->ring);
 	account_kind(t, fixed_key(1), p->core_cycles, n, p->ring);

@@ -9,9 +9,16 @@
  * IA32_PERFEVTSELx/IA32_PMCx (4 with HT on, 8 with HT off, as on SNB-SKL), their full-width
  * aliases IA32_A_PMCx, three fixed counters and IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
  * IA32_PERF_GLOBAL_STATUS (overflow bits, set when a counter wraps at its 48-bit width),
- * IA32_PERF_GLOBAL_OVF_CTRL and IA32_PERF_CAPABILITIES. RDPMC is emulated too. An access that would
- * #GP on the hardware (an MSR the geometry does not have, a reserved bit, a write to a read-only
- * register) changes nothing and is counted in the thread's fault counter.
+ * IA32_PERF_GLOBAL_OVF_CTRL and IA32_PERF_CAPABILITIES, and as plain registers IA32_DEBUGCTL and
+ * IA32_PEBS_ENABLE (which the kernel checks and clears when it takes the PMU over). RDPMC is
+ * emulated too. An access that would #GP on the hardware (an MSR the geometry does not have, a
+ * reserved bit, a write to a read-only register) changes nothing and is counted in the thread's
+ * fault counter.
+ *
+ * Firmware (model_config.firmware): the model can start as a BIOS that left counters running
+ * leaves the PMU, or imitate SMM code that zeroes a counter in the middle of a run, so that the
+ * kernel's handling of both is tested without such a machine (selftest=firmware-counters and
+ * selftest=counter-reset).
  *
  * The erratum (thesis ch. 4 and 8), when the microarchitecture has it and HT is on: of the events
  * of a corrupting event (0xD0-0xD3) that GP counter i of one thread counts, a share (per event,
@@ -56,11 +63,33 @@ struct model_share {
 	const char *name;
 };
 
-/* The thesis's figures (pmu/model_shares.c). */
+/* The thesis's figures (pmu/model_shares.c), and the table for u (with its stand-ins). */
 extern const struct model_share model_default_shares[];
+const struct model_share *model_shares_for(const struct uarch *u);
 
 /* The share of event/umask in table, in parts per million; 0 when no entry matches. */
 uint32_t model_share_ppm(const struct model_share *table, uint8_t event, uint8_t umask);
+
+/* What the firmware does to the model's PMU. */
+enum model_firmware {
+	MODEL_FIRMWARE_CLEAN, /* nothing: every register as at reset, disabled and zero */
+	/*
+	 * Both threads start as a BIOS left them that counts for itself (Linux: "Broken BIOS
+	 * detected", seen on Ivy Bridge boards with IA32_FIXED_CTR_CTRL = 0x330): fixed counters 1
+	 * and 2 counting at every level, IA32_PERF_GLOBAL_CTRL with every counter enabled (its
+	 * power-on value plus the fixed counters), and more than that BIOS did so that every check is
+	 * exercised: GP counter 0 counting core cycles, IA32_DEBUGCTL with LBR and
+	 * FREEZE_LBRS_ON_PMI, IA32_PEBS_ENABLE for counter 0.
+	 */
+	MODEL_FIRMWARE_COUNTERS_ON,
+	/*
+	 * SMM code zeroes IA32_PMC0 of thread 0 once: at the first work thread 0 accounts after its
+	 * MODEL_SMM_RESET_TICK-th tick while that counter is enabled and not zero.
+	 */
+	MODEL_FIRMWARE_SMM_RESET,
+};
+
+#define MODEL_SMM_RESET_TICK 10
 
 struct model_config {
 	const struct uarch *uarch;
@@ -68,6 +97,7 @@ struct model_config {
 	struct pmu_geometry geo; /* per logical CPU */
 	bool erratum;		 /* apply the cross-HT leak and count exposure */
 	const struct model_share *shares;
+	enum model_firmware firmware; /* MODEL_FIRMWARE_CLEAN unless a selftest asks */
 };
 
 /*
@@ -95,6 +125,8 @@ struct model_thread {
 	uint64_t fixed_ctrl;
 	uint64_t global_ctrl;
 	uint64_t global_status;
+	uint64_t debugctl;
+	uint64_t pebs_enable;
 
 	/* Exact fractions. */
 	uint32_t carry_key[MODEL_CARRY_SLOTS];
@@ -115,6 +147,8 @@ struct model_thread {
 	uint64_t ticks;
 	uint64_t exposure_ticks;
 	bool exposed; /* the current tick has been exposed */
+
+	uint64_t smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET zeroed on this thread */
 };
 
 struct model_core {
@@ -122,7 +156,8 @@ struct model_core {
 	struct model_thread thread[2];
 };
 
-/* Reset every register (counters disabled and zero) and every statistic. */
+/* Reset every register (counters disabled and zero, unless cfg->firmware left them otherwise)
+ * and every statistic. */
 void model_core_init(struct model_core *core, const struct model_config *cfg);
 
 /* Logical CPUs the core emulates: 2 with smt, else 1. */
@@ -138,6 +173,13 @@ struct msr_backend model_backend(struct model_core *core, unsigned thread);
 uint64_t model_rdmsr(struct model_thread *t, uint32_t msr);
 void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t value);
 bool model_rdpmc(struct model_thread *t, uint32_t ecx, uint64_t *value);
+
+/*
+ * The same accesses as rdmsr_safe/wrmsr_safe see them: false where the hardware would raise #GP
+ * (the kernel's fixup catches it), and then the thread's fault counter is left alone.
+ */
+bool model_rdmsr_safe(struct model_thread *t, uint32_t msr, uint64_t *value);
+bool model_wrmsr_safe(struct model_thread *t, uint32_t msr, uint64_t value);
 
 /*
  * n more units of work done by logical CPU thread with profile p: add the events to every

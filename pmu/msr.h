@@ -19,16 +19,20 @@
  * IA32_PERF_CAPABILITIES[13] is set (SDM vol. 3B, 18.2.6 "Full-Width Writes to Performance
  * Counter Registers").
  */
+#define IA32_BIOS_SIGN_ID 0x08bu /* microcode update signature: the revision in bits 63:32 */
 #define IA32_PMC0 0x0c1u
+#define MSR_TSX_FORCE_ABORT 0x10fu /* Skylake microcode, CPUID.(EAX=7,ECX=0):EDX[13] */
 #define IA32_PERFEVTSEL0 0x186u
-#define IA32_FIXED_CTR0 0x309u	      /* INST_RETIRED.ANY */
-#define IA32_FIXED_CTR1 0x30au	      /* CPU_CLK_UNHALTED.CORE */
-#define IA32_FIXED_CTR2 0x30bu	      /* CPU_CLK_UNHALTED.REF */
+#define IA32_DEBUGCTL 0x1d9u   /* LBR, BTS and the freeze-on-PMI bits (SDM vol. 3B, 17.4.1) */
+#define IA32_FIXED_CTR0 0x309u /* INST_RETIRED.ANY */
+#define IA32_FIXED_CTR1 0x30au /* CPU_CLK_UNHALTED.CORE */
+#define IA32_FIXED_CTR2 0x30bu /* CPU_CLK_UNHALTED.REF */
 #define IA32_PERF_CAPABILITIES 0x345u /* exists when CPUID.01H:ECX.PDCM[15] = 1 */
 #define IA32_FIXED_CTR_CTRL 0x38du
 #define IA32_PERF_GLOBAL_STATUS 0x38eu	 /* read-only: overflow bits */
 #define IA32_PERF_GLOBAL_CTRL 0x38fu	 /* enable bits, same layout as the status */
 #define IA32_PERF_GLOBAL_OVF_CTRL 0x390u /* write 1 to clear a status bit */
+#define IA32_PEBS_ENABLE 0x3f1u		 /* PEBS per counter (SDM vol. 3B, 18.3.1.1.1) */
 #define IA32_A_PMC0 0x4c1u
 
 #define IA32_PMC(i) (IA32_PMC0 + (i))
@@ -38,6 +42,20 @@
 
 /* IA32_PERF_CAPABILITIES[13]: IA32_A_PMCx accept writes of the full counter width. */
 #define PERF_CAP_FW_WRITE (1ull << 13)
+
+/*
+ * IA32_DEBUGCTL bits a kernel that owns the PMU must not inherit (SDM vol. 3B, 17.4.1, figure
+ * 17-3): LBR recording, branch trace messages and the branch trace store (which writes records to
+ * memory the firmware chose), and the two bits that freeze the LBR or the counters on a PMI.
+ */
+#define DEBUGCTL_LBR (1ull << 0)
+#define DEBUGCTL_TR (1ull << 6)
+#define DEBUGCTL_BTS (1ull << 7)
+#define DEBUGCTL_FREEZE_LBRS_ON_PMI (1ull << 11)
+#define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
+
+/* MSR_TSX_FORCE_ABORT[0]: every RTM transaction aborts, and GP counter 3 counts for perfmon. */
+#define TSX_FORCE_ABORT_RTM (1ull << 0)
 
 /* RDPMC's ECX: GP counter i is i, fixed counter j is (1 << 30) | j (SDM vol. 2B, RDPMC). */
 #define RDPMC_FIXED (1u << 30)

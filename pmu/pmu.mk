@@ -3,3 +3,20 @@
 PMU_KERNEL_ONLY := pmu/backend_hw.c
 PURE_SRCS += $(filter-out $(PMU_KERNEL_ONLY),$(wildcard pmu/*.c))
 KERNEL_SRCS += $(PMU_KERNEL_ONLY)
+
+# Intel's event tables: pmu/intel_core_events.txt (committed; tools/perfmon-import makes it from
+# Intel's perfmon data) becomes C at build time, by eventgen, for the kernel, schedsim and the host
+# tests alike (layout: pmu/intel_events.h). The generated file is never committed.
+INTEL_EVENTS_C := $(BUILD)/gen/pmu/intel_core_events.c
+PURE_SRCS += $(INTEL_EVENTS_C)
+EVENTGEN := $(BUILD)/tools/eventgen
+EVENTGEN_OBJS := $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(wildcard tools/src/eventgen/*.c))
+
+$(EVENTGEN): $(EVENTGEN_OBJS)
+	$(say) LD $@
+	$(Q)$(CC) -o $@ $^
+
+$(INTEL_EVENTS_C): pmu/intel_core_events.txt $(EVENTGEN)
+	$(say) GEN $@
+	@mkdir -p $(@D)
+	$(Q)$(EVENTGEN) pmu/intel_core_events.txt $@

@@ -4,6 +4,7 @@
  */
 #include <stddef.h>
 
+#include "pmu/event_table.h"
 #include "pmu/regs.h"
 #include "pmu/uarch.h"
 
@@ -24,7 +25,7 @@ static bool name_equal(const char *a, const char *b)
 const struct uarch *uarch_by_name(const char *name)
 {
 	for (const struct uarch *const *u = uarch_all; *u; u++)
-		if (name_equal((*u)->name, name))
+		if (name_equal((*u)->part, name))
 			return *u;
 	return NULL;
 }
@@ -40,22 +41,63 @@ const struct uarch *uarch_by_model(bool intel, unsigned family, unsigned model)
 	return &uarch_generic;
 }
 
+/* Linux's constraint_match(): the entry's code against the event's selection bits. */
 static bool entry_matches(const struct event_constraint *c, const struct pmu_event *e)
 {
+	uint8_t umask = (uint8_t)(c->code >> 8);
+
 	switch (c->match) {
 	case MATCH_EVENT:
 		return e->event == (c->code & 0xff);
 	case MATCH_EVENT_UMASK:
 		return pmu_event_code(e) == c->code;
+	case MATCH_UMASK_BITS:
+		return e->event == (c->code & 0xff) && (e->umask & umask) == umask;
+	case MATCH_EVENT_RANGE:
+		return e->event >= (c->code & 0xff) && e->event <= c->last;
 	}
 	return false;
+}
+
+struct constraint uarch_linux_constraint(const struct uarch *u, const struct pmu_event *e)
+{
+	struct constraint out = { .mask = PMU_GP_BITS, .corrupting = false };
+
+	for (const struct event_constraint *c = u->constraints; c->mask; c++) {
+		if (!entry_matches(c, e))
+			continue;
+		out.mask = c->mask;
+		out.corrupting = (c->flags & CONSTRAINT_CORRUPTING) != 0;
+		break;
+	}
+	return out;
+}
+
+bool uarch_event_corrupting(const struct uarch *u, const struct pmu_event *e)
+{
+	return uarch_linux_constraint(u, e).corrupting;
+}
+
+/*
+ * Intel's counters for exactly e's selection when Intel pins it to fewer than the bottom four
+ * (Counter "2", "3", "0,2,3"), 0 otherwise. Such events keep the same counters with HT off
+ * (test_intel_events checks it).
+ */
+static uint64_t intel_restriction(const struct uarch *u, const struct pmu_event *e)
+{
+	struct event_info info;
+
+	if (!event_table_match(u, e, &info) || info.fixed >= 0 || (info.counters & 0xf) == 0xf)
+		return 0;
+	return info.counters;
 }
 
 struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event *e, unsigned gp,
 				   unsigned fixed)
 {
 	uint64_t gp_all = PMU_GP_MASK(gp);
-	struct constraint out = { .mask = gp_all, .corrupting = false };
+	struct constraint out;
+	uint64_t intel;
 	int j = regs_fixed_counter_for(e);
 
 	/*
@@ -65,16 +107,15 @@ struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event
 	 */
 	if (j >= 0) {
 		out.mask = (unsigned)j < fixed ? PMU_FIXED_BIT(j) : 0;
+		out.corrupting = false;
 		if (regs_fixed_event_gp_ok((unsigned)j))
 			out.mask |= gp_all;
 		return out;
 	}
-	for (const struct event_constraint *c = u->constraints; c->mask; c++) {
-		if (!entry_matches(c, e))
-			continue;
-		out.mask = c->mask & gp_all;
-		out.corrupting = (c->flags & CONSTRAINT_CORRUPTING) != 0;
-		return out;
-	}
+	out = uarch_linux_constraint(u, e);
+	out.mask &= gp_all;
+	intel = intel_restriction(u, e) & gp_all;
+	if (intel)
+		out.mask = (out.mask & intel) ? out.mask & intel : intel;
 	return out;
 }

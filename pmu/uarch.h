@@ -28,6 +28,11 @@
 #define PMU_GP_MASK(n) ((n) >= PMU_FIXED_BASE ? PMU_GP_BITS : (1ull << (n)) - 1)
 #define PMU_FIXED_BIT(j) (1ull << (PMU_FIXED_BASE + (j)))
 
+/*
+ * The microarchitectures with tables. A server part (SNB-EP, IVB-EP, HSX, BDX/BDW-DE, SKX) is a
+ * struct uarch of its own, for its own event names, but shares its client's id, constraints,
+ * counters and erratum.
+ */
 enum uarch_id {
 	UARCH_GENERIC,
 	UARCH_SANDYBRIDGE,
@@ -35,6 +40,8 @@ enum uarch_id {
 	UARCH_HASWELL,
 	UARCH_BROADWELL,
 	UARCH_SKYLAKE,
+	UARCH_ICELAKE,
+	UARCH_COUNT,
 };
 
 /*
@@ -42,30 +49,39 @@ enum uarch_id {
  * INTEL_UEVENT_CONSTRAINT). The fixed-counter events are in no table: pmu/regs.h knows them.
  */
 enum constraint_match {
-	MATCH_EVENT,	   /* event select only, any unit mask */
-	MATCH_EVENT_UMASK, /* event select and unit mask */
+	MATCH_EVENT,	   /* event select only, any unit mask (INTEL_EVENT_CONSTRAINT) */
+	MATCH_EVENT_UMASK, /* event select and unit mask (INTEL_UEVENT_CONSTRAINT) */
+	MATCH_UMASK_BITS,  /* event select, and every unit-mask bit of code set (INTEL_UBIT_...) */
+	MATCH_EVENT_RANGE, /* event selects code..last, any unit mask (INTEL_EVENT_CONSTRAINT_RANGE) */
 };
 
 /* The counter-pair exclusion of the HT erratum applies (thesis ch. 4; Linux INTEL_EXCLEVT). */
 #define CONSTRAINT_CORRUPTING 0x1
 
 struct event_constraint {
-	uint16_t code; /* 0xUUEE; the unit mask is ignored for MATCH_EVENT */
+	uint16_t code; /* 0xUUEE; the unit mask is ignored for MATCH_EVENT and MATCH_EVENT_RANGE */
 	uint8_t match; /* enum constraint_match */
 	uint8_t flags; /* CONSTRAINT_* */
+	uint8_t last;  /* MATCH_EVENT_RANGE: the last event select of the range */
 	uint64_t mask; /* GP counters allowed (idxmsk) */
 };
 
+struct intel_event_table;
+
 struct uarch {
 	enum uarch_id id;
-	const char *name;	  /* "haswell": schedsim's -u and the pmu record's "uarch" */
-	const char *display_name; /* "Haswell", as schedsim prints "Processor Name" */
+	const char *name;	  /* the microarchitecture, "haswell": the pmu record's "uarch" */
+	const char *part;	  /* this part, "haswell" or "haswell-x": schedsim's -u */
+	const char *display_name; /* "Haswell-EP", as schedsim prints "Processor Name" */
 	const uint8_t *models;	  /* Intel family 6 model numbers, terminated by 0 */
 	uint8_t gp_ht_on;	  /* GP counters per logical CPU with HT on ... */
-	uint8_t gp_ht_off;	  /* ... and with HT off (SDM vol. 3B, 18.3.8: 8 on SNB-HSW) */
-	uint8_t fixed;		  /* fixed-function counters */
+	uint8_t gp_ht_off;	  /* ... and with HT off (SDM vol. 3B, 18.3.8: 8 on SNB-SKL) */
+	uint8_t fixed;		  /* fixed-function counters the kernel drives */
 	const char *erratum;	  /* "HSD29"; NULL when the part has no cross-HT corruption */
-	const struct event_constraint *constraints; /* terminated by an entry with mask 0 */
+	const struct event_constraint
+		*constraints; /* Linux's; terminated by an entry with mask 0 */
+	const struct intel_event_table *intel_events; /* Intel's event names; NULL: none imported */
+	uint8_t intel_part; /* INTEL_PART_CLIENT or _SERVER: this part's entries of intel_events */
 };
 
 /* The generic architectural PMU: no model tables, fixed counters as CPUID 0x0A reports them. */
@@ -74,7 +90,7 @@ extern const struct uarch uarch_generic;
 /* All descriptions, generic first, terminated by NULL. */
 extern const struct uarch *const uarch_all[];
 
-/* By name ("haswell", case-insensitive), or NULL. */
+/* By part name ("haswell", "haswell-x", case-insensitive), or NULL. */
 const struct uarch *uarch_by_name(const char *name);
 
 /* By CPUID vendor/family/model; the generic description when the model is not in a table. */
@@ -100,14 +116,33 @@ struct constraint {
 
 /*
  * The static constraint of event e on u with gp general-purpose and fixed fixed-function counters
- * in use (gp is 4 with HT on and 8 with HT off on SNB-HSW). Follows Linux's
+ * in use (gp is 4 with HT on and 8 with HT off on SNB-SKL). Follows Linux's
  * x86_get_event_constraints(): a fixed-counter event (regs_fixed_counter_for()) may use its fixed
- * counter and, when regs_fixed_event_gp_ok(), any GP counter; otherwise a table entry restricts
- * the GP counters, and an event found in no table may use every GP counter. Corrupting events
- * stay on the bottom four counters even with HT off. A mask of 0 means the event cannot be
- * counted on this PMU at all.
+ * counter and, when regs_fixed_event_gp_ok(), any GP counter; otherwise the first entry of Linux's
+ * table that matches restricts the GP counters, and an event found in no entry may use every GP
+ * counter. Corrupting events stay on the bottom four counters even with HT off.
+ *
+ * Then Intel's restriction (README, "Event names"): where Intel's event data names fewer counters
+ * than 0-3 for exactly this selection (event, unit mask, cmask, inv, edge, any), e.g.
+ * MEM_TRANS_RETIRED.PRECISE_STORE on counter 3 of Ivy Bridge, only those counters remain; when
+ * Linux's and Intel's counters have none in common, Intel's are used (Linux's entry was written
+ * for another event of that code). Intel's "counters 0-3 with HT off" for events Linux lets use
+ * all eight is not applied: the scheduling follows Linux there (test_uarch lists the cases).
+ *
+ * A mask of 0 means the event cannot be counted on this PMU at all.
  */
 struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event *e, unsigned gp,
 				   unsigned fixed);
+
+/* Only Linux's table (the first entry that matches, no fixed counters, no Intel restriction):
+ * the mask of every GP counter of the space when no entry matches. */
+struct constraint uarch_linux_constraint(const struct uarch *u, const struct pmu_event *e);
+
+/*
+ * Whether e is one of the erratum's corrupting events on u: the microarchitecture's table marks it
+ * (Linux INTEL_EXCLEVT_CONSTRAINT; 0xD0-0xD3 on Sandy Bridge, Ivy Bridge and Haswell). The one
+ * definition: the scheduler, the model PMU and the count records all ask this.
+ */
+bool uarch_event_corrupting(const struct uarch *u, const struct pmu_event *e);
 
 #endif

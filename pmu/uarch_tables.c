@@ -4,18 +4,26 @@
  *
  * Sources:
  * - model numbers: Intel SDM vol. 4, table 2-1 (CPUID signatures), as Linux's
- *   arch/x86/include/asm/intel-family.h names them;
+ *   arch/x86/include/asm/intel-family.h names them, and Intel's perfmon mapfile.csv;
  * - counter counts: Intel SDM vol. 3B, 18.3.8 (4 GP counters per logical processor with HT on,
- *   8 with HT off, 3 fixed counters on Sandy Bridge to Skylake);
- * - constraints: Linux arch/x86/events/intel/core.c, intel_{snb,ivb,hsw,bdw,skl}_event_constraints
- *   (the same restrictions appear in Intel's perfmon event data as the Counter/CounterHTOff fields);
+ *   8 with HT off, 3 fixed counters on Sandy Bridge to Skylake); Ice Lake has 8 GP counters per
+ *   logical processor whatever HT (and a fourth fixed counter, SLOTS, that the kernel does not use);
+ * - constraints: Linux 6.1 (6.1.192), arch/x86/events/intel/core.c,
+ *   intel_{snb,ivb,hsw,bdw,skl,icl}_event_constraints, entry by entry and in Linux's order
+ *   (test_uarch compares them with a transcription of Linux's tables). Intel's event data has its
+ *   own counter fields (Counter, CounterHTOff), which are not the same restrictions: Intel pins
+ *   some events Linux leaves free (MEM_TRANS_RETIRED.PRECISE_STORE on Ivy Bridge to counter 3) and
+ *   keeps many events on counters 0-3 with HT off where Linux allows all eight. uarch_constraint()
+ *   says which of Intel's restrictions apply on top of these tables;
  * - errata: 2nd gen. Core desktop specification update BJ122, 3rd gen. BV98, 4th gen. HSD29
- *   (the thesis writes HSD129); Linux applies no workaround from Broadwell on.
- * Linux's tables start with the three fixed-counter events (FIXED_EVENT_CONSTRAINT), the same in
+ *   (the thesis writes HSD129); Linux applies no workaround from Broadwell on;
+ * - event names: Intel's perfmon event files, one per part (pmu/intel_core_events.txt).
+ * Linux's tables start with the fixed-counter events (FIXED_EVENT_CONSTRAINT), the same three in
  * every table; they are not repeated here: uarch_constraint() takes them from pmu/regs.c.
  */
 #include <stddef.h>
 
+#include "pmu/intel_events.h"
 #include "pmu/uarch.h"
 
 /* One table entry per line reads better than the formatter's layout. Intel's name of each entry
@@ -23,7 +31,10 @@
 /* clang-format off */
 #define EVENT(c, m) { .code = (c), .match = MATCH_EVENT, .mask = (m) }
 #define UEVENT(c, m) { .code = (c), .match = MATCH_EVENT_UMASK, .mask = (m) }
-/* A corrupting event (thesis figure 4.1): any GP counter of the bottom four, XSU-exclusive. */
+#define UBIT(c, m) { .code = (c), .match = MATCH_UMASK_BITS, .mask = (m) }
+#define RANGE(first, l, m) { .code = (first), .match = MATCH_EVENT_RANGE, .last = (l), .mask = (m) }
+/* A corrupting event (Linux INTEL_EXCLEVT_CONSTRAINT, thesis figure 4.1): any GP counter of the
+ * bottom four, XSU-exclusive. */
 #define CORRUPTING(ev)                                                                             \
 	{ .code = (ev), .match = MATCH_EVENT, .flags = CONSTRAINT_CORRUPTING, .mask = 0xf }
 #define END { .mask = 0 }
@@ -39,7 +50,7 @@ static const struct event_constraint generic_constraints[] = {
 	END,
 };
 
-/* Linux intel_snb_event_constraints. */
+/* Linux intel_snb_event_constraints; Linux lists 0x04a3 and 0x02a3 twice, so do we. */
 static const struct event_constraint snb_constraints[] = {
 	UEVENT(0x04a3, 0xf), /* CYCLE_ACTIVITY.CYCLES_NO_DISPATCH */
 	UEVENT(0x05a3, 0xf), /* CYCLE_ACTIVITY.STALLS_L2_PENDING */
@@ -48,6 +59,8 @@ static const struct event_constraint snb_constraints[] = {
 	EVENT(0x48, 0x4),    /* L1D_PEND_MISS.PENDING */
 	UEVENT(0x01c0, 0x2), /* INST_RETIRED.PREC_DIST */
 	EVENT(0xcd, 0x8),    /* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	UEVENT(0x04a3, 0xf), /* CYCLE_ACTIVITY.CYCLES_NO_DISPATCH */
+	UEVENT(0x02a3, 0x4), /* CYCLE_ACTIVITY.CYCLES_L1D_PENDING */
 	CORRUPTING_EVENTS,   /* 0xd0-0xd3, XSU-exclusive */
 	END,
 };
@@ -82,15 +95,17 @@ static const struct event_constraint hsw_constraints[] = {
 
 /*
  * Linux intel_bdw_event_constraints. No erratum: the memory events are limited to the bottom four
- * counters (they matter with HT off) but need no exclusion.
+ * counters (they matter with HT off) but need no exclusion. 0xA3 is an INTEL_UBIT_EVENT_CONSTRAINT:
+ * every unit mask with bit 3 set (CYCLES_L1D_MISS 0x08a3, STALLS_L1D_MISS 0x0ca3, ...) is pinned
+ * to counter 2, not 0x08a3 alone.
  */
 static const struct event_constraint bdw_constraints[] = {
 	UEVENT(0x0148, 0x4), /* L1D_PEND_MISS.PENDING */
-	UEVENT(0x08a3, 0x4), /* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	UBIT(0x08a3, 0x4),   /* CYCLE_ACTIVITY.CYCLES_L1D_MISS and every umask with bit 3 */
 	EVENT(0xd0, 0xf),    /* MEM_UOPS_RETIRED.* */
 	EVENT(0xd1, 0xf),    /* MEM_LOAD_UOPS_RETIRED.* */
-	EVENT(0xd2, 0xf),    /* MEM_LOAD_UOPS_LLC_HIT_RETIRED.* */
-	EVENT(0xcd, 0xf),    /* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	EVENT(0xd2, 0xf),    /* MEM_LOAD_UOPS_L3_HIT_RETIRED.* */
+	EVENT(0xcd, 0xf),    /* MEM_TRANS_RETIRED.* */
 	END,
 };
 
@@ -105,22 +120,52 @@ static const struct event_constraint skl_constraints[] = {
 	END,
 };
 
+/*
+ * Linux intel_icl_event_constraints, the GP part: with 8 GP counters per thread, many events may
+ * use only the bottom four. Not modelled: the fixed entries beyond the three architectural ones
+ * (0x01c0 and 0x0100 on fixed counter 0, SLOTS on fixed counter 3) and the topdown metrics.
+ */
+static const struct event_constraint icl_constraints[] = {
+	RANGE(0x03, 0x0a, 0xf), RANGE(0x1f, 0x28, 0xf),
+	EVENT(0x32, 0xf), /* SW_PREFETCH_ACCESS.* */
+	RANGE(0x48, 0x56, 0xf), RANGE(0x60, 0x8b, 0xf),
+	UEVENT(0x04a3, 0xff), /* CYCLE_ACTIVITY.STALLS_TOTAL */
+	UEVENT(0x10a3, 0xff), /* CYCLE_ACTIVITY.CYCLES_MEM_ANY */
+	UEVENT(0x14a3, 0xff), /* CYCLE_ACTIVITY.STALLS_MEM_ANY */
+	EVENT(0xa3, 0xf),     /* CYCLE_ACTIVITY.* */
+	RANGE(0xa8, 0xb0, 0xf), RANGE(0xb7, 0xbd, 0xf),
+	RANGE(0xd0, 0xe6, 0xf), EVENT(0xef, 0xf),
+	RANGE(0xf0, 0xf4, 0xf), END,
+};
+
 static const uint8_t no_models[] = { 0 };
-/* SANDYBRIDGE 0x2A (client), SANDYBRIDGE_X 0x2D (SNB-EP, Jaketown). */
-static const uint8_t snb_models[] = { 0x2a, 0x2d, 0 };
-/* IVYBRIDGE 0x3A (client), IVYBRIDGE_X 0x3E (IVB-EP, Ivytown). */
-static const uint8_t ivb_models[] = { 0x3a, 0x3e, 0 };
-/* HASWELL 0x3C, HASWELL_X 0x3F (HSX), HASWELL_L 0x45 (ULT), HASWELL_G 0x46 (GT3e). */
-static const uint8_t hsw_models[] = { 0x3c, 0x3f, 0x45, 0x46, 0 };
-/* BROADWELL 0x3D, BROADWELL_G 0x47, BROADWELL_X 0x4F, BROADWELL_D 0x56. */
-static const uint8_t bdw_models[] = { 0x3d, 0x47, 0x4f, 0x56, 0 };
-/* SKYLAKE_L 0x4E, SKYLAKE 0x5E, SKYLAKE_X 0x55, KABYLAKE_L 0x8E, KABYLAKE 0x9E, COMETLAKE 0xA5/0xA6:
- * Linux drives all of them with the Skylake tables. */
-static const uint8_t skl_models[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0 };
+/* SANDYBRIDGE 0x2A; SANDYBRIDGE_X 0x2D (SNB-EP, Jaketown). */
+static const uint8_t snb_models[] = { 0x2a, 0 };
+static const uint8_t snbx_models[] = { 0x2d, 0 };
+/* IVYBRIDGE 0x3A; IVYBRIDGE_X 0x3E (IVB-EP, Ivytown). */
+static const uint8_t ivb_models[] = { 0x3a, 0 };
+static const uint8_t ivbx_models[] = { 0x3e, 0 };
+/* HASWELL 0x3C, HASWELL_L 0x45 (ULT), HASWELL_G 0x46 (GT3e); HASWELL_X 0x3F (HSX). */
+static const uint8_t hsw_models[] = { 0x3c, 0x45, 0x46, 0 };
+static const uint8_t hswx_models[] = { 0x3f, 0 };
+/* BROADWELL 0x3D, BROADWELL_G 0x47; BROADWELL_X 0x4F (BDX) and BROADWELL_D 0x56 (BDW-DE: Intel
+ * has a file of its own for it, not imported; BDX's names are used). */
+static const uint8_t bdw_models[] = { 0x3d, 0x47, 0 };
+static const uint8_t bdwx_models[] = { 0x4f, 0x56, 0 };
+/* SKYLAKE_L 0x4E, SKYLAKE 0x5E, KABYLAKE_L 0x8E, KABYLAKE 0x9E, COMETLAKE 0xA5/0xA6; SKYLAKE_X 0x55
+ * (SKX; its steppings 5 and later are Cascade Lake, whose own names are not imported). Linux
+ * drives all of them with the Skylake tables. */
+static const uint8_t skl_models[] = { 0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6, 0 };
+static const uint8_t sklx_models[] = { 0x55, 0 };
+/* ICELAKE_L 0x7E, ICELAKE 0x7D, ICELAKE_X 0x6A (QEMU's Icelake-Server), ICELAKE_D 0x6C,
+ * TIGERLAKE_L 0x8C, TIGERLAKE 0x8D, ROCKETLAKE 0xA7: Linux drives all of them with the Ice Lake
+ * tables. */
+static const uint8_t icl_models[] = { 0x7e, 0x7d, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7, 0 };
 
 const struct uarch uarch_generic = {
 	.id = UARCH_GENERIC,
 	.name = "generic",
+	.part = "generic",
 	.display_name = "Generic architectural PMU",
 	.models = no_models,
 	.gp_ht_on = 4,
@@ -130,69 +175,121 @@ const struct uarch uarch_generic = {
 	.constraints = generic_constraints,
 };
 
+/* The parts of one microarchitecture differ in name, models and event names only. */
+#define SNB_COMMON                                                                                 \
+	.id = UARCH_SANDYBRIDGE, .name = "sandybridge", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3, \
+	.erratum = "BJ122", .constraints = snb_constraints,                                        \
+	.intel_events = &intel_events_sandybridge
+#define IVB_COMMON                                                                                 \
+	.id = UARCH_IVYBRIDGE, .name = "ivybridge", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,     \
+	.erratum = "BV98", .constraints = ivb_constraints, .intel_events = &intel_events_ivybridge
+#define HSW_COMMON                                                                                 \
+	.id = UARCH_HASWELL, .name = "haswell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,         \
+	.erratum = "HSD29", .constraints = hsw_constraints, .intel_events = &intel_events_haswell
+#define BDW_COMMON                                                                                 \
+	.id = UARCH_BROADWELL, .name = "broadwell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,     \
+	.erratum = NULL, .constraints = bdw_constraints, .intel_events = &intel_events_broadwell
+#define SKL_COMMON                                                                                 \
+	.id = UARCH_SKYLAKE, .name = "skylake", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,         \
+	.erratum = NULL, .constraints = skl_constraints, .intel_events = &intel_events_skylake
+
 static const struct uarch uarch_sandybridge = {
-	.id = UARCH_SANDYBRIDGE,
-	.name = "sandybridge",
-	.display_name = "Sandy Bridge",
-	.models = snb_models,
-	.gp_ht_on = 4,
-	.gp_ht_off = 8,
-	.fixed = 3,
-	.erratum = "BJ122",
-	.constraints = snb_constraints,
+	SNB_COMMON,	      .part = "sandybridge",	       .display_name = "Sandy Bridge",
+	.models = snb_models, .intel_part = INTEL_PART_CLIENT,
+};
+
+static const struct uarch uarch_sandybridge_x = {
+	SNB_COMMON,
+	.part = "sandybridge-x",
+	.display_name = "Sandy Bridge-EP",
+	.models = snbx_models,
+	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_ivybridge = {
-	.id = UARCH_IVYBRIDGE,
-	.name = "ivybridge",
+	IVB_COMMON,
+	.part = "ivybridge",
 	.display_name = "Ivy Bridge",
 	.models = ivb_models,
-	.gp_ht_on = 4,
-	.gp_ht_off = 8,
-	.fixed = 3,
-	.erratum = "BV98",
-	.constraints = ivb_constraints,
+	.intel_part = INTEL_PART_CLIENT,
+};
+
+static const struct uarch uarch_ivybridge_x = {
+	IVB_COMMON,
+	.part = "ivybridge-x",
+	.display_name = "Ivy Bridge-EP",
+	.models = ivbx_models,
+	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_haswell = {
-	.id = UARCH_HASWELL,
-	.name = "haswell",
+	HSW_COMMON,
+	.part = "haswell",
 	.display_name = "Haswell",
 	.models = hsw_models,
-	.gp_ht_on = 4,
-	.gp_ht_off = 8,
-	.fixed = 3,
-	.erratum = "HSD29",
-	.constraints = hsw_constraints,
+	.intel_part = INTEL_PART_CLIENT,
+};
+
+static const struct uarch uarch_haswell_x = {
+	HSW_COMMON,
+	.part = "haswell-x",
+	.display_name = "Haswell-EP",
+	.models = hswx_models,
+	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_broadwell = {
-	.id = UARCH_BROADWELL,
-	.name = "broadwell",
+	BDW_COMMON,
+	.part = "broadwell",
 	.display_name = "Broadwell",
 	.models = bdw_models,
-	.gp_ht_on = 4,
-	.gp_ht_off = 8,
-	.fixed = 3,
-	.erratum = NULL,
-	.constraints = bdw_constraints,
+	.intel_part = INTEL_PART_CLIENT,
+};
+
+static const struct uarch uarch_broadwell_x = {
+	BDW_COMMON,
+	.part = "broadwell-x",
+	.display_name = "Broadwell-EP/DE",
+	.models = bdwx_models,
+	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_skylake = {
-	.id = UARCH_SKYLAKE,
-	.name = "skylake",
+	SKL_COMMON,
+	.part = "skylake",
 	.display_name = "Skylake",
 	.models = skl_models,
-	.gp_ht_on = 4,
+	.intel_part = INTEL_PART_CLIENT,
+};
+
+static const struct uarch uarch_skylake_x = {
+	SKL_COMMON,
+	.part = "skylake-x",
+	.display_name = "Skylake-SP",
+	.models = sklx_models,
+	.intel_part = INTEL_PART_SERVER,
+};
+
+/* Ice Lake: Linux's scheduling rules; no Intel event names imported (raw codes and perf's
+ * generic names only). */
+static const struct uarch uarch_icelake = {
+	.id = UARCH_ICELAKE,
+	.name = "icelake",
+	.part = "icelake",
+	.display_name = "Ice Lake",
+	.models = icl_models,
+	.gp_ht_on = 8,
 	.gp_ht_off = 8,
 	.fixed = 3,
 	.erratum = NULL,
-	.constraints = skl_constraints,
+	.constraints = icl_constraints,
 };
 
 /* clang-format off */
 const struct uarch *const uarch_all[] = {
-	&uarch_generic, &uarch_sandybridge, &uarch_ivybridge, &uarch_haswell,
-	&uarch_broadwell, &uarch_skylake, NULL,
+	&uarch_generic,
+	&uarch_sandybridge, &uarch_sandybridge_x, &uarch_ivybridge, &uarch_ivybridge_x,
+	&uarch_haswell, &uarch_haswell_x, &uarch_broadwell, &uarch_broadwell_x,
+	&uarch_skylake, &uarch_skylake_x, &uarch_icelake, NULL,
 };
 /* clang-format on */

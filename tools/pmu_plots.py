@@ -205,7 +205,7 @@ def plot_heatmap(plt, experiment, out_dir):
     for ax, m in zip(axes[0], maps):
         image = _heatmap_panel(ax, m, max(highest, 1e-9))
     fig.subplots_adjust(top=0.78, bottom=0.17, left=0.12)
-    fig.colorbar(image, ax=list(axes[0]), label="leak / count (share of HT0's count)")
+    fig.colorbar(image, ax=list(axes[0]), label="ratio: the share of the event's count that leaked")
     fig.suptitle(_tex("%s: what the sibling's counter of a zero event caught\n%s"
                       % (experiment.name, experiment.title or "")), fontsize=10)
     path = os.path.join(out_dir, "%s-heatmap.png" % experiment.name)

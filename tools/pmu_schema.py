@@ -290,8 +290,9 @@ RECORDS = {
         "packages": U32, "cores": U32, "threads_per_core": U32, "core": U32,
         "threads": Array(U32), "smt": Bool(), "tsc_hz": U64, "tsc_ref": TEXT,
         "apic_timer_hz": U64, "apic_mode": TEXT, "version": TEXT,
-        "console": Obj({"serial": Null(Hex()), "baud": U32, "vga": Bool()}),
-        "config": Obj(), "microcode": Null(Hex()),
+        "console": Obj({"serial": Null(Hex()), "baud": U32, "vga": Bool(),
+                        "screen": Null(TEXT)}),
+        "config": Obj(), "microcode": Null(Hex()), "step": TEXT, "error": TEXT,
     }),
     "warn": Obj({
         "key": Null(TEXT), "value": Null(TEXT), "accepted": Null(Either(TEXT, Array(TEXT))),
@@ -310,7 +311,10 @@ RECORDS = {
         "model": Obj({"erratum_applied": Bool(),
                       "shares": Array(Obj({"event": TEXT, "name": Null(TEXT),
                                            "share": FRACTION}))}),
-        "msrs": Obj(others=Hex()), "firmware_counters": Array(TEXT),
+        "tsx_force_abort": Bool(),
+        # What the PMU MSRs held when the kernel took over; a value is null where the MSR
+        # faulted, the whole null when no backend was chosen.
+        "msrs": Null(Obj(others=Null(Hex()))), "firmware_counters": Null(Array(TEXT)),
     }),
     "cpu": Obj({
         "apic": U32, "index": U32, "started": Bool(), "start_us": U64, "core": Null(U32),
@@ -318,7 +322,8 @@ RECORDS = {
     }),
     "tick": Obj({
         "period_ms": U32, "interval_ns": U64, "expected": U64, "ticks": Array(U64),
-        "error_pct": Array(Num()), "apic": Array(U32),
+        "error_pct": Array(Num()), "apic": Array(U32), "tick_tsc_mean": Array(Num(0)),
+        "tick_tsc_max": Array(U64), "ticks_late": Array(U64), "ticks_lost": Array(U64),
     }),
     "sibling": Obj({
         "apic": Array(U32), "skew_tsc": I64, "skew_ns": I64,
@@ -327,12 +332,16 @@ RECORDS = {
     }),
     "pmu_check": Obj({
         "backend": TEXT, "workload": TEXT, "units": U64, "events": Array(TEXT), "ok": Bool(),
+        "skipped": Array(TEXT),
+        # A count the check could not make (its counter is missing) is null.
         "threads": Array(Obj({"thread": THREAD, "apic": U32, "status": TEXT,
-                              "counts": Array(U64), "expected": Null(Array(U64)),
+                              "counts": Array(Null(U64)), "expected": Null(Array(Null(U64))),
                               "wraps": U64, "ok": Bool()})),
     }),
     "rdpmc": Obj({
-        "cycles": Num(0), "min": Num(0), "max": Num(0), "reads": U64, "emulated": Bool(),
+        "backend": TEXT, "emulated": Bool(), "event": TEXT, "units": U64, "reads": U64,
+        "cycles": Null(Num(0)), "median": Null(Num(0)), "min": Null(Num(0)),
+        "max": Null(Num(0)), "reason": NOTE, "threads": Array(Obj()), "ok": Bool(),
     }),
     "exp": Obj(_run(
         title=NOTE, section=NOTE, description=NOTE, rule=NOTE, repeat=Int(1, 2 ** 32),
@@ -345,19 +354,20 @@ RECORDS = {
         thread=THREAD, apic=U32, event=NAME, code=Null(TEXT), name=Null(TEXT),
         corrupting=Bool(), counter=Null(TEXT), raw=U64, enabled=U64, running=U64,
         scaled=Null(U64), baseline=U64, tolerance=U64, leak=U64, true=Null(U64),
-        interfered=Bool()), required=("exp", "thread", "event")),
+        interfered=Bool(), any_thread=Bool()), required=("exp", "thread", "event")),
     "exp_end": Obj(_run(
         elapsed_ns=U64, ticks=Array(U64), exposure=Null(U64), skew_tsc=Null(I64),
         units=Array(U64), invariant_violations=U64, tick_tsc_mean=Array(Num(0)),
-        tick_tsc_max=Array(U64), ticks_late=Array(U64), ticks_lost=Array(U64)),
-        required=("exp",)),
+        tick_tsc_max=Array(U64), ticks_late=Array(U64), ticks_lost=Array(U64),
+        overlap_pct=U32), required=("exp",)),
     "verdict": Obj(_run(
         result=Enum("pass", "fail", "skip"), reason=NOTE, exposure=Null(U64), checked=U64,
         corrupted=U64, skip=NOTE), required=("exp", "result")),
     "survey": Obj(_run(
-        event=NAME, name=Null(TEXT), corrupting=Bool(), index=Int(0, 63),
+        event=NAME, name=Null(TEXT), corrupting=Bool(), control=Bool(), index=Int(0, 63),
         sibling_index=Int(0, 63), same_index=Bool(), count=U64, leak=U64,
-        ratio=Null(Num(0))), required=("exp", "event", "index", "sibling_index")),
+        ratio=Null(Num(0)), overlap_pct=U32), required=("exp", "event", "index",
+                                                         "sibling_index")),
     "end": Obj({
         "records": U64, "verdict": Enum("pass", "fail"), "failures": U64,
         "reason": Null(TEXT),

@@ -1,5 +1,6 @@
 """The leak survey (`survey` records, docs/records.md): for each event counted on one of HT0's
-counters, what the sibling's counter holding a zero event caught, as a share of HT0's count.
+counters, what the sibling's counter holding a zero event caught, as a share of the event's
+occurrences (the record's ratio: leak / (count + leak)).
 The map has a row per event and a column per counter index where the two counters had the same
 index, plus one column for every pair of different indices: the erratum leaks only into the
 counter of the same index (thesis 4.2), so that column must stay at zero.
@@ -32,9 +33,11 @@ class Point:
         self.same_index = o.get("same_index", self.index == self.sibling_index)
         self.count = o.get("count")
         self.leak = o.get("leak")
+        # The share of the event's occurrences that leaked (docs/records.md): the erratum moves
+        # counts, it does not copy them, so HT0 counted the rest.
         self.ratio = o.get("ratio")
-        if "ratio" not in o and self.count and self.leak is not None:
-            self.ratio = self.leak / self.count
+        if "ratio" not in o and self.count is not None and self.leak:
+            self.ratio = self.leak / (self.count + self.leak)
 
     @property
     def column(self):
@@ -64,8 +67,8 @@ class LeakMap:
         return self._info[event]
 
     def cell(self, event, column):
-        """The ratio of a cell; None when nothing was measured there, "n/a" when every count
-        there was 0 (the ratio is undefined)."""
+        """The ratio of a cell; None when nothing was measured there, "n/a" when nothing was
+        counted there (count and leak 0: the ratio is undefined)."""
         pairs = self._pairs.get((event, column))
         if not pairs:
             return None

@@ -97,7 +97,8 @@ def _msr_lines(p):
     lines = []
     msrs = p.get("msrs")
     if msrs:
-        items = ["%s=%s" % (name, pmu_format.hex_text(v)) for name, v in msrs.items()]
+        items = ["%s=%s" % (name, "faulted" if v is None else pmu_format.hex_text(v))
+                 for name, v in msrs.items()]
         lines.append("  MSRs       as the firmware left them:")
         for i in range(0, len(items), 3):
             lines.append("             " + "  ".join(items[i:i + 3]))
@@ -114,19 +115,25 @@ def _msr_lines(p):
 
 def render_rdpmc(report):
     """The RDPMC boot check: one line per record (there is one)."""
+    count = pmu_format.count_text
     lines = []
     for r in report.rdpmc:
         parts = []
-        if "cycles" in r:
+        if r.get("cycles") is not None:
             parts.append("%.1f TSC cycles per read at CPL 3" % r["cycles"])
-        if "min" in r or "max" in r:
-            parts.append("min %s, max %s" % (pmu_format.count_text(r.get("min")),
-                                             pmu_format.count_text(r.get("max"))))
+        if r.get("median") is not None:
+            parts.append("median %s" % count(r["median"]))
+        if r.get("min") is not None or r.get("max") is not None:
+            parts.append("min %s, max %s" % (count(r.get("min")), count(r.get("max"))))
         if "reads" in r:
-            parts.append("%s reads" % pmu_format.count_text(r["reads"]))
+            parts.append("%s reads" % count(r["reads"]))
         if "emulated" in r:
             parts.append("trapped and answered by the model" if r["emulated"]
                          else "executed by the CPU")
+        if r.get("reason"):
+            parts.append(r["reason"])
+        if r.get("ok") is False:
+            parts.append("FAILED")
         lines.append("  RDPMC      " + (", ".join(parts) or "checked"))
     return lines
 

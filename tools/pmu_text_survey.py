@@ -21,8 +21,9 @@ def cell_text(value):
 
 
 def render_leak_map(leak_map):
-    """The sibling's count of a zero event as a share of HT0's count of the event, per index of
-    HT0's counter; "other": the sibling's counter had another index (the largest such share)."""
+    """The sibling's count of a zero event as a share of the event's occurrences (the record's
+    ratio), per index of HT0's counter; "other": the sibling's counter had another index (the
+    largest such share)."""
     heads = ["%d" % c if c != pmu_survey.OTHER else "other index" for c in leak_map.columns]
     rows = []
     for event in leak_map.events:
@@ -33,13 +34,13 @@ def render_leak_map(leak_map):
     name_w = max([len(r[1]) for r in rows] + [4])
     cell_w = [max([len(h)] + [len(r[2][i]) for r in rows]) for i, h in enumerate(heads)]
     lines = ["   leak map, %s: what the sibling's counter of a zero event caught, as a share "
-             "of HT0's count, by HT0's counter index (%d measurements)"
+             "of the event's count, by HT0's counter index (%d measurements)"
              % (pmu_format.xsu_text(leak_map.xsu), len(leak_map.points)),
              ("     %-*s  %-*s  %s" % (event_w, "event", name_w, "name", "  ".join(
                  "%*s" % (w, h) for w, h in zip(cell_w, heads)))).rstrip()]
     for event, name, cells in rows:
         lines.append(("     %-*s  %-*s  %s" % (event_w, event, name_w, name, "  ".join(
             "%*s" % (w, c) for w, c in zip(cell_w, cells)))).rstrip())
-    lines.append("   * corrupting event; - not measured; n/a: HT0 counted 0; other index: the "
+    lines.append("   * corrupting event; - not measured; n/a: nothing counted; other index: the "
                  "largest share where the sibling's counter had another index")
     return lines

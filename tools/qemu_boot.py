@@ -6,13 +6,20 @@ arrives, presses Enter when GRUB shows its menu (so no test waits for the menu's
 when the end record arrives, and stops QEMU: it either leaves by itself (exit=qemu, through the
 isa-debug-exit device: status 1 = pass, 3 = fail) or is stopped once the end record is in, or is
 killed at the timeout. Nothing here sleeps to synchronise: every wait is on QEMU's output or exit.
+
+With screendump=FILE, boot() also keeps what the screen shows at the end: once the kernel says it
+halted (exit=halt, the default), it asks QEMU through QMP (on a unix socket) for a screendump of
+the display, PPM or PNG by FILE's extension, then has QEMU quit. QEMU runs without a window
+(-display none); its emulated graphics card still has a screen to dump.
 """
 
+import json
 import os
 import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -37,7 +44,8 @@ END_RE = re.compile(rb'@\d+ [0-9a-f]{8} \{"type":"end"')
 GRUB_MENU_RE = re.compile(rb"highlighted entry will be executed automatically|"
                           rb"Press enter to boot the selected OS")
 # Printed by the kernel after the end record when it halts (exit=halt): nothing more will come.
-HALTED_RE = re.compile(rb"halted: the run is over")
+# The whole line: the kernel's screen has drawn a line before its end reaches the serial port.
+HALTED_RE = re.compile(rb"halted: the run is over[^\n]*\n")
 QEMU_EXIT_PASS = 1
 QEMU_EXIT_FAIL = 3
 
@@ -52,6 +60,8 @@ class BootResult:
         self.command = []
         self.stderr = ""
         self.pressed_enter = False
+        self.screendump = None       # the screenshot's path, once QEMU wrote it
+        self.screendump_error = None  # why there is none, when one was asked for
 
     def tail(self, lines=40):
         return "\n".join(self.log.splitlines()[-lines:])
@@ -96,11 +106,12 @@ def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
     return args + list(extra)
 
 
-def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r",
-         **kwargs):
+def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=None,
+         screendump=None, **kwargs):
     """Boot and capture. echo, if given, is called with each chunk of console output (bytes).
     menu_key is what to type when GRUB shows its menu: Enter takes the default entry, an entry's
-    hotkey (boot/grub.cfg) takes that entry."""
+    hotkey (boot/grub.cfg) takes that entry. cwd is QEMU's working directory (a relative path
+    is relative to it). screendump: a file for the screen at the end (see above)."""
     result = BootResult()
     workdir = tempfile.mkdtemp(prefix="pmu-qemu-")
     try:
@@ -108,11 +119,17 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r",
         if way.startswith("ovmf"):
             vars_file = os.path.join(workdir, "OVMF_VARS.fd")
             shutil.copyfile(OVMF_VARS, vars_file)
+        qmp = None
+        if screendump:
+            qmp = os.path.join(workdir, "qmp.sock")
+            kwargs["extra"] = list(kwargs.get("extra", ())) + [
+                "-qmp", "unix:%s,server=on,wait=off" % qmp]
         cmd = command(way, path, vars_file=vars_file, **kwargs)
         result.command = cmd
         stderr_path = os.path.join(workdir, "stderr")
         with open(stderr_path, "wb") as stderr:
-            _run(cmd, result, stderr, timeout, echo, log_path, menu_key)
+            _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd,
+                 (qmp, screendump) if screendump else None)
         with open(stderr_path, "rb") as f:
             result.stderr = f.read().decode("utf-8", "replace")
     finally:
@@ -120,10 +137,10 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r",
     return result
 
 
-def _run(cmd, result, stderr, timeout, echo, log_path, menu_key):
+def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                            start_new_session=True)
+                            start_new_session=True, cwd=cwd)
     log = open(log_path, "wb") if log_path else None
     data = bytearray()
     end_seen_at = None
@@ -160,6 +177,8 @@ def _run(cmd, result, stderr, timeout, echo, log_path, menu_key):
             elif proc.poll() is not None:
                 break
     finally:
+        if screendump:
+            _take_screendump(proc, result, bool(HALTED_RE.search(data)), *screendump)
         if proc.poll() is None and not result.timed_out and not HALTED_RE.search(data):
             # The console closed or the end record is in: QEMU may be leaving by itself.
             try:
@@ -183,6 +202,54 @@ def _run(cmd, result, stderr, timeout, echo, log_path, menu_key):
             log.close()
         result.seconds = time.monotonic() - start
     result.log = data.decode("utf-8", "replace")
+
+
+def _take_screendump(proc, result, halted, socket_path, path):
+    """The screen into path through QMP, then QEMU quits; only once the kernel has halted, so
+    that the screen is final."""
+    if not halted:
+        result.screendump_error = ("no screenshot: the kernel did not halt (exit=qemu, or a "
+                                   "timeout) before QEMU %s" % (
+                                       "left" if proc.poll() is not None else "was stopped"))
+        return
+    if proc.poll() is not None:
+        result.screendump_error = "no screenshot: QEMU left after the kernel halted"
+        return
+    try:
+        if os.path.exists(path):
+            os.unlink(path)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(10)
+            sock.connect(socket_path)
+            channel = sock.makefile("rw", encoding="utf-8")
+            channel.readline()  # the greeting
+            _qmp(channel, "qmp_capabilities")
+            _qmp(channel, "screendump", filename=os.path.abspath(path),
+                 format="png" if path.endswith(".png") else "ppm")
+            result.screendump = path
+            _qmp(channel, "quit")
+    except (OSError, ValueError, RuntimeError) as e:
+        result.screendump_error = "no screenshot: QMP: %s: %s" % (type(e).__name__, e)
+
+
+def _qmp(channel, command_name, **arguments):
+    """One QMP command; its answer (events that arrive meanwhile are skipped)."""
+    request = {"execute": command_name}
+    if arguments:
+        request["arguments"] = arguments
+    channel.write(json.dumps(request) + "\n")
+    channel.flush()
+    while True:
+        line = channel.readline()
+        if not line:
+            if command_name == "quit":
+                return {}
+            raise RuntimeError("QEMU closed QMP during %s" % command_name)
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError("%s: %s" % (command_name, answer["error"].get("desc")))
+        if "return" in answer:
+            return answer["return"]
 
 
 def _stop(proc):

@@ -19,3 +19,11 @@ BENCH_PROGS += $(BUILD)/tools/schedbench
 $(BUILD)/tools/schedbench: $(call tool_objs,schedbench) $$(TOOL_PURE_OBJS)
 	$(say) LD $@
 	$(Q)$(CC) -o $@ $^
+
+# The converter of the screen's PSF font into C (kernel/font.h), run while building the kernel.
+$(BUILD)/tools/psf2c: $(call tool_objs,psf2c)
+	$(say) LD $@
+	$(Q)$(CC) -o $@ $^
+
+# Its PSF reader is host-tested (tests/host/test_psf.c).
+$(BUILD)/host/tests/test_psf: $(BUILD)/host/tools/src/psf2c/psf.o

@@ -16,6 +16,7 @@ struct words {
 	bool in_word;
 	bool full;	 /* a word did not fit: everything after it is dropped */
 	bool in_comment; /* cmdline.txt: from a word starting with '#' to the end of the line */
+	struct load_options_cut cut; /* what was dropped, for the kernel's warning */
 };
 
 static void words_init(struct words *w, char *out, size_t size)
@@ -25,10 +26,22 @@ static void words_init(struct words *w, char *out, size_t size)
 		out[0] = 0;
 }
 
+/* A character after the cut: counted, with one separator before each dropped word. */
+static void drop(struct words *w)
+{
+	if (!w->in_word) {
+		w->in_word = true;
+		w->cut.bytes += w->len > 0 || w->cut.words > 0;
+		w->cut.words++;
+	}
+	w->cut.bytes++;
+}
+
 static void put(struct words *w, char c)
 {
 	if (w->full || w->size == 0) {
 		w->full = true;
+		drop(w);
 		return;
 	}
 	if (!w->in_word) {
@@ -38,7 +51,10 @@ static void put(struct words *w, char c)
 			w->out[w->len++] = ' ';
 	}
 	if (w->len + 1 >= w->size) {
+		/* The word that straddles the limit goes whole, with its separator. */
 		w->full = true;
+		w->cut.words = 1;
+		w->cut.bytes = (uint32_t)(w->len - w->word_start) + 1;
 		w->len = w->word_start;
 		w->out[w->len] = 0;
 		return;
@@ -95,11 +111,13 @@ static void drop_program_name(struct words *w)
 }
 
 enum load_options_result load_options_from_ucs2(const uint8_t *options, size_t bytes, char *out,
-						size_t out_size)
+						size_t out_size, struct load_options_cut *cut)
 {
 	struct words w;
 
 	words_init(&w, out, out_size);
+	if (cut)
+		*cut = (struct load_options_cut){ 0 };
 	if (!options)
 		return LOAD_OPTIONS_EMPTY;
 	for (size_t i = 0; i + 1 < bytes; i += 2) {
@@ -117,6 +135,8 @@ enum load_options_result load_options_from_ucs2(const uint8_t *options, size_t b
 	}
 	/* Also when the options were too long: the shell's argv[0] is no kernel option either. */
 	drop_program_name(&w);
+	if (cut)
+		*cut = w.cut;
 	return words_result(&w);
 }
 
@@ -137,11 +157,13 @@ static void file_char(struct words *w, uint32_t c)
 }
 
 enum load_options_result load_options_from_file(const uint8_t *text, size_t bytes, char *out,
-						size_t out_size)
+						size_t out_size, struct load_options_cut *cut)
 {
 	struct words w;
 
 	words_init(&w, out, out_size);
+	if (cut)
+		*cut = (struct load_options_cut){ 0 };
 	if (!text)
 		return LOAD_OPTIONS_EMPTY;
 	/* UTF-16LE: with its byte-order mark, or recognisable by an ASCII first character. */
@@ -162,5 +184,7 @@ enum load_options_result load_options_from_file(const uint8_t *text, size_t byte
 		for (; i < bytes && text[i]; i++)
 			file_char(&w, text[i]);
 	}
+	if (cut)
+		*cut = w.cut;
 	return words_result(&w);
 }

@@ -19,6 +19,13 @@ enum load_options_result {
 	LOAD_OPTIONS_NOT_TEXT,	/* binary data, not a command line: ignored */
 };
 
+/* What did not fit into out: whole words from the end, and their characters with one separator
+ * before each (the kernel's warn record, through boot_info.cmdline_dropped_words and _bytes). */
+struct load_options_cut {
+	uint32_t words;
+	uint32_t bytes;
+};
+
 /*
  * Load options: bytes of UCS-2 (UEFI 2.10, 9.1 "EFI_LOADED_IMAGE_PROTOCOL", LoadOptions), up to a
  * NUL. Anything other than printable ASCII, tab, CR or LF makes them NOT_TEXT: some firmware
@@ -26,7 +33,7 @@ enum load_options_result {
  * UEFI shell passes argv[0]: no '=' and a '\' or a ".efi" ending) is dropped.
  */
 enum load_options_result load_options_from_ucs2(const uint8_t *options, size_t bytes, char *out,
-						size_t out_size);
+						size_t out_size, struct load_options_cut *cut);
 
 /*
  * cmdline.txt: ASCII or UTF-8 (a byte-order mark is skipped) or UTF-16LE (as Windows Notepad
@@ -35,6 +42,6 @@ enum load_options_result load_options_from_ucs2(const uint8_t *options, size_t b
  * ASCII becomes '?', so the kernel warns about that word instead of the loader guessing.
  */
 enum load_options_result load_options_from_file(const uint8_t *text, size_t bytes, char *out,
-						size_t out_size);
+						size_t out_size, struct load_options_cut *cut);
 
 #endif

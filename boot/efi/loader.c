@@ -67,13 +67,17 @@ static const CHAR16 *options_problem(enum load_options_result r)
  * The command line: the load options (GRUB's `chainloader FILE ARGS`, the UEFI shell), else
  * cmdline.txt beside the loader, else empty, which gives the kernel's defaults.
  */
-static void choose_cmdline(struct loader *l, char *cmdline)
+static void choose_cmdline(struct loader *l, struct boot_info *info)
 {
 	static UINT8 text[CMDLINE_FILE_MAX];
+	char *cmdline = info->cmdline;
+	struct load_options_cut cut;
 	enum load_options_result r;
 
 	r = load_options_from_ucs2(l->self->LoadOptions, l->self->LoadOptionsSize, cmdline,
-				   BOOT_CMDLINE_MAX);
+				   BOOT_CMDLINE_MAX, &cut);
+	info->cmdline_dropped_words = cut.words;
+	info->cmdline_dropped_bytes = cut.bytes;
 	if (r == LOAD_OPTIONS_OK || r == LOAD_OPTIONS_TOO_LONG) {
 		Print(L"  command line (load options): %a%s\n", cmdline, options_problem(r));
 		return;
@@ -94,7 +98,9 @@ static void choose_cmdline(struct loader *l, char *cmdline)
 	if (size == sizeof(text))
 		Print(L"  cmdline.txt is larger than %d bytes: only its start is read\n",
 		      CMDLINE_FILE_MAX);
-	r = load_options_from_file(text, size, cmdline, BOOT_CMDLINE_MAX);
+	r = load_options_from_file(text, size, cmdline, BOOT_CMDLINE_MAX, &cut);
+	info->cmdline_dropped_words = cut.words;
+	info->cmdline_dropped_bytes = cut.bytes;
 	Print(L"  command line (cmdline.txt): %a%s\n",
 	      r == LOAD_OPTIONS_EMPTY ? "(empty)" : cmdline, options_problem(r));
 }
@@ -123,7 +129,7 @@ static void fill_boot_info(struct loader *l)
 	info->loader_info_start = (uint64_t)(UINTN)info;
 	info->loader_info_end = info->loader_info_start + l->info_pages * EFI_PAGE_SIZE;
 	CopyMem(info->loader_name, name, sizeof(name));
-	choose_cmdline(l, info->cmdline);
+	choose_cmdline(l, info);
 	firmware_find_acpi(info);
 	firmware_find_framebuffer(info);
 }

@@ -43,4 +43,18 @@ static inline uint64_t workload_chunk(const struct workload_params *p, uint64_t 
 	return p->chunk_units;
 }
 
+/*
+ * For a workload that passes over its data (p->elements units): where the next chunk of a pass
+ * that has reached `from` ends, with `units` done; never past the pass's end. 0 when the pass is
+ * over, or the workload done.
+ */
+static inline uint64_t workload_pass_chunk(const struct workload_params *p, uint64_t units,
+					   uint64_t from)
+{
+	if (from >= p->elements || workload_done(p, units))
+		return 0;
+	uint64_t to = from + workload_chunk(p, units);
+	return to < p->elements ? to : p->elements;
+}
+
 #endif

@@ -25,9 +25,20 @@ struct workload_params {
 	uint64_t max_units;    /* stop after this many units; 0 for no limit */
 	uint32_t account;      /* report to the model PMU (SYS_PMU_ACCOUNT) */
 	uint32_t thread;       /* which sibling runs it (0 or 1) */
-	/* triad: c[i] = a[i] + k * b[i] over elements elements; the kernel fills a and b */
-	double *a, *b, *c;
+	/* Set up once (tests/workloads/): */
+	/* The units of one pass over the workload's data (triad's and copy's elements, chase's
+	 * nodes, branchy's words; 0 for alu and idle, which have none): triad_reps counts passes. */
 	uint64_t elements;
+	/* What one unit counts besides the table's profile, when that depends on the size of the
+	 * workload's data (chase: where each load hits); chosen by the set-up. NULL: nothing. */
+	const struct model_profile *sized_profile;
+	/* triad: c[i] = a[i] + k * b[i]; copy: c[i] = a[i]; the kernel fills a and b */
+	double *a, *b, *c;
+	/* chase: the first node of a random cycle through `elements` nodes of one cache line each;
+	 * word 0 of every node holds the address of the next */
+	uint64_t *chain;
+	/* branchy: `elements` random words, one branch on each of their bits */
+	const uint64_t *words;
 	/* Filled in by the workload. */
 	uint64_t units_done;
 	uint64_t checksum; /* something derived from the results, so the work cannot be skipped */
@@ -35,12 +46,34 @@ struct workload_params {
 
 /* Ring-3 entry points: arg is the address of a struct workload_params in user memory. */
 uint64_t triad_run(uint64_t arg);
-uint64_t callret_run(uint64_t arg);
+uint64_t copy_run(uint64_t arg);
+uint64_t chase_run(uint64_t arg);
+uint64_t branchy_run(uint64_t arg);
+uint64_t alu_run(uint64_t arg);
 uint64_t idle_run(uint64_t arg);
+uint64_t callret_run(uint64_t arg);
 
 /* The events per unit, for the model (in user memory, passed to SYS_PMU_ACCOUNT). */
 extern const struct model_profile triad_profile, triad_pass_profile;
-extern const struct model_profile callret_profile;
+extern const struct model_profile copy_profile;
+extern const struct model_profile chase_profile, chase_l1_profile, chase_l2_profile,
+	chase_l3_profile, chase_memory_profile;
+extern const struct model_profile branchy_profile;
+extern const struct model_profile alu_profile;
 extern const struct model_profile idle_profile;
+extern const struct model_profile callret_profile;
+
+/* chase: bytes per node, one cache line, so that every load touches a line of its own. */
+#define CHASE_NODE_BYTES 64
+
+/*
+ * chase: which profile a set of how many KiB per thread follows (tests/bench/chase.c says why):
+ * the first level whose max_kib is at least the set's; the last has max_kib UINT32_MAX.
+ */
+struct chase_level {
+	uint32_t max_kib;
+	const struct model_profile *profile;
+};
+extern const struct chase_level chase_levels[];
 
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The erratum experiments of the thesis (chapters 4, 7 and 8), as data: what each sibling
- * counts, which workload it runs, when it starts, and the rule its verdict follows. The runner
- * (runner.c) measures, the rules (verdict.c) judge, the suite (suite.c) runs the selection.
- * The record schema of what they print is docs/records.md.
+ * The experiments, as data: what each sibling counts, which workload it runs, when it starts, in
+ * which XSU mode, and the rule its verdict follows. The table of the thesis's experiments is
+ * experiments.c; a run defined on the command line becomes the experiment `custom` (custom.c);
+ * the leak survey (survey.c) makes its runs itself. The runner (runner.c) measures, the rules
+ * (verdict.c) judge, the suite (suite.c) runs the selection. What they print is docs/records.md.
  */
 #ifndef TESTS_EXPERIMENTS_EXPERIMENT_H
 #define TESTS_EXPERIMENTS_EXPERIMENT_H
@@ -11,16 +12,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/cmdline.h"
 #include "pmu/event.h"
 #include "pmu/mux.h"
 
-#define EXP_MAX_RUNS 4
-#define EXP_MAX_EVENTS 16
-
-enum exp_workload {
-	WORKLOAD_TRIAD, /* c[i] = a[i] + k * b[i], the thesis's workload */
-	WORKLOAD_IDLE,	/* PAUSE: the sibling does nothing measurable */
-};
+#define EXP_MAX_RUNS 6
+#define EXP_MAX_EVENTS MUX_MAX_EVENTS
 
 /* What a run is for (the `phase` of docs/records.md). */
 enum exp_phase {
@@ -28,6 +25,7 @@ enum exp_phase {
 	PHASE_BASELINE, /* reference counts of the non-corrupting events, no corrupting event */
 	PHASE_ALONE,	/* one thread measures, the sibling's counters unused (thesis ch. 8) */
 	PHASE_LIMIT,	/* a measured run whose point is the limit (exp_run.limit) */
+	PHASE_COUNT
 };
 
 /* Which scheduler a run uses. */
@@ -37,43 +35,34 @@ enum exp_sched {
 	EXP_SCHED_HK,
 };
 
-/* How an experiment's verdict is decided (verdict.c). */
-enum exp_rule {
-	/* The checked non-corrupting events against the baseline run, per unit of work: XSU off
-	 * shows them corrupted where the CPU has the erratum, XSU on keeps them within tolerance. */
+/* The verdict rules (verdict.c has the table: name, text, thresholds, judgement). */
+enum exp_rule_id {
 	RULE_BASELINE,
-	/* The checked events must count zero (LBR inserts, the LBR being off): XSU off shows them
-	 * non-zero where the CPU has the erratum, XSU on keeps them at exactly zero. */
 	RULE_ZERO,
-	/* Identical lists started together: zero even with XSU off (thesis 7.1). */
 	RULE_ALIGNED,
-	/* Corrupting events lose counts into an unused sibling counter (measured alone), compensate
-	 * when both siblings count them on the same counters (XSU off), and lose them again with
-	 * XSU on (thesis ch. 8): XSU neither causes nor prevents the loss. The first checked event
-	 * decides; every checked event gets the rate alone as its baseline. */
 	RULE_LOSS,
-	/* Four corrupting events on one thread leave the sibling's event (the first checked one)
-	 * <not counted> with XSU on (thesis ch. 8); the half-of-the-counters limit gives it
-	 * counters again. */
 	RULE_STARVATION,
-	/* Under XSU, Hopcroft-Karp lets more run than greedy where the microarchitecture's
-	 * constraints make greedy lose the lists (experiment.hk_wins_on), and never less. */
 	RULE_HK_VS_GREEDY,
+	RULE_MEASURED,
+	RULE_SURVEY, /* the leak survey's own rule (survey.h) */
+	RULE_COUNT
 };
 
 struct exp_thread {
-	const char *events; /* as perf stat -e takes them; "" for a thread that only runs its
-			     * workload */
-	uint8_t workload;   /* enum exp_workload */
-	uint16_t offset_ms; /* start this long after the common start */
+	const char *events;   /* as perf stat -e takes them; "" for a thread that only runs its
+			       * workload */
+	const char *workload; /* a name of tests/workloads/workloads.c */
+	uint32_t offset_ms;   /* start this long after the common start */
+	uint8_t counters;     /* nonzero: the GP counters (a bit each) every event of this thread
+			       * must use, instead of its static constraint (the leak survey) */
 };
 
 struct exp_run {
 	uint8_t phase; /* enum exp_phase */
-	bool xsu;      /* the XSU protocol on for this run */
+	uint8_t xsu;   /* enum xsu_mode (kernel/cmdline.h) */
 	uint8_t sched; /* enum exp_sched */
+	bool limit;    /* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
 	struct exp_thread thread[2];
-	bool limit; /* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
 };
 
 /* A reference run (baseline, alone) runs whenever the experiment runs, whatever xsu= selects. */
@@ -82,31 +71,36 @@ static inline bool exp_run_is_reference(const struct exp_run *run)
 	return run->phase == PHASE_BASELINE || run->phase == PHASE_ALONE;
 }
 
+struct suite;
+
 struct experiment {
 	const char *name;    /* exp= name, e.g. "ch7-three-events" */
 	const char *title;   /* one line, after the thesis */
 	const char *section; /* the thesis section it reproduces */
-	const char *rule_text;
-	uint8_t rule;	     /* enum exp_rule */
+	uint8_t rule;	     /* enum exp_rule_id */
 	const char *checked; /* the events the rule compares, as written in the lists */
 	/* RULE_HK_VS_GREEDY: the microarchitectures (uarch names, comma-separated) on which
 	 * greedy loses these lists under XSU (tools/schedsim replays them). */
 	const char *hk_wins_on;
+	/* A note for the exp record: what this experiment does differently on this machine. */
+	const char *note;
+	bool on_request; /* runs only when exp= names it, not with exp=all (it takes long) */
 	uint8_t nr_runs;
 	struct exp_run runs[EXP_MAX_RUNS];
+	/* An experiment that makes its runs itself (the leak survey); NULL: the runs above. */
+	void (*measure)(const struct experiment *e, struct suite *suite);
 };
 
+/* The thesis's experiments (experiments.c). */
 extern const struct experiment experiments[];
 extern const unsigned experiment_count;
-/* Their names, NULL-terminated (built from the table): what `exp=` accepts besides all, none. */
-const char *const *experiment_names(void);
 
 /* Whether the comma-separated list (an `exp=` selection, a `checked` list) holds name exactly. */
 bool exp_list_contains(const char *list, const char *name);
-/* Whether a run is one the verdict of XSU mode xsu_on judges (reference runs serve every mode). */
-bool exp_run_in_mode(const struct exp_run *run, bool xsu_on);
-/* Whether the experiment has a run that XSU mode xsu_on judges: then that mode has a verdict. */
-bool exp_has_mode(const struct experiment *e, bool xsu_on);
+/* Whether a run is one the verdict of XSU mode `mode` judges (reference runs serve every mode). */
+bool exp_run_in_mode(const struct exp_run *run, unsigned mode);
+/* Whether the experiment has a run that XSU mode `mode` judges: then that mode has a verdict. */
+bool exp_has_mode(const struct experiment *e, unsigned mode);
 
 /* ---- results -------------------------------------------------------------------------------- */
 
@@ -114,7 +108,8 @@ struct exp_count {
 	struct pmu_event event; /* event.name: as the list wrote it */
 	struct mux_reading reading;
 	int8_t last_counter;
-	bool corrupting; /* 0xD0-0xD3, whatever the CPU */
+	bool corrupting; /* the microarchitecture's table marks it (uarch_event_corrupting) */
+	bool interfered; /* its counter went down without an overflow: written behind our back */
 	bool has_baseline;
 	uint64_t baseline; /* for this run's work: a reference rate times this run's units */
 	uint64_t tolerance;
@@ -125,6 +120,8 @@ struct exp_thread_result {
 	struct exp_count counts[EXP_MAX_EVENTS];
 	uint64_t units; /* the workload's units of work */
 	uint64_t ticks;
+	/* The tick handler's own cost (TSC cycles) and punctuality (kernel/tick_stats.h). */
+	uint64_t tick_tsc_mean, tick_tsc_max, ticks_late, ticks_lost;
 	uint64_t exposure; /* the model's exposed ticks on this thread */
 	uint64_t invariant_violations;
 };
@@ -133,14 +130,17 @@ struct exp_run_result {
 	const struct exp_run *run;
 	bool done;	   /* it ran to its end */
 	const char *error; /* why it did not */
+	bool unsupported;  /* because this PMU cannot count one of its events */
 	uint64_t elapsed_tsc;
 	uint64_t skew_tsc;
+	unsigned overlap_pct; /* how much of the run the siblings counted side by side (runner.c) */
 	struct exp_thread_result thread[2];
 };
 
-/* Everything measured for one experiment, in the order of its runs. */
+/* Everything measured for one repetition of an experiment, in the order of its runs. */
 struct exp_results {
 	const struct experiment *exp;
+	unsigned rep;
 	struct exp_run_result runs[EXP_MAX_RUNS];
 };
 

@@ -18,9 +18,6 @@
 #include "tests/bench/user.h"
 #include "tests/experiments/runner.h"
 
-/* A progress record at most this often, from thread 0's tick. */
-#define PROGRESS_PERIOD_MS 1000
-
 struct run_thread {
 	struct run *run;
 	unsigned thread;
@@ -30,15 +27,19 @@ struct run_thread {
 	uint64_t ticks;
 	uint64_t exposure_at_start;
 	uint64_t violations;
-	uint64_t next_progress;
 	enum pmu_drv_status program_error;
 	bool counting; /* its counters are programmed: a thread started later may begin */
 	bool stopped;  /* its counters are stopped: the sibling may take back its XSU claims */
+	uint64_t window_start, window_end; /* when its counters started and stopped (TSC) */
+	bool interfered[MUX_MAX_EVENTS];   /* its counter went down without an overflow */
+	struct tick_stats tick;		   /* the tick handler's cost, read after the run */
 };
 
 struct run {
 	const struct exp_run *spec;
 	const struct exp_settings *settings;
+	const struct workload *workload[2];
+	struct workload_params *params[2];
 	struct xsu_core xsu;
 	struct run_thread thread[2];
 	uint64_t start_tsc;
@@ -51,16 +52,16 @@ struct run {
 static struct run run;
 static char error[200];
 
-static uint64_t (*const workload_entry[])(uint64_t) = {
-	[WORKLOAD_TRIAD] = triad_run,
-	[WORKLOAD_IDLE] = idle_run,
-};
-
-/* Parse an event list for this machine; false, with the bad part named in error[] unless an
- * earlier error is there. */
-static bool parse_events(const char *text, struct pmu_event *events, unsigned *count)
+/*
+ * Parse an event list for this machine; false, with the bad part named in error[] unless an
+ * earlier error is there, and *unsupported when an event parses but this PMU cannot count it
+ * (pmu_event_supported(): AnyThread below version 3, an architectural event CPUID disowns).
+ */
+static bool parse_events(const char *text, struct pmu_event *events, unsigned *count,
+			 bool *unsupported)
 {
 	struct event_parse_error e;
+	const char *why;
 
 	*count = 0;
 	if (!text[0])
@@ -71,6 +72,15 @@ static bool parse_events(const char *text, struct pmu_event *events, unsigned *c
 			format_snprintf(error, sizeof(error),
 					"event list \"%s\": %s (at character %u)", text, e.message,
 					e.offset);
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		if (pmu_event_supported(&the_pmu.geometry, &events[i], &why))
+			continue;
+		if (!error[0])
+			format_snprintf(error, sizeof(error), "%s cannot be counted here: %s",
+					events[i].name, why);
+		*unsupported = true;
 		return false;
 	}
 	*count = (unsigned)n;
@@ -95,8 +105,12 @@ static void collect(struct run_thread *rt)
 	pmu_driver_stop(rt->driver);
 	for (unsigned i = 0; i < rt->mux.nr_events; i++) {
 		int counter = rt->schedule.counter[i];
-		if (counter != SCHED_NO_COUNTER)
-			rt->mux.events[i].count += pmu_driver_take(rt->driver, (unsigned)counter);
+		if (counter == SCHED_NO_COUNTER)
+			continue;
+		rt->mux.events[i].count += pmu_driver_take(rt->driver, (unsigned)counter);
+		/* Taken before the next program(), which forgets marks not taken. */
+		if (pmu_driver_take_interfered(rt->driver, (unsigned)counter))
+			rt->interfered[i] = true;
 	}
 }
 
@@ -128,19 +142,8 @@ static void check_invariant(struct run_thread *rt)
 		rt->violations++;
 }
 
-static void emit_progress(struct run *run, uint64_t now)
-{
-	static struct record r;
-	uint64_t elapsed = now - run->start_tsc;
-	uint64_t pct = run->duration_tsc ? elapsed * 100 / run->duration_tsc : 0;
-
-	record_begin(&r, "progress");
-	record_uint(&r, "done_pct", pct > 100 ? 100 : pct);
-	record_uint(&r, "elapsed_ns", tsc_to_ns(elapsed));
-	record_emit(&r);
-}
-
-/* The multiplexing tick, in the APIC timer interrupt of the thread's CPU (interrupts off). */
+/* The multiplexing tick, in the APIC timer interrupt of the thread's CPU (interrupts off). Nothing
+ * here writes the console: a polled UART would take milliseconds out of the measurement. */
 static void run_tick(struct trap_frame *frame, void *context)
 {
 	struct run_thread *rt = context;
@@ -156,10 +159,6 @@ static void run_tick(struct trap_frame *frame, void *context)
 	program(rt);
 	spin_unlock(&the_pmu.lock);
 	rt->ticks++;
-	if (rt->thread == 0 && now >= rt->next_progress) {
-		emit_progress(rt->run, now);
-		rt->next_progress = now + tsc_from_us(PROGRESS_PERIOD_MS * 1000ull);
-	}
 }
 
 /*
@@ -179,7 +178,7 @@ static void run_thread_main(unsigned thread, void *arg)
 	struct run *run = arg;
 	struct run_thread *rt = &run->thread[thread], *sibling = &run->thread[thread ^ 1];
 	const struct exp_thread *spec = &run->spec->thread[thread];
-	struct workload_params *p = run->settings->params[thread];
+	struct workload_params *p = run->params[thread];
 	uint64_t give_up = rdtsc() + run->duration_tsc + tsc_hz() * 10;
 
 	/*
@@ -199,6 +198,7 @@ static void run_thread_main(unsigned thread, void *arg)
 	check_invariant(rt);
 	program(rt);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	rt->window_start = rdtsc();
 	__atomic_store_n(&rt->counting, true, __ATOMIC_RELEASE);
 
 	/* Both threads end at one time: the first to count plus the duration (less its offset), so
@@ -210,26 +210,27 @@ static void run_thread_main(unsigned thread, void *arg)
 	__atomic_compare_exchange_n(&run->deadline_tsc, &none, mine, false, __ATOMIC_ACQ_REL,
 				    __ATOMIC_ACQUIRE);
 	p->deadline_tsc = __atomic_load_n(&run->deadline_tsc, __ATOMIC_ACQUIRE);
-	p->max_units = spec->workload == WORKLOAD_TRIAD && run->settings->triad_reps
+	p->max_units = p->elements && run->settings->triad_reps
 			       ? run->settings->triad_reps * p->elements
 			       : 0;
 	p->account = the_pmu.model;
 	p->thread = thread;
 	p->units_done = 0;
-	rt->next_progress = now + tsc_from_us(PROGRESS_PERIOD_MS * 1000ull);
 	if (thread == 0)
 		run->start_tsc = now;
 	tick_start(run->settings->mux_ms, run_tick, rt);
 	user_call((uint64_t)(uintptr_t)user_start,
-		  (uint64_t)(uintptr_t)workload_entry[spec->workload], (uint64_t)(uintptr_t)p,
+		  (uint64_t)(uintptr_t)run->workload[thread]->entry, (uint64_t)(uintptr_t)p,
 		  this_cpu()->user_stack_top);
 	tick_stop();
+	rt->tick = tick_stats_read(this_cpu()->index);
 
 	flags = spin_lock_irqsave(&the_pmu.lock);
 	collect(rt);
 	if (the_pmu.model)
 		model_tick(&the_pmu.model_state, thread);
 	uint64_t stopped = rdtsc();
+	rt->window_end = stopped;
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	__atomic_store_n(&rt->stopped, true, __ATOMIC_RELEASE);
 
@@ -250,7 +251,7 @@ static void fill_results(struct run *run, struct exp_run_result *out)
 	for (unsigned t = 0; t < the_pair.thread_count; t++) {
 		struct run_thread *rt = &run->thread[t];
 		struct exp_thread_result *tr = &out->thread[t];
-		const struct workload_params *p = run->settings->params[t];
+		const struct workload_params *p = run->params[t];
 
 		tr->nr_events = rt->mux.nr_events;
 		for (unsigned i = 0; i < rt->mux.nr_events; i++) {
@@ -259,16 +260,37 @@ static void fill_results(struct run *run, struct exp_run_result *out)
 			c->event = e->event;
 			c->reading = mux_read(e);
 			c->last_counter = e->last_counter;
-			c->corrupting = pmu_event_code_is_corrupting(e->event.event);
+			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
+			c->interfered = rt->interfered[i];
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
 		tr->ticks = rt->ticks;
+		tr->tick_tsc_mean = tick_stats_mean_tsc(&rt->tick);
+		tr->tick_tsc_max = rt->tick.handler_max_tsc;
+		tr->ticks_late = rt->tick.late;
+		tr->ticks_lost = rt->tick.lost;
 		tr->invariant_violations = rt->violations;
 		tr->exposure = the_pmu.model ? model_exposure_ticks(&the_pmu.model_state, t) -
 						       rt->exposure_at_start
 					     : 0;
 	}
+}
+
+/* The thread's workload, prepared in user memory; false with error[] when it cannot be. */
+static bool prepare_workload(struct run *run, unsigned t, const struct exp_settings *s)
+{
+	const char *name = run->spec->thread[t].workload;
+	const struct workload *w = workload_by_name(name);
+
+	run->workload[t] = w;
+	run->params[t] = w ? workload_prepare(s->memory, w, t, &s->workloads) : NULL;
+	if (run->params[t])
+		return true;
+	if (!error[0])
+		format_snprintf(error, sizeof(error), "thread %u: %s \"%s\"", t,
+				w ? "no memory for the workload" : "no workload", name);
+	return false;
 }
 
 bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
@@ -288,27 +310,57 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		.fixed = the_pmu.geometry.fixed,
 		.algorithm = exp_run_sched(spec, s->sched),
 	};
-	xsu_init(&run.xsu, spec->xsu, spec->limit);
+	xsu_init(&run.xsu, spec->xsu != XSU_MODE_OFF, spec->limit);
 	/* Both lists, even after one failed: the exp record shows what each thread would count. */
 	for (unsigned t = 0; t < 2; t++) {
 		struct run_thread *rt = &run.thread[t];
 		struct exp_thread_result *tr = &out->thread[t];
 		struct pmu_event events[EXP_MAX_EVENTS];
 		unsigned n;
+		const struct exp_thread *th = &spec->thread[t];
 		rt->run = &run;
 		rt->thread = t;
 		mux_init(&rt->mux, &config, &run.xsu, t);
-		if (!parse_events(spec->thread[t].events, events, &n))
+		if (!prepare_workload(&run, t, s))
+			continue;
+		if (!parse_events(th->events, events, &n, &out->unsupported))
 			continue;
 		tr->nr_events = n;
 		for (unsigned i = 0; i < n; i++)
 			tr->counts[i].event = events[i];
 		if (mux_add_events(&rt->mux, events, n) < 0 && !error[0])
 			format_snprintf(error, sizeof(error), "thread %u: too many events", t);
+		for (unsigned i = 0; th->counters && i < rt->mux.nr_events; i++)
+			mux_set_constraint(&rt->mux, i, th->counters);
 	}
 	if (error[0])
 		out->error = error;
 	return !error[0];
+}
+
+/*
+ * How much of the run the siblings counted side by side, in percent: the overlap of their
+ * counting windows over the longer window less the difference of their start offsets (a thread
+ * started later is meant to count for that much less). 100 on bare metal; under a hypervisor a
+ * virtual CPU can start or notice the deadline late, and then one thread's corrupting events
+ * leak into counters the other has not started or has already stopped. A thread without events
+ * counts nothing: 100.
+ */
+static unsigned window_overlap_pct(const struct run *run)
+{
+	const struct run_thread *a = &run->thread[0], *b = &run->thread[1];
+	uint64_t start = a->window_start > b->window_start ? a->window_start : b->window_start;
+	uint64_t end = a->window_end < b->window_end ? a->window_end : b->window_end;
+	uint64_t la = a->window_end - a->window_start, lb = b->window_end - b->window_start;
+	uint64_t longer = la > lb ? la : lb;
+	uint32_t oa = run->spec->thread[0].offset_ms, ob = run->spec->thread[1].offset_ms;
+	uint64_t apart = tsc_from_us((oa > ob ? oa - ob : ob - oa) * 1000ull);
+	uint64_t meant = longer > apart ? longer - apart : 0;
+
+	if (!a->mux.nr_events || !b->mux.nr_events || !meant)
+		return 100;
+	uint64_t overlap = end > start ? end - start : 0;
+	return overlap >= meant ? 100 : (unsigned)(overlap * 100 / meant);
 }
 
 void exp_run_measure(struct exp_run_result *out)
@@ -342,6 +394,8 @@ void exp_run_measure(struct exp_run_result *out)
 		last = job.end_tsc[t] > last ? job.end_tsc[t] : last;
 	}
 	out->elapsed_tsc = last - first;
+	if (the_pair.thread_count == 2)
+		out->overlap_pct = window_overlap_pct(&run);
 	if (the_pair.thread_count == 2) {
 		uint64_t a = job.start_tsc[0] + job.offset_tsc[1],
 			 b = job.start_tsc[1] + job.offset_tsc[0];

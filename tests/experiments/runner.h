@@ -13,17 +13,16 @@
 #include <stdint.h>
 
 #include "pmu/sched.h"
-#include "tests/bench/workload.h"
 #include "tests/experiments/experiment.h"
+#include "tests/workloads/workloads.h"
 
 struct exp_settings {
 	uint32_t dur_ms;
 	uint32_t mux_ms;
-	uint32_t triad_reps;	    /* 0: until dur_ms */
+	uint32_t triad_reps;	    /* passes over a workload's arrays; 0: until dur_ms */
 	enum sched_algorithm sched; /* for runs that take sched= */
-	/* Per thread, in user memory: the workload's parameters (and triad's arrays in them). */
-	struct workload_params *params[2];
-	uint64_t triad_elements;
+	struct workload_settings workloads;
+	struct workload_memory *memory; /* the workloads' prepared parameters */
 };
 
 /* The scheduler a run uses: its own, or `configured` (sched=) for EXP_SCHED_CONFIG. */

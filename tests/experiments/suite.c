@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The suite: selection, memory for the workloads, records and tables, verdicts.
+ * The suite: selection, records and tables, repetitions and verdicts.
  */
 #include <string.h>
 
@@ -11,55 +11,45 @@
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
 #include "kernel/time.h"
-#include "kernel/user.h"
 #include "pmu/event_names.h"
+#include "tests/experiments/custom.h"
 #include "tests/experiments/runner.h"
+#include "tests/experiments/stand_in.h"
 #include "tests/experiments/suite.h"
+#include "tests/experiments/survey.h"
 #include "tests/experiments/verdict.h"
 
-static const char *const phase_names[] = {
+static const char *const phase_names[PHASE_COUNT] = {
 	[PHASE_MEASURE] = "measure",
 	[PHASE_BASELINE] = "baseline",
 	[PHASE_ALONE] = "alone",
 	[PHASE_LIMIT] = "limit",
 };
-static const char *const workload_names[] = {
-	[WORKLOAD_TRIAD] = "triad",
-	[WORKLOAD_IDLE] = "idle",
-};
 
-static struct exp_settings settings;
-static struct exp_results results;
-static unsigned tally[3];
-
-static bool selected(const char *list, const char *name)
+static const char *sched_name(const struct suite *s, const struct exp_run *run)
 {
-	return !strcmp(list, "all") || exp_list_contains(list, name);
-}
-
-static const char *sched_name(const struct exp_run *run)
-{
-	return exp_run_sched(run, settings.sched) == SCHED_GREEDY ? "greedy" : "hk";
+	return exp_run_sched(run, s->settings.sched) == SCHED_GREEDY ? "greedy" : "hk";
 }
 
 /*
  * The `sched` of a verdict: the scheduler its mode's runs used, or "both" when they used
  * different ones, as a rule comparing the schedulers does (docs/records.md, `verdict`).
  */
-static const char *mode_sched_name(const struct experiment *e, bool xsu_on)
+static const char *mode_sched_name(const struct suite *s, const struct experiment *e, unsigned mode)
 {
 	const struct exp_run *first = NULL;
 
 	for (unsigned i = 0; i < e->nr_runs; i++) {
 		const struct exp_run *run = &e->runs[i];
-		if (!exp_run_in_mode(run, xsu_on))
+		if (!exp_run_in_mode(run, mode))
 			continue;
 		if (!first)
 			first = run;
-		else if (exp_run_sched(run, settings.sched) != exp_run_sched(first, settings.sched))
+		else if (exp_run_sched(run, s->settings.sched) !=
+			 exp_run_sched(first, s->settings.sched))
 			return "both";
 	}
-	return sched_name(first ? first : &e->runs[0]);
+	return sched_name(s, first ? first : &e->runs[0]);
 }
 
 static void counter_name(int counter, char *buf, size_t size)
@@ -72,46 +62,60 @@ static void counter_name(int counter, char *buf, size_t size)
 		format_snprintf(buf, size, "gp%d", counter);
 }
 
-static void run_keys(struct record *r, const struct experiment *e, const struct exp_run *run)
+static void run_keys(struct record *r, const struct suite *s, const struct experiment *e,
+		     const struct exp_run *run)
 {
 	record_string(r, "exp", e->name);
 	record_string(r, "phase", phase_names[run->phase]);
-	record_string(r, "xsu", run->xsu ? "on" : "off");
-	record_string(r, "sched", sched_name(run));
+	record_string(r, "xsu", config_xsu_mode_name(run->xsu));
+	record_string(r, "sched", sched_name(s, run));
+	record_uint(r, "rep", s->results.rep);
+}
+
+static void thread_keys(struct record *r, const struct exp_run *run,
+			const struct exp_run_result *res, unsigned t)
+{
+	const struct exp_thread *th = &run->thread[t];
+	const struct exp_thread_result *tr = &res->thread[t];
+
+	record_begin_object(r, NULL);
+	record_uint(r, "thread", t);
+	record_uint(r, "apic", the_pair.cpu[t]->apic_id);
+	record_begin_array(r, "events");
+	for (unsigned i = 0; i < tr->nr_events; i++)
+		record_string(r, NULL, tr->counts[i].event.name);
+	record_end_array(r);
+	record_uint(r, "offset_ns", th->offset_ms * 1000000ull);
+	record_string(r, "workload", th->workload);
+	record_end_object(r);
 }
 
 /* A run starts: res holds its lists as the runner parsed them (exp_run_setup). */
-static void emit_exp(const struct experiment *e, const struct exp_run_result *res)
+static void emit_exp(const struct suite *s, const struct experiment *e,
+		     const struct exp_run_result *res)
 {
 	static struct record r;
+	static char rule[256];
 	const struct exp_run *run = res->run;
 
 	record_begin(&r, "exp");
-	run_keys(&r, e, run);
+	run_keys(&r, s, e, run);
+	record_uint(&r, "repeat", s->config->repeat);
 	record_string(&r, "title", e->title);
 	record_string(&r, "section", e->section);
-	record_string(&r, "rule", e->rule_text);
+	record_string(&r, "rule", exp_rule_text(e, rule, sizeof(rule)));
+	if (e->note)
+		record_string(&r, "description", e->note);
 	record_begin_array(&r, "threads");
-	for (unsigned t = 0; t < the_pair.thread_count; t++) {
-		const struct exp_thread *th = &run->thread[t];
-		const struct exp_thread_result *tr = &res->thread[t];
-		record_begin_object(&r, NULL);
-		record_uint(&r, "thread", t);
-		record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
-		record_begin_array(&r, "events");
-		for (unsigned i = 0; i < tr->nr_events; i++)
-			record_string(&r, NULL, tr->counts[i].event.name);
-		record_end_array(&r);
-		record_uint(&r, "offset_ns", th->offset_ms * 1000000ull);
-		record_string(&r, "workload", workload_names[th->workload]);
-		record_end_object(&r);
-	}
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		thread_keys(&r, run, res, t);
 	record_end_array(&r);
-	record_uint(&r, "duration_ns", settings.dur_ms * 1000000ull);
-	record_uint(&r, "mux_ms", settings.mux_ms);
+	record_uint(&r, "duration_ns", s->settings.dur_ms * 1000000ull);
+	record_uint(&r, "mux_ms", s->settings.mux_ms);
 	record_begin_object(&r, "params");
-	record_uint(&r, "triad_kib", settings.triad_elements * sizeof(double) / 1024);
-	record_uint(&r, "triad_reps", settings.triad_reps);
+	record_uint(&r, "triad_kib", s->settings.workloads.triad_kib);
+	record_uint(&r, "chase_kib", s->settings.workloads.chase_kib);
+	record_uint(&r, "triad_reps", s->settings.triad_reps);
 	record_end_object(&r);
 	if (e->rule == RULE_BASELINE) {
 		record_begin_object(&r, "tolerance");
@@ -121,76 +125,99 @@ static void emit_exp(const struct experiment *e, const struct exp_run_result *re
 	}
 	record_emit(&r);
 	kprintf("\n== %s, %s, XSU %s, %s: %s\n", e->name, phase_names[run->phase],
-		run->xsu ? "on" : "off", sched_name(run), e->title);
+		config_xsu_mode_name(run->xsu), sched_name(s, run), e->title);
+	if (s->config->repeat > 1)
+		kprintf("   repetition %u of %u\n", s->results.rep + 1, s->config->repeat);
 }
 
-static void emit_counts(const struct experiment *e, const struct exp_run_result *res)
+static void emit_count(const struct suite *s, const struct experiment *e, const struct exp_run *run,
+		       unsigned t, const struct exp_count *c)
+{
+	static struct record r;
+	char code[8], counter[12];
+
+	format_snprintf(code, sizeof(code), "0x%04x", pmu_event_code(&c->event));
+	counter_name(c->last_counter, counter, sizeof(counter));
+	record_begin(&r, "count");
+	run_keys(&r, s, e, run);
+	record_uint(&r, "thread", t);
+	record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
+	record_string(&r, "event", c->event.name);
+	record_string(&r, "code", code);
+	record_string(&r, "name", event_name_for(&c->event, the_pmu.info.uarch));
+	record_bool(&r, "corrupting", c->corrupting);
+	record_bool(&r, "any_thread", c->event.any);
+	record_bool(&r, "interfered", c->interfered);
+	record_string(&r, "counter", counter[0] ? counter : NULL);
+	record_uint(&r, "raw", c->reading.raw);
+	record_uint(&r, "enabled", c->reading.time_enabled);
+	record_uint(&r, "running", c->reading.time_running);
+	if (c->reading.counted)
+		record_uint(&r, "scaled", c->reading.scaled);
+	else
+		record_null(&r, "scaled");
+	if (c->has_baseline) {
+		record_uint(&r, "baseline", c->baseline);
+		record_uint(&r, "tolerance", c->tolerance);
+	}
+	record_emit(&r);
+}
+
+static void print_count(const struct exp_count *c)
+{
+	bool corrupted =
+		c->has_baseline && !c->corrupting && c->reading.scaled > c->baseline + c->tolerance;
+
+	if (c->reading.counted)
+		kprintf("  %'20llu  %-12s [%3u.%02u%%]%s%s\n",
+			(unsigned long long)c->reading.scaled, c->event.name,
+			c->reading.percent / 100, c->reading.percent % 100,
+			corrupted ? "  <- corrupted" : "",
+			c->interfered ? "  <- counter written behind the kernel's back" : "");
+	else
+		kprintf("  %20s  %-12s\n", "<not counted>", c->event.name);
+}
+
+static void emit_counts(const struct suite *s, const struct experiment *e,
+			const struct exp_run_result *res)
 {
 	const struct exp_run *run = res->run;
 
 	for (unsigned t = 0; t < the_pair.thread_count; t++) {
 		const struct exp_thread_result *tr = &res->thread[t];
 		kprintf("  HT%u (APIC %u), %llu units of %s:\n", t, the_pair.cpu[t]->apic_id,
-			(unsigned long long)tr->units, workload_names[run->thread[t].workload]);
+			(unsigned long long)tr->units, run->thread[t].workload);
 		for (unsigned i = 0; i < tr->nr_events; i++) {
-			const struct exp_count *c = &tr->counts[i];
-			static struct record r;
-			char code[8], counter[12];
-			format_snprintf(code, sizeof(code), "0x%04x", pmu_event_code(&c->event));
-			counter_name(c->last_counter, counter, sizeof(counter));
-			record_begin(&r, "count");
-			run_keys(&r, e, run);
-			record_uint(&r, "thread", t);
-			record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
-			record_string(&r, "event", c->event.name);
-			record_string(&r, "code", code);
-			record_string(&r, "name", event_name_for(&c->event, the_pmu.info.uarch));
-			record_bool(&r, "corrupting", c->corrupting);
-			record_string(&r, "counter", counter[0] ? counter : NULL);
-			record_uint(&r, "raw", c->reading.raw);
-			record_uint(&r, "enabled", c->reading.time_enabled);
-			record_uint(&r, "running", c->reading.time_running);
-			if (c->reading.counted)
-				record_uint(&r, "scaled", c->reading.scaled);
-			else
-				record_null(&r, "scaled");
-			if (c->has_baseline) {
-				record_uint(&r, "baseline", c->baseline);
-				record_uint(&r, "tolerance", c->tolerance);
-			}
-			record_emit(&r);
-			if (c->reading.counted)
-				kprintf("  %'20llu  %-12s [%3u.%02u%%]%s\n",
-					(unsigned long long)c->reading.scaled, c->event.name,
-					c->reading.percent / 100, c->reading.percent % 100,
-					c->has_baseline &&
-							c->reading.scaled >
-								c->baseline + c->tolerance &&
-							!c->corrupting
-						? "  <- corrupted"
-						: "");
-			else
-				kprintf("  %20s  %-12s\n", "<not counted>", c->event.name);
+			emit_count(s, e, run, t, &tr->counts[i]);
+			print_count(&tr->counts[i]);
 		}
 	}
 }
 
-static void emit_end(const struct experiment *e, const struct exp_run_result *res)
+static void per_thread(struct record *r, const char *key, const struct exp_run_result *res,
+		       size_t offset)
+{
+	record_begin_array(r, key);
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		record_uint(r, NULL, *(const uint64_t *)((const char *)&res->thread[t] + offset));
+	record_end_array(r);
+}
+
+static void emit_end(const struct suite *s, const struct experiment *e,
+		     const struct exp_run_result *res)
 {
 	static struct record r;
 	uint64_t exposure = 0;
 
 	record_begin(&r, "exp_end");
-	run_keys(&r, e, res->run);
+	run_keys(&r, s, e, res->run);
 	record_uint(&r, "elapsed_ns", tsc_to_ns(res->elapsed_tsc));
-	record_begin_array(&r, "ticks");
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
-		record_uint(&r, NULL, res->thread[t].ticks);
-	record_end_array(&r);
-	record_begin_array(&r, "units");
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
-		record_uint(&r, NULL, res->thread[t].units);
-	record_end_array(&r);
+	per_thread(&r, "ticks", res, offsetof(struct exp_thread_result, ticks));
+	per_thread(&r, "units", res, offsetof(struct exp_thread_result, units));
+	per_thread(&r, "tick_tsc_mean", res, offsetof(struct exp_thread_result, tick_tsc_mean));
+	per_thread(&r, "tick_tsc_max", res, offsetof(struct exp_thread_result, tick_tsc_max));
+	per_thread(&r, "ticks_late", res, offsetof(struct exp_thread_result, ticks_late));
+	per_thread(&r, "ticks_lost", res, offsetof(struct exp_thread_result, ticks_lost));
 	for (unsigned t = 0; t < the_pair.thread_count; t++)
 		exposure += res->thread[t].exposure;
 	if (the_pmu.model)
@@ -200,6 +227,7 @@ static void emit_end(const struct experiment *e, const struct exp_run_result *re
 	record_uint(&r, "invariant_violations",
 		    res->thread[0].invariant_violations + res->thread[1].invariant_violations);
 	record_uint(&r, "skew_tsc", res->skew_tsc);
+	record_uint(&r, "overlap_pct", res->overlap_pct);
 	record_emit(&r);
 	if (the_pmu.model)
 		kprintf("  exposure: %llu ticks in which a corrupting event shared a counter index "
@@ -207,15 +235,15 @@ static void emit_end(const struct experiment *e, const struct exp_run_result *re
 			(unsigned long long)exposure);
 }
 
-static void emit_verdict(const struct experiment *e, bool xsu_on, const char *sched,
-			 const struct exp_verdict *v)
+void suite_emit_verdict(struct suite *s, const struct experiment *e, unsigned mode,
+			const char *sched, const struct exp_verdict *v)
 {
 	static struct record r;
 	static const char *const results_text[] = { "pass", "fail", "skip" };
 
 	record_begin(&r, "verdict");
 	record_string(&r, "exp", e->name);
-	record_string(&r, "xsu", xsu_on ? "on" : "off");
+	record_string(&r, "xsu", config_xsu_mode_name(mode));
 	record_string(&r, "sched", sched);
 	record_string(&r, "result", results_text[v->result]);
 	record_string(&r, "reason", v->reason);
@@ -229,55 +257,61 @@ static void emit_verdict(const struct experiment *e, bool xsu_on, const char *sc
 		v->result == RESULT_PASS   ? "PASS"
 		: v->result == RESULT_FAIL ? "FAIL"
 					   : "SKIP",
-		e->name, xsu_on ? "on" : "off", v->reason);
-	tally[v->result]++;
+		e->name, config_xsu_mode_name(mode), v->reason);
+	s->tally[v->result]++;
+	summary_verdict(&s->summary, e->name, mode, sched, v->result);
 	if (v->result == RESULT_FAIL) {
 		/* The end record gives the first failure's reason: say which experiment it was. */
 		static char first_failure[sizeof(v->reason) + 64];
 		if (!run_failed())
 			format_snprintf(first_failure, sizeof(first_failure), "%s, XSU %s: %s",
-					e->name, xsu_on ? "on" : "off", v->reason);
+					e->name, config_xsu_mode_name(mode), v->reason);
 		run_fail(first_failure[0] ? first_failure : "an experiment's verdict failed");
 	}
 }
 
+bool suite_mode_selected(const struct suite *s, unsigned mode)
+{
+	return s->config->xsu & XSU_MODE_BIT(mode);
+}
+
+static bool run_selected(const struct suite *s, const struct exp_run *run)
+{
+	return exp_run_is_reference(run) || suite_mode_selected(s, run->xsu);
+}
+
 /* Without a sibling thread, an experiment cannot show anything: it is skipped, saying why. */
-static void skip_without_sibling(const struct experiment *e, const struct config *config)
+static void skip_without_sibling(struct suite *s, const struct experiment *e)
 {
 	struct exp_verdict v = { .result = RESULT_SKIP, .skip = "no_smt" };
 
 	format_snprintf(v.reason, sizeof(v.reason),
 			"core %u has no SMT sibling: the cross-hyperthread experiment cannot run",
 			the_pair.thread_count ? the_pair.cpu[0]->apic_id : 0);
-	for (unsigned mode = 0; mode < 2; mode++) {
-		bool xsu_on = mode == 1;
-		if ((xsu_on && config->xsu == XSU_MODE_OFF) ||
-		    (!xsu_on && config->xsu == XSU_MODE_ON))
-			continue;
-		if (exp_has_mode(e, xsu_on))
-			emit_verdict(e, xsu_on, mode_sched_name(e, xsu_on), &v);
-	}
+	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++)
+		if (suite_mode_selected(s, mode) &&
+		    (e->measure ? mode == XSU_MODE_OFF : exp_has_mode(e, mode)))
+			suite_emit_verdict(s, e, mode, mode_sched_name(s, e, mode), &v);
 }
 
-static bool mode_selected(const struct config *config, const struct exp_run *run)
+/* One repetition: every selected run, then each mode's verdict of it into tallies[mode]. */
+static void measure_repetition(struct suite *s, const struct experiment *e, unsigned rep,
+			       struct exp_verdict_tally *tallies)
 {
-	if (exp_run_is_reference(run) || config->xsu == XSU_MODE_BOTH)
-		return true;
-	return run->xsu == (config->xsu == XSU_MODE_ON);
-}
+	struct exp_results *results = &s->results;
 
-static void run_experiment(const struct experiment *e, const struct config *config,
-			   const struct exp_machine *machine)
-{
-	memset(&results, 0, sizeof(results));
-	results.exp = e;
+	memset(results, 0, sizeof(*results));
+	results->exp = e;
+	results->rep = rep;
 	for (unsigned i = 0; i < e->nr_runs; i++) {
 		const struct exp_run *run = &e->runs[i];
-		struct exp_run_result *res = &results.runs[i];
-		if (!mode_selected(config, run))
+		struct exp_run_result *res = &results->runs[i];
+		if (!run_selected(s, run))
 			continue;
-		bool ready = exp_run_setup(run, &settings, res);
-		emit_exp(e, res);
+		bool ready = exp_run_setup(run, &s->settings, res);
+		emit_exp(s, e, res);
+		summary_run_started(&s->summary, e->name, phase_names[run->phase],
+				    config_xsu_mode_name(run->xsu));
 		if (ready)
 			exp_run_measure(res);
 		if (!res->done) {
@@ -286,88 +320,171 @@ static void run_experiment(const struct experiment *e, const struct config *conf
 				    res->error ? res->error : "the run could not be measured");
 			continue;
 		}
-		exp_annotate(&results, i);
-		emit_counts(e, res);
-		emit_end(e, res);
+		exp_annotate(results, i);
+		emit_counts(s, e, res);
+		emit_end(s, e, res);
 	}
-	for (unsigned mode = 0; mode < 2; mode++) {
+	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++) {
 		struct exp_verdict v;
-		bool xsu_on = mode == 1;
-		if (exp_judge(&results, xsu_on, machine, &v))
-			emit_verdict(e, xsu_on, mode_sched_name(e, xsu_on), &v);
+		if (suite_mode_selected(s, mode) && exp_judge(results, mode, &s->machine, &v))
+			exp_verdict_add(&tallies[mode], &v, rep, s->config->repeat);
 	}
 }
 
-/* The IEEE 754 double of an integer below 2^52, by integer arithmetic: kernel code has no SSE. */
-static uint64_t double_bits(uint64_t k)
+static void run_experiment(struct suite *s, const struct experiment *e)
 {
-	if (!k)
-		return 0;
-	unsigned e = 63 - (unsigned)__builtin_clzll(k);
-	return (uint64_t)(1023 + e) << 52 | ((k << (52 - e)) & ((1ull << 52) - 1));
+	struct exp_verdict_tally tallies[XSU_MODE_COUNT];
+
+	memset(tallies, 0, sizeof(tallies));
+	for (unsigned rep = 0; rep < s->config->repeat; rep++)
+		measure_repetition(s, e, rep, tallies);
+	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++) {
+		struct exp_verdict_tally *t = &tallies[mode];
+		if (!t->seen)
+			continue;
+		if (s->config->repeat > 1 && t->verdict.result == RESULT_PASS) {
+			char passed[64];
+			if (t->skipped)
+				format_snprintf(passed, sizeof(passed),
+						" (repetitions: %u passed, %u skipped)", t->passed,
+						t->skipped);
+			else
+				format_snprintf(passed, sizeof(passed), " (all %u repetitions)",
+						t->passed);
+			size_t len = strlen(t->verdict.reason);
+			format_snprintf(t->verdict.reason + len, sizeof(t->verdict.reason) - len,
+					"%s", passed);
+		}
+		suite_emit_verdict(s, e, mode, mode_sched_name(s, e, mode), &t->verdict);
+	}
 }
 
-/*
- * Parameters and triad's arrays for each thread, in memory ring 3 may use. triad's inputs are
- * written here, once, before any counter runs: written by triad itself they were megabytes of
- * stores at CPL 3 inside every measured run, which real counters counted and the model was not
- * told about. The values are small integers, so that c[i] = a[i] + k * b[i] stays exact.
- */
-static bool allocate_workload_memory(const struct config *config)
+/* ---- the selection -------------------------------------------------------------------------- */
+
+/* Every experiment exp= can name: the thesis's table, then those that make their own runs. */
+static const struct experiment *experiment_at(unsigned i)
 {
-	settings.triad_elements = (uint64_t)config->triad_kib * 1024 / sizeof(double);
-	for (unsigned t = 0; t < the_pair.thread_count; t++) {
-		uint64_t bytes = settings.triad_elements * sizeof(double);
-		struct workload_params *p =
-			(struct workload_params *)(uintptr_t)user_memory_alloc(sizeof(*p));
-		uint64_t arrays = user_memory_alloc(3 * bytes);
-		if (!p || !arrays)
+	return i < experiment_count    ? &experiments[i]
+	       : i == experiment_count ? &survey_experiment
+				       : NULL;
+}
+
+/* exp= names: the experiments', all, none and custom; a name outside them, or none beside another
+ * name, is a warning and the default (all) runs. */
+static bool selection_valid(const char *list, char *message, size_t size)
+{
+	bool none = false, other = false;
+
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char name[CONFIG_EXP_MAX];
+		memcpy(name, p, len);
+		name[len] = 0;
+		bool known =
+			!strcmp(name, "all") || !strcmp(name, "none") || !strcmp(name, "custom");
+		for (unsigned i = 0; experiment_at(i) && !known; i++)
+			known = !strcmp(experiment_at(i)->name, name);
+		if (!known) {
+			format_snprintf(message, size, "unknown experiment '%s'", name);
 			return false;
-		p->a = (double *)(uintptr_t)arrays;
-		p->b = (double *)(uintptr_t)(arrays + bytes);
-		p->c = (double *)(uintptr_t)(arrays + 2 * bytes);
-		p->elements = settings.triad_elements;
-		p->chunk_units = 4096;
-		for (uint64_t i = 0; i < p->elements; i++) {
-			((uint64_t *)p->a)[i] = double_bits(i & 1023);
-			((uint64_t *)p->b)[i] = double_bits((i * 7) & 1023);
 		}
-		settings.params[t] = p;
+		none = none || !strcmp(name, "none");
+		other = other || strcmp(name, "none");
+		p = end ? end + 1 : p + len;
+	}
+	if (none && other) {
+		format_snprintf(message, size, "'none' contradicts the other names");
+		return false;
 	}
 	return true;
 }
 
+/* What exp= runs: the list given, checked; all when it was not given or was wrong. */
+static const char *selection(const struct config *config)
+{
+	char message[CONFIG_EXP_MAX + 64], accepted[512];
+	size_t len = 0;
+
+	if (!config->exp[0])
+		return config->events[0][0] || config->events[1][0] ? "custom" : "all";
+	if (selection_valid(config->exp, message, sizeof(message)))
+		return config->exp;
+	len = (size_t)format_snprintf(accepted, sizeof(accepted), "all|none|custom");
+	for (unsigned i = 0; experiment_at(i) && len < sizeof(accepted); i++)
+		len += (size_t)format_snprintf(accepted + len, sizeof(accepted) - len, "|%s",
+					       experiment_at(i)->name);
+	char text[sizeof(message) + sizeof(accepted) + 64];
+	format_snprintf(text, sizeof(text),
+			"exp=%s: %s (accepted: %s, comma-separated); running all", config->exp,
+			message, accepted);
+	record_warn("cmdline", "exp", config->exp, accepted, "all", text);
+	return "all";
+}
+
+static bool selected(const char *list, const struct experiment *e)
+{
+	if (!strcmp(list, "all") && !e->on_request)
+		return true;
+	return exp_list_contains(list, e->name);
+}
+
+static void run_selected_experiment(struct suite *s, const struct experiment *e)
+{
+	static struct exp_adapted adapted;
+
+	e = exp_adapt(e, the_pmu.info.uarch, &adapted);
+	if (the_pair.thread_count < 2)
+		skip_without_sibling(s, e);
+	else if (e->measure)
+		e->measure(e, s);
+	else
+		run_experiment(s, e);
+}
+
 void experiments_run(const struct config *config)
 {
-	struct exp_machine machine = {
+	static struct suite suite;
+	static struct workload_memory memory;
+	static struct custom_run custom;
+	struct suite *s = &suite;
+	unsigned chosen = 0;
+
+	s->config = config;
+	s->machine = (struct exp_machine){
 		.erratum = uarch_has_erratum(the_pmu.info.uarch),
 		.model = the_pmu.model,
 		.uarch = the_pmu.info.uarch->id == UARCH_GENERIC ? "unknown"
 								 : the_pmu.info.uarch->name,
 		.threads = the_pair.thread_count,
 	};
-	unsigned chosen = 0;
-
-	if (!strcmp(config->exp, "none"))
+	s->settings = (struct exp_settings){
+		.dur_ms = config->dur_ms,
+		.mux_ms = config->mux_ms,
+		.triad_reps = config->triad_reps,
+		.sched = config->sched == SCHED_MODE_HK ? SCHED_HOPCROFT_KARP : SCHED_GREEDY,
+		.workloads = { .triad_kib = config->triad_kib, .chase_kib = config->chase_kib },
+		.memory = &memory,
+	};
+	const char *list = selection(config);
+	if (!strcmp(list, "none"))
 		return;
-	settings.dur_ms = config->dur_ms;
-	settings.mux_ms = config->mux_ms;
-	settings.triad_reps = config->triad_reps;
-	settings.sched = config->sched == SCHED_MODE_HK ? SCHED_HOPCROFT_KARP : SCHED_GREEDY;
-	if (the_pair.thread_count == 2 && !allocate_workload_memory(config)) {
-		run_fail("no memory for the workloads' arrays (triad_kib too large?)");
-		return;
-	}
-	for (unsigned i = 0; i < experiment_count; i++) {
-		const struct experiment *e = &experiments[i];
-		if (!selected(config->exp, e->name))
+	/* The custom run is checked first, so that its warnings come before any measurement. */
+	bool custom_wanted =
+		exp_list_contains(list, "custom") || config->events[0][0] || config->events[1][0];
+	bool custom_ready = custom_wanted &&
+			    custom_build(config, the_pmu.info.uarch, &the_pmu.geometry, &custom);
+	for (unsigned i = 0; experiment_at(i); i++) {
+		if (!selected(list, experiment_at(i)))
 			continue;
 		chosen++;
-		if (the_pair.thread_count < 2)
-			skip_without_sibling(e, config);
-		else
-			run_experiment(e, config, &machine);
+		run_selected_experiment(s, experiment_at(i));
 	}
+	if (custom_ready) {
+		chosen++;
+		run_selected_experiment(s, &custom.exp);
+	}
+	summary_print(&s->summary);
 	kprintf("\nexperiments: %u run, verdicts %u pass, %u fail, %u skip\n", chosen,
-		tally[RESULT_PASS], tally[RESULT_FAIL], tally[RESULT_SKIP]);
+		s->tally[RESULT_PASS], s->tally[RESULT_FAIL], s->tally[RESULT_SKIP]);
 }

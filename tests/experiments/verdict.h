@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The verdict rules of the experiments (enum exp_rule): which counts carry a baseline, and
- * whether an XSU mode passed. Pure code: host-tested on synthetic results.
+ * The verdict rules of the experiments: one table (verdict.c) of rules, each with its name, the
+ * text that says it (made from the same constants the judgement uses), which counts get a
+ * baseline, and how an XSU mode is judged. Pure code: host-tested on synthetic results.
  */
 #ifndef TESTS_EXPERIMENTS_VERDICT_H
 #define TESTS_EXPERIMENTS_VERDICT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "tests/experiments/experiment.h"
 
@@ -18,8 +20,8 @@ struct exp_machine {
 	unsigned threads; /* threads of the chosen core in use: 1 or 2 */
 };
 
-/* Tolerances of RULE_BASELINE: the larger of a share of the baseline and an absolute count of
- * events, the latter times enabled / running for a multiplexed count (verdict.c). */
+/* RULE_BASELINE: the tolerance is the larger of a share of the baseline and an absolute count
+ * of events, the latter times enabled / running for a multiplexed count (verdict.c). */
 #define EXP_TOLERANCE_PCT 25
 #define EXP_TOLERANCE_ABS 100
 /* RULE_LOSS: how far (percent) the aligned XSU-off rate must exceed the rate alone, and how close
@@ -31,22 +33,64 @@ struct exp_machine {
 /* RULE_HK_VS_GREEDY: how far (hundredths of a percent of running fraction, per event) the two
  * schedulers may differ by the timing of a run alone: a tick or two of a run of some hundred. */
 #define EXP_HK_MARGIN 200
+/*
+ * Every rule: too little data to judge. A run whose events were multiplexed needs at least this
+ * many ticks on each thread (rotation is what the rules look at); and the siblings must have
+ * counted side by side: the shorter counting window at least this much (percent) inside the
+ * other (a virtual CPU its host held back starts or stops late, and what the rules look at is
+ * the interplay of the two threads).
+ */
+#define EXP_MIN_TICKS 20
+#define EXP_MIN_OVERLAP_PCT 75
+/*
+ * A multiplexed count is its raw count times enabled / running, which assumes the thread's work
+ * went on at an even pace while its event was off the counter. A thread that lost more than this
+ * share (percent) of its ticks (a virtual CPU its host ran in bursts: kernel/tick_stats.h) did not
+ * work evenly, and its scaled counts are guesses.
+ */
+#define EXP_MAX_LOST_TICKS_PCT 50
+
+struct exp_rule {
+	const char *name; /* "baseline", "zero", ... */
+	/* The rule in words, for the exp record: from the experiment and the constants above. */
+	void (*describe)(const struct experiment *e, char *buf, size_t size);
+	/* Whether a count of run `run` of thread `thread` gets a baseline, and which (NULL: none). */
+	void (*annotate)(const struct exp_results *r, unsigned run, unsigned thread,
+			 struct exp_count *c);
+	/* The verdict of XSU mode `mode`, from every measured run of that mode and the references;
+	 * the common checks (data enough, runs measured) have passed. */
+	void (*judge)(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+		      struct exp_verdict *out);
+};
+
+extern const struct exp_rule exp_rules[RULE_COUNT];
 
 /* Whether event `given` is one of the experiment's checked events. */
 bool exp_is_checked(const struct experiment *e, const char *given);
 
-/*
- * Give the counts of run `index` their baselines and tolerances, from the experiment's reference
- * runs measured before it (RULE_BASELINE: the baseline run's rate per unit of work, scaled to this
- * run's units; RULE_ZERO and RULE_ALIGNED: 0; RULE_LOSS: the rate alone).
- */
+/* The experiment's rule in words, into buf. */
+const char *exp_rule_text(const struct experiment *e, char *buf, size_t size);
+
+/* Give the counts of run `index` their baselines and tolerances, from the experiment's reference
+ * runs measured before it. */
 void exp_annotate(struct exp_results *r, unsigned index);
 
 /*
- * Judge one XSU mode (xsu_on) from every run of that mode and the references. Returns false when
- * no run of that mode was measured (no verdict to give).
+ * Judge one XSU mode from every run of that mode and the references of one repetition. Returns
+ * false when no run of that mode was measured (no verdict to give).
  */
-bool exp_judge(const struct exp_results *r, bool xsu_on, const struct exp_machine *m,
+bool exp_judge(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
 	       struct exp_verdict *v);
+
+/*
+ * The verdict over repetitions: any failure fails (its reason names the repetition), else any
+ * pass passes, else a skip. `combined` starts zeroed with `seen` 0; add each repetition's.
+ */
+struct exp_verdict_tally {
+	struct exp_verdict verdict;
+	unsigned seen, passed, failed, skipped;
+};
+void exp_verdict_add(struct exp_verdict_tally *t, const struct exp_verdict *v, unsigned rep,
+		     unsigned repeat);
 
 #endif

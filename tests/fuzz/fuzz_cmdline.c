@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: the kernel command line (kernel/cmdline.c, cmdline_parse).
+ * libFuzzer harness: the kernel command line (kernel/cmdline.c): cmdline_parse, and the two
+ * helpers the boot code calls on the same line, cmdline_skip_image_path and cmdline_non_ascii.
  *
  * Input: one byte for the room of the warnings array (0-8, allocated exactly, so that a write
- * past it is caught), then the command line (at most the kernel's 1023 characters). Promises checked: every warning's text fields end
- * inside their arrays, the configuration holds only values the parser's own tables name, the
- * experiment list stays terminated, and parsing the same line twice gives the same result.
+ * past it is caught), then the command line (at most the kernel's 1023 characters).
+ * Promises checked: every warning's text fields end inside their arrays, the configuration holds
+ * only values the parser's own tables name and its strings stay terminated, parsing the same
+ * line twice gives the same result, and the helpers point inside the line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +15,6 @@
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "tests/fuzz/fuzz_input.h"
-
-static const char *const experiments[] = { "ch4-branch-misses", "ch7-aligned", "custom", NULL };
 
 static void check_warning(const struct cmdline_warning *w)
 {
@@ -29,7 +29,10 @@ static void check_warning(const struct cmdline_warning *w)
 static void check_config(const struct config *cfg)
 {
 	FUZZ_CHECK(FUZZ_TERMINATED(cfg->exp));
-	FUZZ_CHECK(strcmp(config_xsu_name(cfg->xsu), "?") != 0);
+	FUZZ_CHECK(FUZZ_TERMINATED(cfg->events[0]) && FUZZ_TERMINATED(cfg->events[1]));
+	FUZZ_CHECK(FUZZ_TERMINATED(cfg->work[0]) && FUZZ_TERMINATED(cfg->work[1]));
+	FUZZ_CHECK(FUZZ_TERMINATED(cfg->survey_work));
+	FUZZ_CHECK(cfg->xsu != 0 && (cfg->xsu & ~XSU_MODES_ALL) == 0);
 	FUZZ_CHECK(strcmp(config_sched_name(cfg->sched), "?") != 0);
 	FUZZ_CHECK(strcmp(config_pmu_name(cfg->pmu), "?") != 0);
 	FUZZ_CHECK(strcmp(config_exit_name(cfg->exit), "?") != 0);
@@ -39,6 +42,20 @@ static void check_config(const struct config *cfg)
 	FUZZ_CHECK(cfg->core == CONFIG_CORE_BOOT || (cfg->core >= 0 && cfg->core <= 255));
 	FUZZ_CHECK(cfg->mux_ms >= 1);
 	FUZZ_CHECK(cfg->baud && 115200 % cfg->baud == 0);
+}
+
+static void check_helpers(const char *line)
+{
+	size_t length = strlen(line);
+	const char *rest = cmdline_skip_image_path(line);
+	const char *word = NULL;
+	size_t word_len = 0;
+
+	FUZZ_CHECK(rest >= line && rest <= line + length);
+	if (cmdline_non_ascii(line, &word, &word_len)) {
+		FUZZ_CHECK(word >= line && word_len >= 1);
+		FUZZ_CHECK(word_len <= length - (size_t)(word - line));
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -54,14 +71,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct config cfg, again;
 
 	config_defaults(&cfg);
-	unsigned count = cmdline_parse(line, &cfg, experiments, warnings, room);
+	unsigned count = cmdline_parse(line, &cfg, warnings, room);
 	for (unsigned i = 0; i < count && i < room; i++)
 		check_warning(&warnings[i]);
 	check_config(&cfg);
 
 	config_defaults(&again);
-	FUZZ_CHECK(cmdline_parse(line, &again, experiments, warnings, room) == count);
+	FUZZ_CHECK(cmdline_parse(line, &again, warnings, room) == count);
 	FUZZ_CHECK(memcmp(&cfg, &again, sizeof(cfg)) == 0);
+	check_helpers(line);
 	free(warnings);
 	free(line);
 	return 0;

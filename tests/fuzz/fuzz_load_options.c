@@ -7,7 +7,8 @@
  * 0-127 bytes, allocated exactly, so that a write past it is caught), then the bytes as the
  * firmware or the file hands them over (allocated exactly too).
  * Promises checked: the result is one of the enum's; a command line (OK, TOO_LONG) ends inside
- * the buffer and holds only printable ASCII, single spaces between words and none at the ends.
+ * the buffer and holds only printable ASCII, single spaces between words and none at the ends;
+ * words were dropped exactly when the result is TOO_LONG.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,18 +37,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *copy = fuzz_exact_copy(bytes, n);
 	char *out = out_size ? malloc(out_size) : NULL;
 	enum load_options_result r;
+	struct load_options_cut cut;
 
 	if (out)
 		memset(out, 'x', out_size);
 	if (choice & 1)
-		r = load_options_from_file(copy, n, out, out_size);
+		r = load_options_from_file(copy, n, out, out_size, &cut);
 	else
-		r = load_options_from_ucs2(copy, n, out, out_size);
+		r = load_options_from_ucs2(copy, n, out, out_size, &cut);
 	FUZZ_CHECK(r == LOAD_OPTIONS_EMPTY || r == LOAD_OPTIONS_OK || r == LOAD_OPTIONS_TOO_LONG ||
 		   r == LOAD_OPTIONS_NOT_TEXT);
 	if ((r == LOAD_OPTIONS_OK || r == LOAD_OPTIONS_TOO_LONG) && out_size)
 		check_command_line(out, out_size);
 	FUZZ_CHECK(r != LOAD_OPTIONS_OK || out_size);
+	/* What was dropped: whole words, each with at least one character, only when too long. */
+	FUZZ_CHECK((r == LOAD_OPTIONS_TOO_LONG) == (cut.words > 0));
+	FUZZ_CHECK(cut.bytes >= cut.words);
 	free(out);
 	free(copy);
 	return 0;

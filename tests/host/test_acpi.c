@@ -481,6 +481,31 @@ static void test_parse_entry_zero_and_unreadable(void **state)
 	assert_standard_cpus();
 }
 
+/* A root listing more tables than any machine has: the first 256 are read, and it is said. */
+static void test_parse_xsdt_too_many_entries(void **state)
+{
+	(void)state;
+	static uint64_t list[300];
+	m.madt = standard_madt();
+	m.ssdt = ab_table(&m.b, "SSDT", 100, 2);
+	for (unsigned i = 0; i < 300; i++)
+		list[i] = m.ssdt;
+	list[255] = m.madt;
+	m.xsdt = ab_xsdt(&m.b, list, 300);
+	m.rsdp = ab_rsdp(&m.b, RSDP_AT, 2, 0, m.xsdt);
+	parse();
+	assert_int_equal(m.result.problem_count, 1);
+	assert_true(has_problem("XSDT", "300 entries; only the first 256 are read"));
+	assert_standard_cpus();
+	/* The same MADT past the limit is never read. */
+	list[255] = m.ssdt;
+	list[256] = m.madt;
+	m.xsdt = ab_xsdt(&m.b, list, 300);
+	m.rsdp = ab_rsdp(&m.b, RSDP_AT + 0x40, 2, 0, m.xsdt); /* a region of its own */
+	parse();
+	assert_false(m.info.madt_found);
+}
+
 /* The XSDT's length leaves half an entry: the whole entries are read, the rest reported. */
 static void test_parse_xsdt_ragged_length(void **state)
 {
@@ -1101,6 +1126,7 @@ int main(void)
 		MACHINE_TEST(test_parse_unaligned_xsdt),
 		MACHINE_TEST(test_parse_entry_zero_and_unreadable),
 		MACHINE_TEST(test_parse_xsdt_ragged_length),
+		MACHINE_TEST(test_parse_xsdt_too_many_entries),
 		MACHINE_TEST(test_parse_madt_bad_checksum),
 		MACHINE_TEST(test_parse_madt_bad_lengths),
 		MACHINE_TEST(test_parse_madt_past_memory),

@@ -14,21 +14,20 @@
 
 static struct config cfg;
 static struct cmdline_warning warnings[8];
-static const char *const experiments[] = { "ch4-branch-misses", "ch7-aligned", NULL };
 
 static unsigned parse(const char *line)
 {
 	config_defaults(&cfg);
 	memset(warnings, 0, sizeof(warnings));
-	return cmdline_parse(line, &cfg, experiments, warnings, 8);
+	return cmdline_parse(line, &cfg, warnings, 8);
 }
 
 static void test_defaults(void **state)
 {
 	(void)state;
 	assert_int_equal(parse(""), 0);
-	assert_string_equal(cfg.exp, "all");
-	assert_int_equal(cfg.xsu, XSU_MODE_BOTH);
+	assert_string_equal(cfg.exp, ""); /* not given: the payload decides (all, or custom) */
+	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
 	assert_int_equal(cfg.sched, SCHED_MODE_GREEDY);
 	assert_int_equal(cfg.pmu, PMU_REQ_AUTO);
 	assert_int_equal(cfg.exit, EXIT_MODE_HALT);
@@ -42,6 +41,67 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.dur_ms, 500);
 	assert_int_equal(cfg.triad_kib, 4096);
 	assert_int_equal(cfg.triad_reps, 0);
+	assert_string_equal(cfg.events[0], "");
+	assert_string_equal(cfg.events[1], "");
+	assert_string_equal(cfg.work[0], "triad");
+	assert_string_equal(cfg.work[1], "triad");
+	assert_int_equal(cfg.start1_ms, 0);
+	assert_int_equal(cfg.repeat, 1);
+	assert_string_equal(cfg.survey_work, "triad");
+}
+
+/* Issue 11: a run defined at boot, repetitions, the workload keys. */
+static void test_custom_run_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("ht0=r81d0:u,{cycles,instructions}:u "
+			       "ht1=cpu/event=0xcc,umask=0x20/u,MEM_UOPS_RETIRED.ALL_LOADS:D "
+			       "work0=chase work1=branchy start1_ms=20 repeat=5 chase_kib=64 "
+			       "survey_work=alu"),
+			 0);
+	assert_string_equal(cfg.events[0], "r81d0:u,{cycles,instructions}:u");
+	assert_string_equal(cfg.events[1],
+			    "cpu/event=0xcc,umask=0x20/u,MEM_UOPS_RETIRED.ALL_LOADS:D");
+	assert_string_equal(cfg.work[0], "chase");
+	assert_string_equal(cfg.work[1], "branchy");
+	assert_int_equal(cfg.start1_ms, 20);
+	assert_int_equal(cfg.repeat, 5);
+	assert_int_equal(cfg.chase_kib, 64);
+	assert_string_equal(cfg.survey_work, "alu");
+	/* The limits: repeat 1-100, names of [a-z0-9_-], event lists of printable ASCII. */
+	assert_int_equal(parse("repeat=0 repeat=101 repeat=100"), 2);
+	assert_int_equal(cfg.repeat, 100);
+	assert_string_equal(warnings[0].accepted, "an integer from 1 to 100");
+	assert_int_equal(parse("work0=Triad work1=a/b work0= start1_ms=60001"), 4);
+	assert_string_equal(cfg.work[0], "triad");
+	assert_string_equal(cfg.work[1], "triad");
+	assert_int_equal(parse("ht0= ht1=\x01"), 2);
+	assert_string_equal(cfg.events[0], "");
+	/* A list too long for the field is refused whole, not cut. */
+	char line[CONFIG_EVENTS_MAX + 16] = "ht0=";
+	memset(line + 4, 'r', CONFIG_EVENTS_MAX);
+	assert_int_equal(parse(line), 1);
+	assert_string_equal(cfg.events[0], "");
+}
+
+/* Issue 10: xsu= is a comma list of modes; both and all are names for two sets. */
+static void test_xsu_modes(void **state)
+{
+	(void)state;
+	char text[32];
+
+	assert_int_equal(parse("xsu=core"), 0);
+	assert_int_equal(cfg.xsu, XSU_MODE_BIT(XSU_MODE_CORE));
+	assert_int_equal(parse("xsu=off,core"), 0);
+	assert_string_equal(config_xsu_modes_text(cfg.xsu, text, sizeof(text)), "off,core");
+	assert_int_equal(parse("xsu=all"), 0);
+	assert_string_equal(config_xsu_modes_text(cfg.xsu, text, sizeof(text)), "off,on,core");
+	assert_int_equal(parse("xsu=both"), 0);
+	assert_string_equal(config_xsu_modes_text(cfg.xsu, text, sizeof(text)), "off,on");
+	assert_int_equal(parse("xsu=on,bogus xsu=,on xsu=on,"), 3);
+	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
+	assert_string_equal(warnings[0].accepted, "off|on|core|both|all (comma-separated)");
+	assert_string_equal(warnings[0].used, "off,on");
 }
 
 static void test_workload_keys(void **state)
@@ -77,7 +137,7 @@ static void test_every_key(void **state)
 			       "mux_ms=4 exit=qemu serial=com2 baud=9600 selftest=stack\n"),
 			 0);
 	assert_string_equal(cfg.exp, "ch7-aligned,ch4-branch-misses");
-	assert_int_equal(cfg.xsu, XSU_MODE_OFF);
+	assert_int_equal(cfg.xsu, XSU_MODE_BIT(XSU_MODE_OFF));
 	assert_int_equal(cfg.sched, SCHED_MODE_HK);
 	assert_int_equal(cfg.pmu, PMU_REQ_MODEL);
 	assert_int_equal(cfg.mux_ms, 4);
@@ -89,7 +149,7 @@ static void test_every_key(void **state)
 	assert_int_equal(parse("serial=0x3e8 exp=none xsu=on"), 0);
 	assert_int_equal(cfg.serial_port, 0x3e8);
 	assert_string_equal(cfg.exp, "none");
-	assert_int_equal(cfg.xsu, XSU_MODE_ON);
+	assert_int_equal(cfg.xsu, XSU_MODE_BIT(XSU_MODE_ON));
 	assert_int_equal(parse("serial=none"), 0);
 	assert_int_equal(cfg.serial_port, 0);
 }
@@ -98,12 +158,13 @@ static void test_bad_value_keeps_default_and_names_accepted(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("xsu=maybe"), 1);
-	assert_int_equal(cfg.xsu, XSU_MODE_BOTH);
+	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
 	assert_string_equal(warnings[0].key, "xsu");
 	assert_string_equal(warnings[0].value, "maybe");
-	assert_string_equal(warnings[0].accepted, "both|on|off");
+	assert_string_equal(warnings[0].accepted, "off|on|core|both|all (comma-separated)");
 	assert_string_equal(warnings[0].message,
-			    "xsu=maybe is not valid (accepted: both|on|off); keeping xsu=both");
+			    "xsu=maybe is not valid (accepted: off|on|core|both|all "
+			    "(comma-separated)); keeping xsu=off,on");
 
 	assert_int_equal(parse("mux_ms=0 mux_ms=1001 mux_ms=12x mux_ms=-1"), 4);
 	assert_int_equal(cfg.mux_ms, 1);
@@ -115,12 +176,12 @@ static void test_bad_value_keeps_default_and_names_accepted(void **state)
 	assert_int_equal(parse("serial=com5 serial=0x serial=0xzz serial=0xffff"), 4);
 	assert_int_equal(cfg.serial_port, 0x3f8);
 
-	assert_int_equal(parse("exp=ch7-aligned,nonsense"), 1);
-	assert_string_equal(cfg.exp, "all");
-	assert_string_equal(warnings[0].accepted,
-			    "all|none|ch4-branch-misses|ch7-aligned (comma-separated)");
-	assert_int_equal(parse("exp= exp=,"), 2);
-	assert_string_equal(cfg.exp, "all");
+	/* exp= names are the payload's to check (tests/experiments/suite.c); here only their form. */
+	assert_int_equal(parse("exp=ch7-aligned,nonsense"), 0);
+	assert_string_equal(cfg.exp, "ch7-aligned,nonsense");
+	assert_int_equal(parse("exp= exp=, exp=a,,b exp=Ch7 exp=a;b"), 5);
+	assert_string_equal(cfg.exp, "");
+	assert_string_equal(warnings[0].accepted, "all|none|experiment names (comma-separated)");
 }
 
 static void test_unknown_and_malformed_words(void **state)
@@ -132,24 +193,50 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_string_equal(
 		warnings[0].accepted,
 		"exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic|dur_ms|"
-		"triad_kib|triad_reps");
+		"triad_kib|triad_reps|ht0|ht1|work0|work1|start1_ms|repeat|chase_kib|survey_work");
 	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
 	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));
 	assert_non_null(strstr(warnings[2].message, "'xsu' needs a value"));
 	/* Keys are exact: no prefixes, no case folding. */
 	assert_int_equal(parse("XSU=on xs=on"), 2);
-	assert_int_equal(cfg.xsu, XSU_MODE_BOTH);
+	assert_int_equal(cfg.xsu, XSU_MODES_BOTH);
 }
 
 static void test_image_path_first_word(void **state)
 {
 	(void)state;
-	/* QEMU and multiboot1 loaders put the image path first. */
-	assert_int_equal(parse("build/pmu-testkernel.elf exit=qemu"), 0);
+	/* QEMU's multiboot1 loader puts the image path first, a bare file name too. The boot
+	 * protocol says so (boot_cmdline_has_image_path()), not the word: it is skipped whole. */
+	assert_int_equal(parse(cmdline_skip_image_path("pmu-testkernel.elf exit=qemu")), 0);
 	assert_int_equal(cfg.exit, EXIT_MODE_QEMU);
-	assert_int_equal(parse("/boot/pmu-testkernel.elf"), 0);
-	/* Only the first word may be a path. */
+	assert_int_equal(parse(cmdline_skip_image_path("  /tmp/a=b/x.elf\txsu=off")), 0);
+	assert_int_equal(cfg.xsu, XSU_MODE_BIT(XSU_MODE_OFF));
+	assert_string_equal(cmdline_skip_image_path("/boot/pmu-testkernel.elf"), "");
+	assert_string_equal(cmdline_skip_image_path(""), "");
+	/* Where the loader put no path (GRUB 2), a first word is a word like any other. */
+	assert_int_equal(parse("build/pmu-testkernel.elf exit=qemu"), 1);
+	assert_string_equal(warnings[0].key, "build/pmu-testkernel.elf");
 	assert_int_equal(parse("exit=qemu /boot/x"), 1);
+}
+
+/* Bytes outside printable ASCII are counted and the word holding the first is named. */
+static void test_non_ascii_bytes(void **state)
+{
+	(void)state;
+	const char *word = NULL;
+	size_t len = 0;
+
+	assert_int_equal(cmdline_non_ascii("exit=qemu xsu=on\tmux_ms=4\r\n", &word, &len), 0);
+	assert_null(word);
+	const char *line = "exit=qemu note=caf\xc3\xa9 x=\x01\x7f";
+	assert_int_equal(cmdline_non_ascii(line, &word, &len), 4);
+	assert_ptr_equal(word, line + 10);
+	assert_int_equal(len, 10);
+	assert_int_equal(cmdline_non_ascii("\xe9", &word, &len), 1);
+	assert_int_equal(len, 1);
+	/* Such a word is never a good value: it warns like any other bad word. */
+	assert_int_equal(parse("mux_ms=4\xe9"), 1);
+	assert_int_equal(cfg.mux_ms, 1);
 }
 
 static void test_later_value_wins(void **state)
@@ -194,9 +281,12 @@ int main(void)
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_topology_keys),
 		cmocka_unit_test(test_workload_keys),
+		cmocka_unit_test(test_custom_run_keys),
+		cmocka_unit_test(test_xsu_modes),
 		cmocka_unit_test(test_bad_value_keeps_default_and_names_accepted),
 		cmocka_unit_test(test_unknown_and_malformed_words),
 		cmocka_unit_test(test_image_path_first_word),
+		cmocka_unit_test(test_non_ascii_bytes),
 		cmocka_unit_test(test_later_value_wins),
 		cmocka_unit_test(test_many_warnings_are_counted),
 		cmocka_unit_test(test_long_values_are_bounded),

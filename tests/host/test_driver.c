@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PMU driver (pmu/driver.c): the programming sequence and its checks against a recording
- * backend, exact counts and overflow handling on the model PMU, the wrap race against a scripted
- * backend, and the end state.
+ * backend, exact counts and overflow handling on the model PMU, the wrap race and interference
+ * against a scripted backend and on the model's SMM imitation, counters that keep running from
+ * tick to tick, TSX_FORCE_ABORT, and the end state.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -209,8 +210,27 @@ static void test_program_errors(void **state)
 		{ { { &loads, 0, 1ull << 48 } }, 1, PMU_DRV_EPRELOAD },
 		{ { { NULL, 0, 0 } }, 1, PMU_DRV_EEVENT },
 	};
+	struct pmu_event any = ev(0x00c4, true, false), any_inst = ev(0x00c0, true, false);
+	struct pmu_geometry v2 = hsw_ht_on;
+
+	/* AnyThread on a version-2 PMU: refused before the write that would #GP. */
+	any.any = any_inst.any = true;
+	v2.version = 2;
+	pmu_driver_init(&d, &b, &v2, 0);
+	struct pmu_assignment any_gp = { &any, 0, 0 }, any_fixed = { &any_inst, PMU_FIXED_BASE, 0 };
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, &any_gp, 1), PMU_DRV_EANY);
+	assert_int_equal(pmu_driver_program(&d, &any_fixed, 1), PMU_DRV_EANY);
+	assert_int_equal(r.n, 0);
+	/* From version 3 it is programmed: bit 21, and the fixed field's ANY bit. */
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_int_equal(pmu_driver_program(&d, &any_gp, 1), PMU_DRV_OK);
+	assert_true(find_write(&r, 0, IA32_PERFEVTSEL(0), false, 0x6100c4) > 0);
+	assert_int_equal(pmu_driver_program(&d, &any_fixed, 1), PMU_DRV_OK);
+	assert_true(find_write(&r, 0, IA32_FIXED_CTR_CTRL, false, 0x6) > 0);
 
 	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_non_null(pmu_drv_status_name(PMU_DRV_EANY));
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		r.n = 0;
 		assert_int_equal(pmu_driver_program(&d, cases[k].a, cases[k].n), cases[k].want);
@@ -409,8 +429,8 @@ static void test_wrap_race(void **state)
 	assert_int_equal(pmu_driver_program(&d, &a, 1), PMU_DRV_OK);
 	/*
 	 * Read 1: the status is read (clear), then the counter wraps before it is read: the value
-	 * went down, so one wrap is counted. Read 2: the status bit of that same wrap is now set
-	 * and the value went up: it must not count another period.
+	 * went down without its bit. The status read again shows the bit: one wrap, consumed and
+	 * cleared, not interference. Read 2: the bit is gone and the value went up: no second period.
 	 */
 	r.script_msr = IA32_PMC(1);
 	r.script[0] = 50; /* 100 events after the preload, plus 50 */
@@ -419,12 +439,17 @@ static void test_wrap_race(void **state)
 	r.status_script[0] = 0;
 	r.status_script[1] = regs_global_bit(1);
 	r.nstatus = 2;
+	r.n = 0;
 	pmu_driver_read(&d);
 	assert_int_equal(pmu_driver_count(&d, 1), 150);
+	assert_int_equal(r.status_pos, 2);
+	assert_true(find_write(&r, 0, IA32_PERF_GLOBAL_OVF_CTRL, false, regs_global_bit(1)) > 0);
+	*cell(&r, IA32_PERF_GLOBAL_STATUS) = 0;
 	pmu_driver_read(&d);
 	assert_int_equal(pmu_driver_count(&d, 1), 180);
-	/* The bit was consumed and cleared. */
-	assert_true(find_write(&r, 0, IA32_PERF_GLOBAL_OVF_CTRL, false, regs_global_bit(1)) > 0);
+	assert_int_equal(d.wraps, 1);
+	assert_int_equal(d.interferences, 0);
+	assert_false(pmu_driver_take_interfered(&d, 1));
 
 	/* Without the race, a set bit and a value that went up mean a whole period. */
 	assert_int_equal(pmu_driver_program(&d, &a, 1), PMU_DRV_OK);
@@ -436,6 +461,147 @@ static void test_wrap_race(void **state)
 	r.status_pos = 0;
 	pmu_driver_read(&d);
 	assert_int_equal(pmu_driver_count(&d, 1), top + 1 + 9);
+}
+
+/*
+ * A counter that goes down with no overflow bit, even on a second look at the status, was written
+ * behind the driver's back: nothing is added for that read (no 2^48), the mark is set until taken,
+ * and counting goes on from the new value.
+ */
+static void test_interference(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event e = ev(0x00c5, true, false), inst = ev(0x00c0, true, false);
+	struct pmu_assignment a[] = { { &e, 2, 0 }, { &inst, PMU_FIXED_BASE, 0 } };
+
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_int_equal(pmu_driver_program(&d, a, 2), PMU_DRV_OK);
+	*cell(&r, IA32_PMC(2)) = 1000;
+	*cell(&r, IA32_FIXED_CTR0) = 5000;
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_take(&d, 2), 1000);
+	/* SMM zeroes GP counter 2, which then counts 10: down, no overflow bit. */
+	*cell(&r, IA32_PMC(2)) = 10;
+	*cell(&r, IA32_FIXED_CTR0) = 5100;
+	r.n = 0;
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_count(&d, 2), 0);
+	assert_int_equal(pmu_driver_count(&d, PMU_FIXED_BASE), 5100);
+	assert_int_equal(d.interferences, 1);
+	assert_int_equal(d.wraps, 0);
+	/* The status was read again before deciding, and no bit was cleared for it. */
+	unsigned status_reads = 0;
+	for (unsigned k = 0; k < r.n; k++)
+		status_reads += !r.log[k].write && r.log[k].msr == IA32_PERF_GLOBAL_STATUS;
+	assert_int_equal(status_reads, 2);
+	assert_int_equal(find_write(&r, 0, IA32_PERF_GLOBAL_OVF_CTRL, true, 0), -1);
+	/* Sticky until taken, once, on that counter only. */
+	*cell(&r, IA32_PMC(2)) = 30;
+	pmu_driver_read(&d);
+	assert_int_equal(pmu_driver_take(&d, 2), 20);
+	assert_false(pmu_driver_take_interfered(&d, PMU_FIXED_BASE));
+	assert_true(pmu_driver_take_interfered(&d, 2));
+	assert_false(pmu_driver_take_interfered(&d, 2));
+	assert_false(pmu_driver_take_interfered(&d, 0)); /* not programmed */
+	/* A mark not taken goes with the counts at the next program. */
+	*cell(&r, IA32_PMC(2)) = 0;
+	pmu_driver_stop(&d);
+	assert_int_equal(d.interferences, 2);
+	assert_int_equal(pmu_driver_program(&d, a, 2), PMU_DRV_OK);
+	assert_false(pmu_driver_take_interfered(&d, 2));
+}
+
+/*
+ * An event that stays on its counter across a stop and a program keeps counting on it: no write
+ * to its selector or counter, its value goes on. Anything else starts afresh.
+ */
+static void test_counters_keep_running(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event e = ev(0x00c5, true, false), f = ev(0x00c4, true, false);
+	struct pmu_event inst = ev(0x00c0, true, false);
+	struct pmu_assignment a[] = { { &e, 1, 0 }, { &inst, PMU_FIXED_BASE, 0 } };
+
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_int_equal(pmu_driver_program(&d, a, 2), PMU_DRV_OK);
+	*cell(&r, IA32_PMC(1)) = 700;
+	*cell(&r, IA32_FIXED_CTR0) = 900;
+	pmu_driver_stop(&d);
+	assert_int_equal(pmu_driver_take(&d, 1), 700);
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, a, 2), PMU_DRV_OK);
+	assert_int_equal(find_write(&r, 0, IA32_PERFEVTSEL(1), true, 0), -1);
+	assert_int_equal(find_write(&r, 0, IA32_A_PMC(1), true, 0), -1);
+	assert_int_equal(find_write(&r, 0, IA32_FIXED_CTR0, true, 0), -1);
+	/* The fixed control is rewritten whole, with the kept field, and everything re-enabled. */
+	assert_true(find_write(&r, 0, IA32_FIXED_CTR_CTRL, false, 0x2) > 0);
+	assert_int_equal(r.log[r.n - 1].value, regs_global_bit(1) | PMU_FIXED_BIT(0));
+	/* The count not taken (the fixed counter's 900) was discarded; counting goes on. */
+	assert_int_equal(pmu_driver_count(&d, PMU_FIXED_BASE), 0);
+	*cell(&r, IA32_PMC(1)) = 750;
+	pmu_driver_stop(&d);
+	assert_int_equal(pmu_driver_take(&d, 1), 50);
+
+	/* Another event on the counter, a preload, or no stop before: programmed afresh. */
+	struct pmu_assignment other = { &f, 1, 0 }, preloaded = { &f, 1, regs_preload(10, 48) };
+	struct pmu_assignment *cases[] = { &other, &preloaded, &preloaded };
+	for (unsigned k = 0; k < 3; k++) {
+		if (k < 2)
+			pmu_driver_stop(&d);
+		r.n = 0;
+		assert_int_equal(pmu_driver_program(&d, cases[k], 1), PMU_DRV_OK);
+		assert_true(find_write(&r, 0, IA32_A_PMC(1), false, cases[k]->preload) >= 0);
+		assert_true(find_write(&r, 0, IA32_PERFEVTSEL(1), false, 0x4100c4) >= 0);
+	}
+	/* A counter no longer assigned is cleared, as before. */
+	pmu_driver_stop(&d);
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, &a[1], 1), PMU_DRV_OK);
+	assert_true(find_write(&r, 0, IA32_PERFEVTSEL(1), false, 0) >= 0);
+}
+
+/* Linux's default TFA: MSR_TSX_FORCE_ABORT[0] set while GP counter 3 is programmed, only then. */
+static void test_tsx_force_abort(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event e = ev(0x00c5, true, false);
+	struct pmu_assignment on3 = { &e, 3, 0 }, on2 = { &e, 2, 0 };
+	struct pmu_geometry skl = hsw_ht_on;
+
+	skl.tsx_force_abort = true;
+	pmu_driver_init(&d, &b, &skl, 0);
+	/* Released at init: the bit's state is unknown, so it is cleared. */
+	assert_true(find_write(&r, 0, MSR_TSX_FORCE_ABORT, false, 0) >= 0);
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, &on3, 1), PMU_DRV_OK);
+	int set = find_write(&r, 0, MSR_TSX_FORCE_ABORT, false, TSX_FORCE_ABORT_RTM);
+	assert_true(set > 0 && set < (int)r.n - 1); /* before the global enable */
+	r.n = 0;
+	assert_int_equal(pmu_driver_program(&d, &on3, 1), PMU_DRV_OK);
+	assert_int_equal(find_write(&r, 0, MSR_TSX_FORCE_ABORT, true, 0), -1); /* unchanged */
+	assert_int_equal(pmu_driver_program(&d, &on2, 1), PMU_DRV_OK);
+	assert_true(find_write(&r, 0, MSR_TSX_FORCE_ABORT, false, 0) >= 0);
+	assert_int_equal(pmu_driver_program(&d, &on3, 1), PMU_DRV_OK);
+	r.n = 0;
+	pmu_driver_release(&d);
+	assert_true(find_write(&r, 0, MSR_TSX_FORCE_ABORT, false, 0) >= 0);
+
+	/* Without TFA the MSR is never touched. */
+	r.n = 0;
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_int_equal(pmu_driver_program(&d, &on3, 1), PMU_DRV_OK);
+	pmu_driver_release(&d);
+	for (unsigned k = 0; k < r.n; k++)
+		assert_int_not_equal(r.log[k].msr, MSR_TSX_FORCE_ABORT);
 }
 
 static void test_rdpmc_path(void **state)
@@ -515,6 +681,53 @@ static void test_release_leaves_everything_disabled(void **state)
 	assert_int_equal(core.thread[0].faults, 0);
 }
 
+/*
+ * selftest=counter-reset end to end below the kernel: the model's SMM zeroes thread 0's GP
+ * counter 0 once in the middle of a tick; with ticks as the kernel runs them (stop, take,
+ * program), the counter keeps running, so the reset shows as a value that went down. Exactly
+ * that tick's count is marked, and it adds nothing: the total is a lower bound, short by that
+ * tick's events, never 2^48 too high.
+ */
+static void test_smm_reset_is_interference(void **state)
+{
+	(void)state;
+	struct model_config cfg;
+	struct pmu_event br = ev(0x00c5, true, false);
+	struct pmu_assignment a = { &br, 0, 0 };
+	struct pmu_driver d;
+	static const struct model_rate br_rate[] = { { .event = 0xc5, .per_units = 1000 } };
+	static const struct model_profile one = { .rates = br_rate, .nrates = 1 };
+	uint64_t total = 0, units = 0, marked_tick = 0, marks = 0;
+
+	model_config_init(&cfg, uarch_by_name("skylake"), true);
+	cfg.firmware = MODEL_FIRMWARE_SMM_RESET;
+	model_core_init(&core, &cfg);
+	struct msr_backend b = model_backend(&core, 0);
+	pmu_driver_init(&d, &b, &cfg.geo, PMU_DRV_RDPMC);
+	for (unsigned tick = 0; tick < 20; tick++) {
+		assert_int_equal(pmu_driver_program(&d, &a, 1), PMU_DRV_OK);
+		for (unsigned chunk = 0; chunk < 3; chunk++) {
+			model_account(&core, 0, &one, 100 + tick);
+			units += 100 + tick;
+		}
+		pmu_driver_stop(&d);
+		total += pmu_driver_take(&d, 0);
+		if (pmu_driver_take_interfered(&d, 0)) {
+			marks++;
+			marked_tick = tick;
+		}
+		model_tick(&core, 0);
+	}
+	assert_int_equal(core.thread[0].smm_resets, 1);
+	assert_int_equal(marks, 1);
+	assert_int_equal(marked_tick, MODEL_SMM_RESET_TICK);
+	assert_int_equal(d.interferences, 1);
+	assert_int_equal(d.wraps, 0);
+	/* That tick's events are unknown to the driver and none are added: 3 chunks short. */
+	assert_int_equal(total, units - 3 * (100 + MODEL_SMM_RESET_TICK));
+	assert_int_equal(core.thread[0].faults, 0);
+}
+
 /* The thesis's ch. 4 case through the driver: where XSU puts the events decides everything. */
 static void test_sibling_assignments(void **state)
 {
@@ -573,6 +786,10 @@ int main(void)
 		cmocka_unit_test(test_exact_counts_on_model),
 		cmocka_unit_test(test_overflow_loses_nothing),
 		cmocka_unit_test(test_wrap_race),
+		cmocka_unit_test(test_interference),
+		cmocka_unit_test(test_counters_keep_running),
+		cmocka_unit_test(test_tsx_force_abort),
+		cmocka_unit_test(test_smm_reset_is_interference),
 		cmocka_unit_test(test_rdpmc_path),
 		cmocka_unit_test(test_release_leaves_everything_disabled),
 		cmocka_unit_test(test_sibling_assignments),

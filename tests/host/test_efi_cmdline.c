@@ -33,16 +33,19 @@ static size_t ucs2(const char *s, int nul)
 	return 2 * n;
 }
 
+/* What the last options() or file() dropped. */
+static struct load_options_cut cut;
+
 static enum load_options_result options(const char *s)
 {
 	memset(out, 'X', sizeof(out));
-	return load_options_from_ucs2(buf, ucs2(s, 1), out, sizeof(out));
+	return load_options_from_ucs2(buf, ucs2(s, 1), out, sizeof(out), &cut);
 }
 
 static enum load_options_result file(const char *s, size_t len)
 {
 	memset(out, 'X', sizeof(out));
-	return load_options_from_file((const uint8_t *)s, len, out, sizeof(out));
+	return load_options_from_file((const uint8_t *)s, len, out, sizeof(out), &cut);
 }
 
 static void test_grub_chainloader_options(void **state)
@@ -58,13 +61,15 @@ static void test_grub_chainloader_options(void **state)
 	/* Without a NUL the size ends the options; an odd last byte is not half a character. */
 	size_t n = ucs2("mux_ms=4", 0);
 	buf[n] = 'Z';
-	assert_int_equal(load_options_from_ucs2(buf, n + 1, out, sizeof(out)), LOAD_OPTIONS_OK);
+	assert_int_equal(load_options_from_ucs2(buf, n + 1, out, sizeof(out), NULL),
+			 LOAD_OPTIONS_OK);
 	assert_string_equal(out, "mux_ms=4");
 	/* What follows a NUL is not read. */
 	n = ucs2("a=1", 1);
 	buf[n] = 'b';
 	buf[n + 1] = 0;
-	assert_int_equal(load_options_from_ucs2(buf, n + 2, out, sizeof(out)), LOAD_OPTIONS_OK);
+	assert_int_equal(load_options_from_ucs2(buf, n + 2, out, sizeof(out), NULL),
+			 LOAD_OPTIONS_OK);
 	assert_string_equal(out, "a=1");
 }
 
@@ -72,9 +77,11 @@ static void test_no_options(void **state)
 {
 	(void)state;
 
-	assert_int_equal(load_options_from_ucs2(NULL, 0, out, sizeof(out)), LOAD_OPTIONS_EMPTY);
+	assert_int_equal(load_options_from_ucs2(NULL, 0, out, sizeof(out), NULL),
+			 LOAD_OPTIONS_EMPTY);
 	assert_string_equal(out, "");
-	assert_int_equal(load_options_from_ucs2(buf, 0, out, sizeof(out)), LOAD_OPTIONS_EMPTY);
+	assert_int_equal(load_options_from_ucs2(buf, 0, out, sizeof(out), NULL),
+			 LOAD_OPTIONS_EMPTY);
 	assert_int_equal(options(""), LOAD_OPTIONS_EMPTY);
 	assert_int_equal(options("   "), LOAD_OPTIONS_EMPTY);
 	assert_string_equal(out, "");
@@ -110,12 +117,12 @@ static void test_binary_options(void **state)
 	static const uint8_t wide[] = { 'a', 0, '=', 0, 0xe9, 0x00, 0, 0 }; /* "a=é" */
 	static const uint8_t high[] = { 0x34, 0x12, 0, 0 };
 
-	assert_int_equal(load_options_from_ucs2(blob, sizeof(blob), out, sizeof(out)),
+	assert_int_equal(load_options_from_ucs2(blob, sizeof(blob), out, sizeof(out), NULL),
 			 LOAD_OPTIONS_NOT_TEXT);
 	assert_string_equal(out, "");
-	assert_int_equal(load_options_from_ucs2(wide, sizeof(wide), out, sizeof(out)),
+	assert_int_equal(load_options_from_ucs2(wide, sizeof(wide), out, sizeof(out), NULL),
 			 LOAD_OPTIONS_NOT_TEXT);
-	assert_int_equal(load_options_from_ucs2(high, sizeof(high), out, sizeof(out)),
+	assert_int_equal(load_options_from_ucs2(high, sizeof(high), out, sizeof(out), NULL),
 			 LOAD_OPTIONS_NOT_TEXT);
 	assert_string_equal(out, "");
 }
@@ -137,6 +144,11 @@ static void test_too_long(void **state)
 	assert_int_equal(got, 102 * 9 + 101);
 	assert_memory_equal(out, text, got);
 	assert_int_not_equal(out[got - 1], ' ');
+	/* The rest is what the kernel's warning names: every word after the 102nd, each with the
+	 * space before it. */
+	unsigned words = (unsigned)(len + 1) / 10;
+	assert_int_equal(cut.words, words - 102);
+	assert_int_equal(cut.bytes, len - got);
 
 	/* The shell's program path goes even when the options are too long. */
 	char shell[3100] = "fs0:\\EFI\\BOOT\\BOOTX64.EFI ";
@@ -151,15 +163,19 @@ static void test_too_long(void **state)
 	text[1023] = 0;
 	assert_int_equal(options(text), LOAD_OPTIONS_OK);
 	assert_int_equal(strlen(out), 1023);
+	assert_int_equal(cut.words, 0);
+	assert_int_equal(cut.bytes, 0);
 	text[1023] = 'a';
 	text[1024] = 0;
 	assert_int_equal(options(text), LOAD_OPTIONS_TOO_LONG);
 	assert_string_equal(out, "");
+	assert_int_equal(cut.words, 1);
+	assert_int_equal(cut.bytes, 1024);
 
 	/* No room at all. */
 	ucs2("a=1", 1);
-	assert_int_equal(load_options_from_ucs2(buf, 8, out, 0), LOAD_OPTIONS_TOO_LONG);
-	assert_int_equal(load_options_from_ucs2(buf, 8, out, 1), LOAD_OPTIONS_TOO_LONG);
+	assert_int_equal(load_options_from_ucs2(buf, 8, out, 0, NULL), LOAD_OPTIONS_TOO_LONG);
+	assert_int_equal(load_options_from_ucs2(buf, 8, out, 1, NULL), LOAD_OPTIONS_TOO_LONG);
 	assert_string_equal(out, "");
 }
 
@@ -182,7 +198,8 @@ static void test_file_lines_and_comments(void **state)
 	assert_int_equal(file(comments, sizeof(comments) - 1), LOAD_OPTIONS_EMPTY);
 	assert_string_equal(out, "");
 	assert_int_equal(file("", 0), LOAD_OPTIONS_EMPTY);
-	assert_int_equal(load_options_from_file(NULL, 0, out, sizeof(out)), LOAD_OPTIONS_EMPTY);
+	assert_int_equal(load_options_from_file(NULL, 0, out, sizeof(out), NULL),
+			 LOAD_OPTIONS_EMPTY);
 }
 
 static void test_file_encodings(void **state)
@@ -200,10 +217,11 @@ static void test_file_encodings(void **state)
 	memmove(buf + 2, buf, n);
 	buf[0] = 0xff;
 	buf[1] = 0xfe;
-	assert_int_equal(load_options_from_file(buf, n + 2, out, sizeof(out)), LOAD_OPTIONS_OK);
+	assert_int_equal(load_options_from_file(buf, n + 2, out, sizeof(out), NULL),
+			 LOAD_OPTIONS_OK);
 	assert_string_equal(out, "exp=none sched=hk");
 	n = ucs2("exp=none", 0);
-	assert_int_equal(load_options_from_file(buf, n, out, sizeof(out)), LOAD_OPTIONS_OK);
+	assert_int_equal(load_options_from_file(buf, n, out, sizeof(out), NULL), LOAD_OPTIONS_OK);
 	assert_string_equal(out, "exp=none");
 
 	/* Non-ASCII and control characters become '?' so the kernel warns about the word. */
@@ -228,6 +246,8 @@ static void test_file_too_long(void **state)
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "k%03u=vvvv\n", i);
 	assert_int_equal(file(text, len), LOAD_OPTIONS_TOO_LONG);
 	assert_int_equal(strlen(out), 102 * 9 + 101);
+	assert_int_equal(cut.words, 200 - 102);
+	assert_int_equal(cut.bytes, (200 - 102) * 10);
 	assert_memory_equal(out, "k000=vvvv k001=vvvv", 19);
 	assert_string_equal(out + strlen(out) - 9, "k101=vvvv");
 }

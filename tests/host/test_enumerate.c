@@ -79,7 +79,152 @@ static void test_real_machines(void **state)
 			assert_true(pmu_info_arch_event(&info, ev));
 		assert_string_equal(info.uarch->name, m->uarch);
 		assert_str_or_null(info.uarch->erratum, m->erratum);
+		/* Only the i7-6700K's microcode enumerates TSX_FORCE_ABORT (its leaf 7 EDX[13]). */
+		assert_int_equal(info.tsx_force_abort, m->dump == &cpuid_skl_i7_6700k);
+		assert_int_equal(pmu_info_geometry(&info).tsx_force_abort, info.tsx_force_abort);
+		assert_int_equal(pmu_info_geometry(&info).arch_events_unavailable, 0xffffff80u);
 	}
+}
+
+/*
+ * Linux intel_pmu_init: a version-2 PMU that reports no fixed counters (the Core 2 Extreme
+ * X6800: EDX = 0) has 3 outside a hypervisor, of the GP counters' width; inside one, CPUID is
+ * believed. Versions 3 and 4 report theirs, and from version 5 ECX is a bitmap of them.
+ */
+static void test_fixed_counter_quirk(void **state)
+{
+	(void)state;
+	struct pmu_info info;
+
+	cpuid_dump_decode(&cpuid_conroe_x6800, 0, &info);
+	assert_string_equal(info.brand, "Intel(R) Core(TM)2 CPU         X6800  @ 2.93GHz");
+	assert_int_equal(info.version, 2);
+	assert_int_equal(info.gp, 2);
+	assert_int_equal(info.gp_width, 40);
+	assert_int_equal(info.fixed_cpuid, 0);
+	assert_int_equal(info.fixed, 3);
+	assert_int_equal(info.fixed_width, 40);
+	assert_int_equal(pmu_info_geometry(&info).fixed, 3);
+
+	struct pmu_cpuid c;
+	memset(&c, 0, sizeof(c));
+	c.vendor = (struct cpuid_regs){ 0xa, 0x756e6547, 0x6c65746e, 0x49656e69 };
+	c.signature = (struct cpuid_regs){ 0x000006f6, 0, CPUID1_ECX_HYPERVISOR, 0 };
+	c.perfmon = (struct cpuid_regs){ 0x07280202, 0, 0, 0 };
+	pmu_info_decode(&c, &info);
+	assert_int_equal(info.fixed, 0); /* a hypervisor's CPUID is taken as given */
+	c.signature.ecx = 0;
+	c.perfmon = (struct cpuid_regs){ 0x07300805, 0, 0x7, 0x0 }; /* version 5: ECX bitmap */
+	pmu_info_decode(&c, &info);
+	assert_int_equal(info.fixed, 3);
+	c.perfmon.edx = 0x8000; /* AnyThread deprecated (version 5) */
+	pmu_info_decode(&c, &info);
+	assert_true(info.any_thread_deprecated);
+	assert_true(pmu_info_geometry(&info).any_thread_deprecated);
+	c.perfmon =
+		(struct cpuid_regs){ 0x07300404, 0, 0, 0x8603 }; /* bit 15 means nothing in v4 */
+	pmu_info_decode(&c, &info);
+	assert_false(info.any_thread_deprecated);
+}
+
+/* Linux deploys TFA when CPUID.7.0:EDX has TSX_FORCE_ABORT and not RTM_ALWAYS_ABORT. */
+static void test_tsx_force_abort(void **state)
+{
+	(void)state;
+	struct pmu_info info;
+	struct pmu_cpuid c;
+
+	cpuid_dump_decode(&cpuid_skl_i7_6700k, 0, &info);
+	assert_true(info.tsx_force_abort);
+	assert_true(pmu_info_geometry(&info).tsx_force_abort);
+
+	memset(&c, 0, sizeof(c));
+	c.vendor = (struct cpuid_regs){ 0x16, 0x756e6547, 0x6c65746e, 0x49656e69 };
+	c.signature.eax = 0x000506e3;
+	c.perfmon = (struct cpuid_regs){ 0x07300404, 0, 0, 0x603 };
+	c.ext_features.edx = CPUID7_EDX_TSX_FORCE_ABORT | CPUID7_EDX_RTM_ALWAYS_ABORT;
+	pmu_info_decode(&c, &info);
+	assert_false(info.tsx_force_abort); /* TSX off for good: nothing to work around */
+	/* Leaf 7 above the maximum basic leaf is not believed. */
+	c.ext_features.edx = CPUID7_EDX_TSX_FORCE_ABORT;
+	c.vendor.eax = 6;
+	pmu_info_decode(&c, &info);
+	assert_false(info.tsx_force_abort);
+	/* A PMU with no counter 3 (HT on with 3 GP counters) needs no TFA either. */
+	c.vendor.eax = 0x16;
+	c.perfmon.eax = 0x07300304;
+	pmu_info_decode(&c, &info);
+	assert_true(info.tsx_force_abort);
+	assert_false(pmu_info_geometry(&info).tsx_force_abort);
+}
+
+static struct pmu_event raw(uint16_t code)
+{
+	return ev(code, true, false);
+}
+
+/* pmu_event_supported() on the geometries of real machines. */
+static void test_event_supported(void **state)
+{
+	(void)state;
+	struct pmu_info info;
+	struct pmu_geometry g;
+	const char *why;
+	struct pmu_event any = raw(0x00c4);
+
+	any.any = true;
+	/* Sandy Bridge: version 3, every architectural event. AnyThread is fine (and counts both
+	 * threads, SDM vol. 3B, 18.2.3). */
+	cpuid_dump_decode(&cpuid_snb_i7_2600, 0, &info);
+	g = pmu_info_geometry(&info);
+	for (unsigned k = 0; k < 7; k++) {
+		static const uint16_t codes[] = { 0x003c, 0x00c0, 0x013c, 0x4f2e,
+						  0x412e, 0x00c4, 0x00c5 };
+		struct pmu_event e = raw(codes[k]);
+		assert_true(pmu_event_supported(&g, &e, &why));
+		assert_null(why);
+	}
+	assert_true(pmu_event_supported(&g, &any, &why));
+
+	/* Core 2 (version 2): the AnyThread write would #GP. */
+	cpuid_dump_decode(&cpuid_conroe_x6800, 0, &info);
+	g = pmu_info_geometry(&info);
+	assert_false(pmu_event_supported(&g, &any, &why));
+	assert_non_null(strstr(why, "version 3"));
+	struct pmu_event plain = raw(0x00c4);
+	assert_true(pmu_event_supported(&g, &plain, &why));
+
+	/* Lynnfield: EBX = 0x44, reference cycles (GP encoding) and branch misses are gone, named
+	 * or raw, with any filter; branches and reference cycles on fixed counter 2 remain. */
+	cpuid_dump_decode(&cpuid_lynnfield_i7_860, 0, &info);
+	g = pmu_info_geometry(&info);
+	assert_int_equal(g.arch_events_unavailable, 0xffffff80u | 0x44);
+	struct pmu_event misses = raw(0x00c5), bus = raw(0x013c), ref = raw(0x0300);
+	assert_false(pmu_event_supported(&g, &misses, &why));
+	assert_non_null(strstr(why, "EBX[6]"));
+	misses.cmask = 1;
+	assert_false(pmu_event_supported(&g, &misses, &why));
+	assert_false(pmu_event_supported(&g, &bus, &why));
+	assert_non_null(strstr(why, "EBX[2]"));
+	assert_true(pmu_event_supported(&g, &plain, &why));
+	assert_true(pmu_event_supported(&g, &ref, &why));
+	assert_true(pmu_event_supported(&g, &any, &why)); /* version 3 */
+	/* Not architectural: never concerned. */
+	struct pmu_event loads = raw(0x81d0);
+	assert_true(pmu_event_supported(&g, &loads, &why));
+
+	/* No fixed counter 2: reference cycles have nowhere to go. */
+	g.fixed = 2;
+	assert_false(pmu_event_supported(&g, &ref, &why));
+	assert_non_null(strstr(why, "fixed counter 2"));
+
+	/* The model's geometry counts everything (version 3, no unavailable events). */
+	g = (struct pmu_geometry){ .version = 3, .gp = 4, .fixed = 3 };
+	assert_true(pmu_event_supported(&g, &misses, &why));
+	assert_true(pmu_event_supported(&g, &any, &why));
+	g.any_thread_deprecated = true;
+	assert_false(pmu_event_supported(&g, &any, &why));
+	assert_non_null(strstr(why, "deprecated"));
 }
 
 static void test_full_width(void **state)
@@ -262,6 +407,14 @@ static void test_perfmon_fields(void **state)
 	assert_false(pmu_info_arch_event(&info, ARCH_EVENT_BRANCHES));	    /* beyond the length */
 	assert_false(pmu_info_arch_event(&info, ARCH_EVENT_BRANCH_MISSES)); /* beyond the length */
 
+	/* Which counters a geometry has: a PMU with 2 GP counters and 2 fixed (a hypervisor's). */
+	struct pmu_geometry small = { .version = 2, .gp = 2, .fixed = 2 };
+	assert_true(pmu_geometry_has(&small, 0) && pmu_geometry_has(&small, 1));
+	assert_false(pmu_geometry_has(&small, 2) || pmu_geometry_has(&small, 3));
+	assert_true(pmu_geometry_has(&small, PMU_FIXED_BASE + 1));
+	assert_false(pmu_geometry_has(&small, PMU_FIXED_BASE + 2));
+	assert_false(pmu_geometry_has(&small, PMU_FIXED_BASE - 1));
+
 	/* A PMU reporting more counters than the driver handles is clamped for the driver only. */
 	c.perfmon = (struct cpuid_regs){ 0x07300c05, 0, 0, 0x604 };
 	pmu_info_decode(&c, &info);
@@ -280,6 +433,9 @@ int main(void)
 		cmocka_unit_test(test_qemu),
 		cmocka_unit_test(test_collect_respects_maxima),
 		cmocka_unit_test(test_perfmon_fields),
+		cmocka_unit_test(test_fixed_counter_quirk),
+		cmocka_unit_test(test_tsx_force_abort),
+		cmocka_unit_test(test_event_supported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

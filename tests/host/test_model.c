@@ -2,8 +2,9 @@
 /*
  * The model PMU (pmu/model.c): exact counts from a profile, privilege and enable bits, fixed
  * counters, overflow, the registers' #GP cases, and the erratum replaying the thesis's cases
- * (ch. 4, 7.1 and 8), and exposure counting. The registers are written directly here; the
- * driver's use of the model is in test_driver.c.
+ * (ch. 4, 7.1 and 8), exposure counting, and the firmware the model imitates for the kernel's
+ * selftests. The registers are written directly here; the driver's use of the model is in
+ * test_driver.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -341,6 +342,128 @@ static void test_faults(void **state)
 	wr(1, IA32_PERFEVTSEL(0), 0x4100c0);
 	assert_int_equal(core.thread[1].faults, 1);
 	assert_false(model_rdpmc(&core.thread[1], 0, &v));
+}
+
+/* IA32_DEBUGCTL and IA32_PEBS_ENABLE: plain registers with their reserved bits, and the safe
+ * accessors, which fail where the hardware would #GP without counting a fault. */
+static void test_debugctl_pebs_and_safe_access(void **state)
+{
+	(void)state;
+	struct model_thread *t0 = &core.thread[0];
+	uint64_t v = 7;
+
+	init("haswell", true);
+	assert_int_equal(rd(0, IA32_DEBUGCTL), 0);
+	assert_int_equal(rd(0, IA32_PEBS_ENABLE), 0);
+	wr(0, IA32_DEBUGCTL, DEBUGCTL_LBR | DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	wr(0, IA32_PEBS_ENABLE, 0xf);
+	assert_int_equal(rd(0, IA32_DEBUGCTL), 0x1001);
+	assert_int_equal(rd(0, IA32_PEBS_ENABLE), 0xf);
+	assert_int_equal(rd(1, IA32_DEBUGCTL), 0); /* per logical CPU */
+	assert_int_equal(t0->faults, 0);
+	wr(0, IA32_DEBUGCTL, 1ull << 16);
+	wr(0, IA32_PEBS_ENABLE, 0x10); /* GP counter 4 does not exist with HT on */
+	assert_int_equal(t0->faults, 2);
+	assert_int_equal(rd(0, IA32_PEBS_ENABLE), 0xf);
+
+	assert_true(model_rdmsr_safe(t0, IA32_DEBUGCTL, &v));
+	assert_int_equal(v, 0x1001);
+	assert_true(model_wrmsr_safe(t0, IA32_PEBS_ENABLE, 0));
+	assert_false(model_rdmsr_safe(t0, 0x10, &v));
+	assert_false(model_wrmsr_safe(t0, IA32_DEBUGCTL, 1ull << 20));
+	assert_false(model_wrmsr_safe(t0, IA32_PERF_GLOBAL_STATUS, 0));
+	assert_int_equal(t0->faults, 2);
+	assert_int_equal(t0->last_fault_msr, IA32_PEBS_ENABLE);
+	assert_int_equal(rd(0, IA32_DEBUGCTL), 0x1001);
+}
+
+/*
+ * MODEL_FIRMWARE_COUNTERS_ON: both threads start as a BIOS that counts left them (fixed control
+ * 0x330, as on the Ivy Bridge boards Linux complains about), and those counters count.
+ */
+static void test_firmware_counters_on(void **state)
+{
+	(void)state;
+	struct model_config cfg;
+
+	model_config_init(&cfg, uarch_by_name("ivybridge"), true);
+	cfg.firmware = MODEL_FIRMWARE_COUNTERS_ON;
+	model_core_init(&core, &cfg);
+	for (unsigned t = 0; t < 2; t++) {
+		assert_int_equal(rd(t, IA32_FIXED_CTR_CTRL), 0x330);
+		assert_int_equal(rd(t, IA32_PERF_GLOBAL_CTRL), 0x70000000full);
+		assert_int_equal(rd(t, IA32_PERFEVTSEL(0)), 0x43003c);
+		assert_int_equal(rd(t, IA32_DEBUGCTL), 0x801);
+		assert_int_equal(rd(t, IA32_PEBS_ENABLE), 1);
+	}
+	run(&mixed, NULL, 1000);
+	assert_int_equal(rd(0, IA32_FIXED_CTR0), 0); /* field 0 is off */
+	assert_int_equal(rd(0, IA32_FIXED_CTR1), 1001);
+	assert_int_equal(rd(0, IA32_FIXED_CTR2), 999);
+	assert_int_equal(pmc(0, 0), 1001);
+	assert_int_equal(rd(1, IA32_FIXED_CTR1), 0);
+	assert_no_faults();
+
+	/* HT off: the single logical CPU only; the thread that does not exist stays silent. */
+	model_config_init(&cfg, uarch_by_name("ivybridge"), false);
+	cfg.firmware = MODEL_FIRMWARE_COUNTERS_ON;
+	model_core_init(&core, &cfg);
+	assert_int_equal(rd(0, IA32_PERF_GLOBAL_CTRL), 0x7000000ffull);
+	assert_int_equal(core.thread[1].fixed_ctrl, 0);
+	assert_int_equal(core.thread[1].global_ctrl, 0);
+	/* Without the selftest the PMU starts clean. */
+	init("ivybridge", true);
+	assert_int_equal(rd(0, IA32_FIXED_CTR_CTRL), 0);
+	assert_int_equal(rd(0, IA32_DEBUGCTL), 0);
+}
+
+/*
+ * MODEL_FIRMWARE_SMM_RESET: thread 0's IA32_PMC0 is zeroed once, at the first work after its
+ * MODEL_SMM_RESET_TICK-th tick while that counter counts and is not zero; nothing else changes.
+ */
+static void test_smm_reset(void **state)
+{
+	(void)state;
+	struct model_config cfg;
+
+	model_config_init(&cfg, uarch_by_name("haswell"), true);
+	cfg.firmware = MODEL_FIRMWARE_SMM_RESET;
+	model_core_init(&core, &cfg);
+	for (unsigned t = 0; t < 2; t++) {
+		count_u(t, 0, 0x00c5);
+		count_u(t, 1, 0x00c5);
+	}
+	/* 10 ticks of 1000 units: 7 mispredicts per 1000 units each. */
+	for (unsigned tick = 0; tick < MODEL_SMM_RESET_TICK; tick++) {
+		for (unsigned t = 0; t < 2; t++) {
+			model_account(&core, t, &mixed, 1000);
+			model_tick(&core, t);
+		}
+	}
+	assert_int_equal(pmc(0, 0), 70);
+	assert_int_equal(core.thread[0].smm_resets, 0);
+	model_account(&core, 0, &mixed, 1000);
+	assert_int_equal(pmc(0, 0), 7); /* zeroed, then this work's 7 */
+	assert_int_equal(pmc(0, 1), 77);
+	assert_int_equal(pmc(1, 0), 70); /* the sibling is untouched */
+	assert_int_equal(core.thread[0].smm_resets, 1);
+	model_account(&core, 0, &mixed, 1000);
+	assert_int_equal(pmc(0, 0), 14); /* once only */
+	assert_int_equal(core.thread[0].smm_resets, 1);
+	assert_no_faults();
+
+	/* It waits for the counter to count: disabled or zero, it is left alone. */
+	model_core_init(&core, &cfg);
+	for (unsigned tick = 0; tick < MODEL_SMM_RESET_TICK; tick++)
+		model_tick(&core, 0);
+	model_account(&core, 0, &mixed, 1000);
+	count_u(0, 0, 0x00c5);
+	model_account(&core, 0, &mixed, 1000); /* from zero: nothing to reset yet */
+	assert_int_equal(core.thread[0].smm_resets, 0);
+	assert_int_equal(pmc(0, 0), 7);
+	model_account(&core, 0, &mixed, 1000);
+	assert_int_equal(core.thread[0].smm_resets, 1);
+	assert_int_equal(pmc(0, 0), 7);
 }
 
 static void test_rdpmc(void **state)
@@ -686,6 +809,9 @@ int main(void)
 		cmocka_unit_test(test_overflow_sets_status),
 		cmocka_unit_test(test_counter_writes),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_debugctl_pebs_and_safe_access),
+		cmocka_unit_test(test_firmware_counters_on),
+		cmocka_unit_test(test_smm_reset),
 		cmocka_unit_test(test_rdpmc),
 		cmocka_unit_test(test_ch4_sibling_counter_inflates),
 		cmocka_unit_test(test_ch4_other_counter_index),

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kernel/cmdline.h"
 #include "kernel/multiboot.h"
 #include "tests/host/lib/fake_phys.h"
 #include "tests/host/lib/test_util.h"
@@ -312,6 +313,106 @@ static void test_multiboot1_map_entry_size_wraps(void **state)
 	fake_phys_free(&m);
 }
 
+/* "xsu=both " (9 bytes) repeated, then "mux_ms=100": 1100 bytes that do not fit in 1023. */
+static size_t long_cmdline(char *out)
+{
+	size_t n = 0;
+
+	while (n + 9 + 10 < 1100) {
+		memcpy(out + n, "xsu=both ", 9);
+		n += 9;
+	}
+	memset(out + n, ' ', 1100 - 10 - n); /* pad with blanks to exactly 1100 */
+	memcpy(out + 1090, "mux_ms=100", 11);
+	return strlen(out);
+}
+
+/* The kept line has no word cut in two: mux_ms stays at its default, not 10. */
+static void assert_cut_cleanly(size_t loader_len)
+{
+	struct config cfg;
+	struct cmdline_warning w[4];
+	size_t kept = strlen(info.cmdline);
+
+	assert_true(kept <= BOOT_CMDLINE_MAX - 1);
+	assert_int_equal(kept % 9, 8); /* whole "xsu=both" words, no trailing blank */
+	assert_null(strstr(info.cmdline, "mux_ms"));
+	assert_int_equal(kept + info.cmdline_dropped_bytes, loader_len);
+	assert_int_equal(info.cmdline_dropped_words, 1 + (1090 - (kept + 1)) / 9);
+	config_defaults(&cfg);
+	assert_int_equal(cmdline_parse(info.cmdline, &cfg, w, 4), 0);
+	assert_int_equal(cfg.mux_ms, 1);
+}
+
+static void test_long_cmdline_is_cut_at_a_word(void **state)
+{
+	(void)state;
+	static char text[1200];
+	size_t len = long_cmdline(text);
+	assert_int_equal(len, 1100);
+
+	/* multiboot2: the tag holds the whole line. */
+	struct fake_phys m = { 0 };
+	struct mb2 b = { fake_phys_add(&m, 0x4000, 4096), 8 };
+	string_tag(&b, MB2_TAG_CMDLINE, text);
+	finish(&b, 1);
+	multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000, fake_phys_translate, &m, &info);
+	assert_cut_cleanly(len);
+
+	/* multiboot1: a string in memory, read byte by byte. */
+	uint8_t *mbi = fake_phys_add(&m, 0x9000, 128);
+	uint8_t *strings = fake_phys_add(&m, 0x20000, 2048);
+	put_le(mbi, MB1_INFO_CMDLINE, 4);
+	put_le(mbi + 16, 0x20000, 4);
+	memcpy(strings, text, len + 1);
+	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_cut_cleanly(len);
+
+	/* A line that fits exactly drops nothing; one byte more drops its last word. */
+	memset(strings, 'a', 1023);
+	strings[1023] = 0;
+	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_int_equal(strlen(info.cmdline), 1023);
+	assert_int_equal(info.cmdline_dropped_words, 0);
+	memcpy(strings, "a=1 ", 4);
+	strings[1023] = 'b';
+	strings[1024] = 0;
+	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_string_equal(info.cmdline, "a=1");
+	assert_int_equal(info.cmdline_dropped_words, 1);
+	assert_int_equal(info.cmdline_dropped_bytes, 1024 - 3);
+	/* A blank right at the limit: the words before it are whole and stay. */
+	memset(strings, 'a', 1100);
+	strings[1023] = ' ';
+	strings[1100] = 0;
+	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_int_equal(strlen(info.cmdline), 1023);
+	assert_int_equal(info.cmdline_dropped_words, 1);
+	assert_int_equal(info.cmdline_dropped_bytes, 1100 - 1023);
+	fake_phys_free(&m);
+}
+
+/* Only QEMU's and other non-GRUB-2 multiboot1 loaders put the image path first. */
+static void test_image_path_by_protocol(void **state)
+{
+	(void)state;
+	struct boot_info b = { .path = BOOT_PATH_MULTIBOOT1 };
+	strcpy(b.loader_name, "qemu");
+	assert_true(boot_cmdline_has_image_path(&b));
+	strcpy(b.loader_name, "GNU GRUB 0.97");
+	assert_true(boot_cmdline_has_image_path(&b));
+	strcpy(b.loader_name, "");
+	assert_true(boot_cmdline_has_image_path(&b));
+	strcpy(b.loader_name, "GRUB 2.06-13+deb12u2");
+	assert_false(boot_cmdline_has_image_path(&b));
+	b.path = BOOT_PATH_MULTIBOOT2;
+	assert_false(boot_cmdline_has_image_path(&b));
+	strcpy(b.loader_name, "qemu");
+	assert_false(boot_cmdline_has_image_path(&b));
+	b.path = BOOT_PATH_UEFI;
+	assert_false(boot_cmdline_has_image_path(&b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +423,8 @@ int main(void)
 		cmocka_unit_test(test_multiboot2_map_entry_size_wraps),
 		cmocka_unit_test(test_multiboot1),
 		cmocka_unit_test(test_multiboot1_map_entry_size_wraps),
+		cmocka_unit_test(test_long_cmdline_is_cut_at_a_word),
+		cmocka_unit_test(test_image_path_by_protocol),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,6 +74,28 @@ static void test_escaping(void **state)
 			    "{\"type\":\"warn\",\"message\":\"say \\\"hi\\\"\\\\ \\n\\t\\u0001\"}");
 }
 
+/* Every byte outside printable ASCII is escaped, in values and keys, so that a line is ASCII
+ * whatever the input (a command line in UTF-8 or Latin-1, a firmware string). */
+static void test_non_ascii_is_escaped(void **state)
+{
+	(void)state;
+	static struct record r;
+	char line[RECORD_LINE_MAX];
+	record_begin(&r, "boot");
+	record_string(&r, "cmdline", "note=caf\xc3\xa9 x=\xe9\x80\xff\x7f~ ");
+	record_string(&r, "k\xe9y", "v");
+	const char *want = "{\"type\":\"boot\",\"cmdline\":\"note=caf\\u00c3\\u00a9 "
+			   "x=\\u00e9\\u0080\\u00ff\\u007f~ \",\"k\\u00e9y\":\"v\"}";
+	assert_string_equal(record_json(&r), want);
+	size_t n = record_line(&r, 0, line, sizeof(line));
+	for (size_t i = 0; i < n; i++)
+		assert_true(line[i] >= 0x20 && line[i] <= 0x7e);
+	/* The CRC is over those ASCII bytes: what any reader sees, however it decodes. */
+	char expected[RECORD_LINE_MAX];
+	snprintf(expected, sizeof(expected), "@0 %08x %s", crc32_ieee(0, want, strlen(want)), want);
+	assert_string_equal(line, expected);
+}
+
 static void test_fixed_point(void **state)
 {
 	(void)state;
@@ -140,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_simple_record),
 		cmocka_unit_test(test_nesting_and_arrays),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_non_ascii_is_escaped),
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_line_format),
 		cmocka_unit_test(test_truncated_record_stays_valid),

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -36,6 +37,8 @@ static void start(struct exp_results *r, const char *name)
 		r->runs[i].run = &r->exp->runs[i];
 		r->runs[i].done = true;
 		r->runs[i].thread[0].units = r->runs[i].thread[1].units = 1000000;
+		r->runs[i].thread[0].ticks = r->runs[i].thread[1].ticks = 500;
+		r->runs[i].overlap_pct = 100;
 	}
 }
 
@@ -63,14 +66,17 @@ static void annotate_all(struct exp_results *r)
 		exp_annotate(r, i);
 }
 
-static struct exp_verdict judge(struct exp_results *r, bool xsu_on, const struct exp_machine *m)
+static struct exp_verdict judge(struct exp_results *r, unsigned mode, const struct exp_machine *m)
 {
 	struct exp_verdict v;
 
 	annotate_all(r);
-	assert_true(exp_judge(r, xsu_on, m, &v));
+	assert_true(exp_judge(r, mode, m, &v));
 	return v;
 }
+
+#define OFF XSU_MODE_OFF
+#define ON XSU_MODE_ON
 
 /* ch4-branch-misses: runs baseline, off, on; HT1 counts r00c5:u. */
 static void branch_misses(struct exp_results *r, uint64_t off, uint64_t on)
@@ -101,43 +107,43 @@ static void test_baseline_rule(void **state)
 
 	/* The thesis: 644 mispredictions become 40,960,843. */
 	branch_misses(&r, 40960843, 781);
-	v = judge(&r, false, &haswell_model);
+	v = judge(&r, OFF, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_int_equal(v.corrupted, 1);
 	assert_non_null(strstr(v.reason, "40,960,843"));
-	v = judge(&r, true, &haswell_model);
+	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_int_equal(v.checked, 1);
 
 	/* The baseline follows the work done: twice the units, twice the count, still clean. */
 	r.runs[2].thread[1].units = 2000000;
 	r.runs[2].thread[1].counts[0].reading.scaled = 1400;
-	v = judge(&r, true, &haswell_model);
+	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_int_equal(r.runs[2].thread[1].counts[0].baseline, 1400);
 
 	/* XSU on but corrupted: fail. */
 	branch_misses(&r, 40960843, 40960843);
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* The erratum, XSU off, but nothing corrupted: the corruption did not show, fail. */
 	branch_misses(&r, 700, 700);
-	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_FAIL);
 	/* No erratum and clean: not observable, skipped with its code. */
-	v = judge(&r, false, &skylake_model);
+	v = judge(&r, OFF, &skylake_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "no_erratum");
 	/* No erratum but corrupted: something else is wrong, fail. */
 	branch_misses(&r, 40960843, 700);
-	assert_int_equal(judge(&r, false, &skylake_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, OFF, &skylake_model).result, RESULT_FAIL);
 	/* Within the tolerance (25% or 100 counts) is clean; beyond it is not. */
 	branch_misses(&r, 40960843, 799);
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_PASS);
 	branch_misses(&r, 40960843, 900);
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* Far below the baseline is as wrong as far above. */
 	branch_misses(&r, 40960843, 0);
 	r.runs[0].thread[1].counts[0].reading.scaled = 70000;
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 }
 
 /* ch7-ten-events' loop exits: three per pass over the arrays, a handful of passes per run. */
@@ -152,20 +158,20 @@ static void test_baseline_multiplexed(void **state)
 	count(&r, 2, 1, "r10c4:u", 153, 978);
 	/* Fifteen loop exits seen in 9.78% of the run scale to 153: luck of the window, not
 	 * corruption (the floor of 100 events grows to 1,022 with the scaling). */
-	v = judge(&r, true, &haswell_model);
+	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_int_equal(r.runs[2].thread[1].counts[0].tolerance, 1022);
 	/* The same count read without multiplexing is 79 events too many: corrupted. */
 	count(&r, 2, 0, "r10c4:u", 180, 10000);
 	count(&r, 0, 0, "r10c4:u", 13, 10000);
-	v = judge(&r, true, &haswell_model);
+	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_int_equal(v.corrupted, 1);
 	/* The erratum's leak stays visible however short the window: 10,000 events in 9.78%. */
 	start(&r, "ch7-ten-events");
 	count(&r, 0, 1, "r10c4:u", 13, 6667);
 	count(&r, 1, 1, "r10c4:u", 102249, 978);
-	v = judge(&r, false, &haswell_model);
+	v = judge(&r, OFF, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_int_equal(v.corrupted, 1);
 	/* A large count keeps its 25%: the floor does not swallow it. */
@@ -184,14 +190,14 @@ static void test_exposure_and_invariant(void **state)
 
 	branch_misses(&r, 40960843, 781);
 	r.runs[2].thread[0].exposure = 3;
-	struct exp_verdict v = judge(&r, true, &haswell_model);
+	struct exp_verdict v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "exposed"));
 	/* Real counters cannot see exposure: it is not held against the run. */
-	assert_int_equal(judge(&r, true, &haswell_hw).result, RESULT_PASS);
+	assert_int_equal(judge(&r, ON, &haswell_hw).result, RESULT_PASS);
 	r.runs[2].thread[0].exposure = 0;
 	r.runs[2].thread[1].invariant_violations = 1;
-	assert_int_equal(judge(&r, true, &haswell_hw).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_hw).result, RESULT_FAIL);
 }
 
 static void test_zero_and_aligned_rules(void **state)
@@ -202,18 +208,18 @@ static void test_zero_and_aligned_rules(void **state)
 	start(&r, "ch4-lbr-inserts");
 	count(&r, 0, 1, "r20cc:u", 41284632, 10000);
 	count(&r, 1, 1, "r20cc:u", 0, 10000);
-	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_PASS);
 	/* One LBR insert with XSU on is one too many. */
 	r.runs[1].thread[1].counts[0].reading.scaled = 1;
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* Never counted cannot prove zero. */
 	r.runs[1].thread[1].counts[0].reading.scaled = 0;
 	r.runs[1].thread[1].counts[0].reading.counted = false;
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* But an event XSU starved beside one that ran and stayed clean is reported, not failed. */
 	count(&r, 1, 0, "r20cc:u", 0, 6000);
-	struct exp_verdict v = judge(&r, true, &haswell_model);
+	struct exp_verdict v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "1 never ran"));
 
@@ -224,11 +230,11 @@ static void test_zero_and_aligned_rules(void **state)
 	/* Aligned siblings share counter indices with XSU off: the model counts exposure there,
 	 * which is no failure of that mode. */
 	r.runs[0].thread[0].exposure = r.runs[0].thread[1].exposure = 250;
-	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_PASS);
 	/* Corrupted with XSU off: failed for the count, not for exposure or an XSU-on mode. */
 	r.runs[0].thread[1].counts[0].reading.scaled = 137641709;
-	v = judge(&r, false, &haswell_model);
+	v = judge(&r, OFF, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_int_equal(v.corrupted, 1);
 	assert_non_null(strstr(v.reason, "with XSU off"));
@@ -237,7 +243,7 @@ static void test_zero_and_aligned_rules(void **state)
 	assert_null(strstr(v.reason, "exposed"));
 	/* Never counted with XSU off cannot prove zero either. */
 	r.runs[0].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
-	v = judge(&r, false, &haswell_model);
+	v = judge(&r, OFF, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "only 1 of the 2 checked counts ran"));
 }
@@ -260,27 +266,27 @@ static void test_loss_rule(void **state)
 
 	/* Thesis ch. 8: 292M aligned, 159M alone, 157M with XSU on. */
 	loss(&r, 159592403, 292858367, 157542131);
-	struct exp_verdict v = judge(&r, false, &haswell_model);
+	struct exp_verdict v = judge(&r, OFF, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "1.83 times"));
 	assert_non_null(strstr(v.reason, "r08d1:u")); /* the first checked event decides */
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_PASS);
 	/* Aligned but no compensation on a CPU with the erratum: fail. */
 	loss(&r, 159592403, 160000000, 157542131);
-	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_FAIL);
 	/* XSU on far from the rate alone: fail. */
 	loss(&r, 159592403, 292858367, 292858367);
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* Without the erratum nothing is lost: skipped. */
 	loss(&r, 292858367, 292858367, 292858367);
-	assert_string_equal(judge(&r, false, &skylake_model).skip, "no_erratum");
+	assert_string_equal(judge(&r, OFF, &skylake_model).skip, "no_erratum");
 	/* The aggregate does not care how the work was shared between the siblings. */
 	loss(&r, 159592403, 292858367, 157542131);
 	r.runs[1].thread[0].units = 500000;
 	r.runs[1].thread[0].counts[0].reading.scaled = 292858367 / 2 - 40000000;
 	r.runs[1].thread[1].units = 1500000;
 	r.runs[1].thread[1].counts[0].reading.scaled = 292858367 * 3 / 2 + 40000000;
-	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_PASS);
 }
 
 static void test_starvation_rule(void **state)
@@ -292,18 +298,18 @@ static void test_starvation_rule(void **state)
 	count(&r, 0, 1, "branches", 3000000, 10000);
 	count(&r, 1, 1, "branches", 0, 0);
 	count(&r, 2, 1, "branches", 3000000, 10000);
-	assert_int_equal(judge(&r, false, &haswell_model).result, RESULT_PASS);
-	struct exp_verdict v = judge(&r, true, &haswell_model);
+	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_PASS);
+	struct exp_verdict v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "starved"));
 	assert_non_null(strstr(v.reason, "branches"));
 	/* Not starved where the thesis was: fail; not relieved by the limit: fail. */
 	r.runs[1].thread[1].counts[0].reading =
 		(struct mux_reading){ 1, 1, 1, 3000000, true, 5000 };
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
 	r.runs[2].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 }
 
 static void test_hk_vs_greedy_rule(void **state)
@@ -319,32 +325,32 @@ static void test_hk_vs_greedy_rule(void **state)
 		count(&r, 0, 1, ht1[i], 1, 2500 * i);
 		count(&r, 1, 1, ht1[i], 1, 10000);
 	}
-	struct exp_verdict v = judge(&r, true, &haswell_model);
+	struct exp_verdict v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "lets more events run"));
 	/* No XSU-off run: no verdict for XSU off. */
 	struct exp_verdict none;
-	assert_false(exp_judge(&r, false, &haswell_model, &none));
+	assert_false(exp_judge(&r, OFF, &haswell_model, &none));
 	/* Hopcroft-Karp running less than greedy fails. */
 	for (unsigned i = 0; i < 4; i++)
 		r.runs[1].thread[1].counts[i].reading.percent = 100;
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* A tie, or a gain within the margin of a run's timing (1% per event), on Haswell, where
 	 * greedy loses these lists: the constraints did not act, fail. */
 	for (unsigned i = 0; i < 4; i++)
 		r.runs[1].thread[1].counts[i].reading.percent = 2500 * i;
-	v = judge(&r, true, &haswell_model);
+	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "no more than greedy"));
 	for (unsigned i = 0; i < 4; i++)
 		r.runs[1].thread[1].counts[i].reading.percent = 2500 * i + 200;
-	assert_int_equal(judge(&r, true, &haswell_model).result, RESULT_FAIL);
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* Where the constraints leave greedy nothing to lose (Ivy Bridge: no counter-3 constraint
 	 * for LOAD_LATENCY; Skylake: no erratum), a tie is what the lists give: pass. */
-	v = judge(&r, true, &ivybridge_model);
+	v = judge(&r, ON, &ivybridge_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "the same schedules"));
-	assert_int_equal(judge(&r, true, &skylake_model).result, RESULT_PASS);
+	assert_int_equal(judge(&r, ON, &skylake_model).result, RESULT_PASS);
 }
 
 static void test_missing_run_fails(void **state)
@@ -355,9 +361,198 @@ static void test_missing_run_fails(void **state)
 	branch_misses(&r, 40960843, 781);
 	r.runs[0].done = false; /* the baseline could not be measured */
 	r.runs[0].error = "a sibling thread did not finish in time";
-	struct exp_verdict v = judge(&r, true, &haswell_model);
+	struct exp_verdict v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "did not finish"));
+}
+
+/* Issue 13: a verdict with too little data to judge is a skip with the reason, never a pass. */
+static void test_too_little_data_skips(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+	struct exp_verdict v;
+
+	/* A thread started later than the run lasted did no work: the clean XSU-on figure of
+	 * ch7-three-events would otherwise pass on a thread that never ran. */
+	start(&r, "ch7-three-events");
+	count(&r, 1, 0, "r20cc:u", 0, 10000);
+	count(&r, 1, 1, "r20cc:u", 0, 0);
+	r.runs[1].thread[1].units = 0;
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "too_little_data");
+	assert_non_null(strstr(v.reason, "HT1 did no work"));
+
+	/* A multiplexed list judged over too few ticks (dur_ms=30, mux_ms=1000). */
+	start(&r, "ch7-ten-events");
+	count(&r, 2, 1, "r10c4:u", 13, 3000);
+	r.runs[2].thread[1].ticks = EXP_MIN_TICKS - 1;
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_non_null(strstr(v.reason, "multiplexed over 19 ticks"));
+	/* Most ticks lost: the thread worked in bursts, a scaled count is a guess. */
+	r.runs[2].thread[1].ticks = 99;
+	r.runs[2].thread[1].ticks_lost = 406;
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_non_null(strstr(v.reason, "lost 406 of its 505 ticks"));
+	r.runs[2].thread[1].ticks_lost = 90;
+	assert_int_not_equal(judge(&r, ON, &haswell_model).result, RESULT_SKIP);
+	r.runs[2].thread[1].ticks = EXP_MIN_TICKS - 1;
+	r.runs[2].thread[1].ticks_lost = 0;
+	/* Not multiplexed: the ticks do not matter. */
+	r.runs[2].thread[1].counts[0].reading.time_running = 10000;
+	r.runs[2].thread[1].counts[0].reading.percent = 10000;
+	v = judge(&r, ON, &haswell_model);
+	assert_int_not_equal(v.result, RESULT_SKIP);
+
+	/* A sibling held back by its host: the counting windows hardly overlap. */
+	start(&r, "ch8-corrupting-loss");
+	count(&r, 0, 0, "r08d1:u", 159592403, 10000);
+	count(&r, 1, 0, "r08d1:u", 160000000, 10000);
+	count(&r, 1, 1, "r08d1:u", 160000000, 10000);
+	r.runs[1].overlap_pct = EXP_MIN_OVERLAP_PCT - 1;
+	v = judge(&r, OFF, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_non_null(strstr(v.reason, "side by side"));
+	/* Side by side, the same counts are judged: no compensation where the erratum is. */
+	r.runs[1].overlap_pct = EXP_MIN_OVERLAP_PCT;
+	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_FAIL);
+}
+
+static void test_starvation_without_erratum_skips(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	start(&r, "ch8-starvation");
+	count(&r, 1, 1, "branches", 3000000, 10000);
+	count(&r, 2, 1, "branches", 3000000, 10000);
+	struct exp_verdict v = judge(&r, ON, &skylake_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "no_erratum");
+	/* Starved where nothing is corrupting: something is wrong. */
+	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
+	assert_int_equal(judge(&r, ON, &skylake_model).result, RESULT_FAIL);
+}
+
+/* The rule texts are made from the constants the judgement uses. */
+static void test_rule_texts(void **state)
+{
+	(void)state;
+	char text[256], number[16];
+
+	exp_rule_text(find_experiment("ch4-branch-misses"), text, sizeof(text));
+	snprintf(number, sizeof(number), "%u%%", EXP_TOLERANCE_PCT);
+	assert_non_null(strstr(text, number));
+	snprintf(number, sizeof(number), "%u events", EXP_TOLERANCE_ABS);
+	assert_non_null(strstr(text, number));
+	assert_non_null(strstr(text, "r00c5:u"));
+	exp_rule_text(find_experiment("ch8-corrupting-loss"), text, sizeof(text));
+	snprintf(number, sizeof(number), "%u%%", EXP_LOSS_MATCH_PCT);
+	assert_non_null(strstr(text, number));
+	assert_non_null(strstr(text, "r08d1:u"));
+	for (unsigned i = 0; i < RULE_COUNT; i++) {
+		assert_non_null(exp_rules[i].name);
+		assert_non_null(exp_rules[i].describe);
+		/* The survey judges its own measurements (survey_judge). */
+		assert_true(exp_rules[i].judge != NULL || i == RULE_SURVEY);
+	}
+	for (unsigned i = 0; i < experiment_count; i++) {
+		exp_rule_text(&experiments[i], text, sizeof(text));
+		assert_true(strlen(text) > 20 && strlen(text) < sizeof(text) - 1);
+	}
+}
+
+/* repeat=N: any failing repetition fails the verdict and names it; skips do not hide passes. */
+static void test_repetitions(void **state)
+{
+	(void)state;
+	struct exp_verdict_tally t;
+	struct exp_verdict pass = { .result = RESULT_PASS }, fail = { .result = RESULT_FAIL },
+			   skip = { .result = RESULT_SKIP, .skip = "too_little_data" };
+
+	strcpy(pass.reason, "clean");
+	strcpy(fail.reason, "corrupted");
+	strcpy(skip.reason, "too few ticks");
+	memset(&t, 0, sizeof(t));
+	exp_verdict_add(&t, &skip, 0, 3);
+	exp_verdict_add(&t, &pass, 1, 3);
+	exp_verdict_add(&t, &pass, 2, 3);
+	assert_int_equal(t.verdict.result, RESULT_PASS);
+	assert_int_equal(t.passed, 2);
+	assert_int_equal(t.skipped, 1);
+	exp_verdict_add(&t, &fail, 3, 5);
+	exp_verdict_add(&t, &pass, 4, 5);
+	assert_int_equal(t.verdict.result, RESULT_FAIL);
+	assert_string_equal(t.verdict.reason, "repetition 4 of 5: corrupted");
+	memset(&t, 0, sizeof(t));
+	exp_verdict_add(&t, &skip, 0, 2);
+	exp_verdict_add(&t, &skip, 1, 2);
+	assert_int_equal(t.verdict.result, RESULT_SKIP);
+}
+
+static void test_measured_rule(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+	static struct experiment custom = {
+		.name = "custom",
+		.rule = RULE_MEASURED,
+		.checked = "",
+		.nr_runs = 2,
+		.runs = { { .phase = PHASE_MEASURE, .xsu = XSU_MODE_OFF },
+			  { .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON } },
+	};
+
+	memset(&r, 0, sizeof(r));
+	r.exp = &custom;
+	for (unsigned i = 0; i < 2; i++) {
+		r.runs[i].run = &custom.runs[i];
+		r.runs[i].done = true;
+		r.runs[i].overlap_pct = 100;
+		r.runs[i].thread[0].units = r.runs[i].thread[1].units = 1000;
+		r.runs[i].thread[0].ticks = r.runs[i].thread[1].ticks = 100;
+		count(&r, i, 0, "r81d0:u", 1000, 10000);
+		count(&r, i, 1, "r20cc:u", 0, 0);
+	}
+	struct exp_verdict v = judge(&r, OFF, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "measured: 2 events"));
+	assert_non_null(strstr(v.reason, "1 of them never on a counter"));
+	r.runs[1].thread[0].exposure = 2;
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
+}
+
+/* Issue 13: a counter written behind the kernel's back fails the verdict, naming the count; an
+ * event this PMU cannot count skips it. */
+static void test_interference_and_unsupported(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	branch_misses(&r, 40960843, 781);
+	r.runs[1].thread[0].counts[0].interfered = true;
+	struct exp_verdict v = judge(&r, OFF, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_non_null(strstr(v.reason, "HT0 r81d0:u in the measured run of XSU off"));
+	assert_non_null(strstr(v.reason, "went down without an overflow"));
+	/* The other mode's runs were not touched. */
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_PASS);
+	/* In the baseline run it serves every mode. */
+	r.runs[1].thread[0].counts[0].interfered = false;
+	r.runs[0].thread[1].counts[0].interfered = true;
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
+
+	branch_misses(&r, 40960843, 781);
+	r.runs[2].done = false;
+	r.runs[2].unsupported = true;
+	r.runs[2].error = "r00c5:u cannot be counted here: CPUID.0AH:EBX marks it unavailable";
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "unsupported_event");
+	assert_non_null(strstr(v.reason, "EBX"));
 }
 
 int main(void)
@@ -372,6 +567,12 @@ int main(void)
 		cmocka_unit_test(test_starvation_rule),
 		cmocka_unit_test(test_hk_vs_greedy_rule),
 		cmocka_unit_test(test_missing_run_fails),
+		cmocka_unit_test(test_too_little_data_skips),
+		cmocka_unit_test(test_starvation_without_erratum_skips),
+		cmocka_unit_test(test_rule_texts),
+		cmocka_unit_test(test_repetitions),
+		cmocka_unit_test(test_measured_rule),
+		cmocka_unit_test(test_interference_and_unsupported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,15 +30,23 @@ def modes_of(name):
 
 
 def all_pass(names, modes=("off", "on")):
-    """Every experiment named has a passing verdict for each of the modes that it has."""
+    """Every experiment named has a passing verdict for each of the modes that it has. A host
+    too busy to run the two virtual CPUs side by side makes a verdict a skip with the reason
+    too_little_data (tests/experiments/verdict.h), which is the kernel being honest, not failing;
+    but three quarters of the verdicts must pass, or the case proved nothing."""
     def check(result, stream):
         got = verdicts(stream)
         wanted = {(n, m) for n in names for m in modes if m in modes_of(n)}
+        passed = 0
         for name, mode in sorted(wanted):
             v = got.get((name, mode))
             assert v is not None, "no XSU %s verdict for %s" % (mode, name)
-            assert v["result"] == "pass", "%s XSU %s: %s: %s" % (
+            busy = v["result"] == "skip" and v.get("skip") == "too_little_data"
+            assert v["result"] == "pass" or busy, "%s XSU %s: %s: %s" % (
                 name, mode, v["result"], v["reason"])
+            passed += v["result"] == "pass"
+        assert passed * 4 >= len(wanted) * 3, "only %d of %d verdicts passed" % (
+            passed, len(wanted))
         extra = set(got) - wanted
         assert not extra, "verdicts for experiments not selected: %r" % sorted(extra)
     return check
@@ -132,6 +140,17 @@ def scheduler_is(name):
 
 def report_reads_it(result, stream):
     """tools/pmu-report on the kernel's own log: exit 0, tables, CSV, JSON and plots."""
+    report_writes("ch4-lbr-inserts-counts.png", "xsu-hk-vs-greedy-running.png")(result, stream)
+
+
+def report_writes(*plots):
+    """tools/pmu-report on the kernel's own log: exit 0, CSV, JSON and these plots."""
+    def check(result, stream):
+        _report_writes(result, plots)
+    return check
+
+
+def _report_writes(result, plots):
     with tempfile.TemporaryDirectory() as out:
         log = os.path.join(out, "serial.log")
         with open(log, "w") as f:
@@ -142,11 +161,95 @@ def report_reads_it(result, stream):
         assert proc.returncode == 0, "pmu-report exit %d:\n%s%s" % (
             proc.returncode, proc.stdout[-2000:], proc.stderr[-2000:])
         files = set(os.listdir(out))
-        for name in ("counts.csv", "verdicts.csv", "report.json",
-                     "ch4-lbr-inserts-counts.png", "xsu-hk-vs-greedy-running.png"):
+        for name in ("counts.csv", "verdicts.csv", "report.json") + tuple(plots):
             assert name in files, "pmu-report did not write %s (wrote %r)" % (name, sorted(files))
-        with open(os.path.join(out, "ch4-lbr-inserts-counts.png"), "rb") as f:
-            assert f.read(8) == b"\x89PNG\r\n\x1a\n", "not a PNG"
+        for name in plots:
+            with open(os.path.join(out, name), "rb") as f:
+                assert f.read(8) == b"\x89PNG\r\n\x1a\n", "%s is not a PNG" % name
+
+
+def custom_corruption_every_repetition(repeat):
+    """Issue 11: ht0=r81d0:u ht1=r20cc:u, repeat=N: the corruption shows with XSU off in every
+    repetition and never with XSU on; every count carries its repetition."""
+    def check(result, stream):
+        counts = [c for c in stream.of_type("count")
+                  if c["exp"] == "custom" and c["event"] == "r20cc:u"]
+        got = {(c["xsu"], c["rep"]): c for c in counts}
+        wanted = {(m, r) for m in ("off", "on") for r in range(repeat)}
+        assert set(got) == wanted, "custom counts %r, expected %r" % (sorted(got), sorted(wanted))
+        for rep in range(repeat):
+            assert got[("off", rep)]["scaled"] > 1000, got[("off", rep)].obj
+            assert got[("on", rep)]["scaled"] == 0, got[("on", rep)].obj
+        exps = [e for e in stream.of_type("exp") if e["exp"] == "custom"]
+        assert exps and all(e["repeat"] == repeat for e in exps), [e.obj for e in exps]
+        assert all(e["rule"].startswith("measured") for e in exps)
+        got_verdicts = verdicts(stream)
+        for mode in ("off", "on"):
+            v = got_verdicts.get(("custom", mode))
+            assert v is not None and v["result"] == "pass", v and v.obj
+    return check
+
+
+def warned(source, key, value, words):
+    def check(result, stream):
+        warns = [w for w in stream.of_type("warn") if w.get("source", "cmdline") == source and
+                 w["key"] == key and w["value"] == value]
+        assert warns, "no warn for %s=%s: %r" % (key, value,
+                                                [w.obj for w in stream.of_type("warn")])
+        assert words in warns[0]["message"], warns[0]["message"]
+        assert warns[0]["accepted"], warns[0].obj
+    return check
+
+
+def custom_lists_are(ht0, ht1, work1):
+    def check(result, stream):
+        e = next(e for e in stream.of_type("exp") if e["exp"] == "custom")
+        got = [t["events"] for t in e["threads"]], e["threads"][1]["workload"]
+        assert got == ([ht0, ht1], work1), "custom lists %r" % (got,)
+    return check
+
+
+def everything_judged(result, stream):
+    """An unknown exp= name runs the default: every experiment has its verdicts."""
+    got = verdicts(stream)
+    wanted = {(n, m) for n in SUITE for m in modes_of(n)}
+    assert wanted <= set(got), "missing verdicts %r" % sorted(wanted - set(got))
+
+
+def judged_honestly(result, stream):
+    """Issue 13: at the limits of dur_ms and mux_ms, or with a held-back sibling, a verdict is pass
+    or a skip with its reason, never a fail of a healthy machine; and a pass only where every run
+    of that mode did work on both threads."""
+    for v in stream.of_type("verdict"):
+        assert v["result"] in ("pass", "skip"), "%s XSU %s: %s" % (v["exp"], v["xsu"], v["reason"])
+        if v["result"] == "skip":
+            assert v["skip"] and v["reason"], v.obj
+            continue
+        for e in stream.of_type("exp_end"):
+            if e["exp"] == v["exp"] and e["xsu"] == v["xsu"] and e["phase"] == "measure":
+                assert all(u > 0 for u in e["units"]), \
+                    "%s XSU %s passed although a thread did no work: %r" % (
+                        v["exp"], v["xsu"], e.obj)
+
+
+def interference_named(result, stream):
+    """selftest=counter-reset: the model zeroes thread 0's GP counter 0 mid-run, as SMM code
+    would; the count on it is marked interfered and its verdict fails naming it."""
+    marked = [c for c in stream.of_type("count") if c["interfered"]]
+    assert marked and all(c["thread"] == 0 for c in marked), [c.obj for c in marked]
+    failed = [v for v in stream.of_type("verdict") if v["result"] == "fail"]
+    assert failed and "went down without an overflow" in failed[0]["reason"], \
+        [v.obj for v in stream.of_type("verdict")]
+    assert marked[0]["event"] in failed[0]["reason"], failed[0]["reason"]
+    assert all(not c["interfered"] for c in stream.of_type("count") if c["thread"] == 1)
+
+
+def tick_costs_reported(result, stream):
+    """Issue 13: every exp_end carries the tick handler's cost and punctuality per thread."""
+    for e in stream.of_type("exp_end"):
+        for key in ("tick_tsc_mean", "tick_tsc_max", "ticks_late", "ticks_lost"):
+            assert len(e[key]) == 2, "%s %r" % (key, e.obj)
+        assert all(0 < m <= x for m, x in zip(e["tick_tsc_mean"], e["tick_tsc_max"])), e.obj
 
 
 CASES = [
@@ -162,7 +265,7 @@ CASES = [
          experiments=True, timeout=240, exclusive=True,
          describe="the main job's suite: every verdict passes on the model with HSD29",
          checks=[all_pass(SUITE), xsu_on_never_exposed, counts_well_formed, corruption_shown,
-                 starved_not_counted, report_reads_it]),
+                 starved_not_counted, report_reads_it, tick_costs_reported]),
     Case("experiments/sandybridge-hk", smp=PAIR, cpu="SandyBridge",
          cmdline="exit=qemu dur_ms=250 sched=hk exp=ch4-branch-misses,ch7-three-events,"
                  "ch7-five-events,ch8-starvation",
@@ -181,6 +284,50 @@ CASES = [
          experiments=True, timeout=120, exclusive=True,
          checks=[all_pass(("ch4-branch-misses", "ch7-ten-events"), modes=("on",)),
                  only_mode("on")]),
+    Case("experiments/custom-repeat", smp=PAIR,
+         cmdline="exit=qemu ht0=r81d0:u ht1=r20cc:u xsu=both repeat=3 dur_ms=100",
+         experiments=True, timeout=120,
+         describe="a run defined on the command line, three times with XSU off and on",
+         checks=[custom_corruption_every_repetition(3), report_writes("custom-counts.png")]),
+    Case("experiments/custom-bad-input", smp=PAIR,
+         cmdline="exit=qemu ht0=r81d0:u,bogus,BR_INST_RETIRED:COND,{r1c0,r2c0,r3c0,r4c0,r5c0,"
+                 "r6c0,r7c0,r8c0} ht1=r20cc:u work1=nope dur_ms=50 xsu=off",
+         experiments=True, timeout=120,
+         describe="bad parts of a custom run: a warn each, the run goes on without them",
+         checks=[warned("cmdline", "ht0", "bogus", "unknown event"),
+                 warned("cmdline", "ht0", "{r1c0,r2c0,r3c0,r4c0,r5c0,r6c0,r7c0,r8c0}",
+                        "never be on the"),
+                 warned("cmdline", "work1", "nope", "no such workload"),
+                 custom_lists_are(["r81d0:u"], ["r20cc:u"], "triad")]),
+    Case("experiments/unknown-name", smp=PAIR, cmdline="exit=qemu exp=nonsense dur_ms=10",
+         experiments=True, timeout=180,
+         describe="an unknown experiment name: a warn, and the default (all) runs",
+         checks=[warned("cmdline", "exp", "nonsense", "unknown experiment"),
+                 everything_judged]),
+    Case("experiments/contradiction", smp=PAIR, cmdline="exit=qemu exp=none,ch7-aligned dur_ms=10",
+         experiments=True, timeout=180,
+         describe="exp=none beside a name contradicts it: a warn, and the default (all) runs",
+         checks=[warned("cmdline", "exp", "none,ch7-aligned", "contradicts")]),
+    Case("experiments/dur-min", smp=PAIR, cmdline="exit=qemu dur_ms=10", experiments=True,
+         timeout=180, describe="the shortest run dur_ms allows: pass or skip, never fail",
+         checks=[judged_honestly]),
+    Case("experiments/dur-30", smp=PAIR, cmdline="exit=qemu dur_ms=30", experiments=True,
+         timeout=180, describe="HT1 started 20 ms late in a 30 ms run: too little to judge",
+         checks=[judged_honestly]),
+    Case("experiments/mux-max", smp=PAIR, cmdline="exit=qemu dur_ms=100 mux_ms=1000",
+         experiments=True, timeout=180,
+         describe="a tick longer than the run: nothing rotates, multiplexed rules skip",
+         checks=[judged_honestly]),
+    Case("experiments/four-threads-per-core", smp="8,sockets=1,cores=2,threads=4",
+         cmdline="exit=qemu core=1 dur_ms=100 exp=ch8-corrupting-loss,ch7-three-events",
+         experiments=True, timeout=180,
+         describe="two threads of a four-thread core, the others parked",
+         checks=[judged_honestly]),
+    Case("experiments/counter-reset", smp=PAIR,
+         cmdline="exit=qemu exp=ch4-lbr-inserts xsu=off dur_ms=100 selftest=counter-reset",
+         experiments=True, timeout=120, verdict="fail",
+         describe="a counter reset mid-run (as SMM would): the count marked, its verdict fails",
+         checks=[interference_named, tick_costs_reported]),
     Case("experiments/no-sibling", smp="2,sockets=1,cores=2,threads=1", cmdline="exit=qemu",
          experiments=True, timeout=60,
          describe="a core without SMT: every experiment skipped with the reason",

@@ -1,6 +1,8 @@
 """The PMU (issue 5): enumeration names the microarchitecture and erratum of each QEMU CPU model,
 the model backend stands in for the missing PMU, pmu=hw fails cleanly, and counts through the
-whole path (ring-3 system call, model, driver) are exact."""
+whole path (ring-3 system call, model, driver) are exact. Issue 13: what the firmware left in the
+PMU is recorded and taken over (selftest=firmware-counters imitates a BIOS that left counters
+running), the microcode revision is null under TCG, and the tick reports its own cost."""
 
 import os
 
@@ -8,7 +10,7 @@ from qemu_boot import PAIR
 from tests.qemu.driver import Case, Skip
 
 
-def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a PMU")):
+def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a PMU"), gp=4):
     def check(result, stream):
         pmus = stream.of_type("pmu")
         assert len(pmus) == 1, "%d pmu records" % len(pmus)
@@ -21,11 +23,59 @@ def pmu_record_is(uarch, erratum, backend="model", reason=("no PMU", "without a 
         if backend == "model":
             assert any(r in p["reason"] for r in reason), "reason %r" % p["reason"]
             assert p["hypervisor"] == "TCGTCGTCGTCG", p["hypervisor"]
-            assert p["gp"] == 4 and p["fixed"] == 3 and p["gp_width"] == 48, p.obj
+            assert p["gp"] == gp and p["fixed"] == 3 and p["gp_width"] == 48, p.obj
             assert p["model"]["erratum_applied"] is (erratum is not None), p["model"]
             shares = {s["event"]: s["share"] for s in p["model"]["shares"]}
             assert abs(shares["0x81d0"] - 0.024) < 0.002, shares
+            # A clean model: nothing left by firmware, every PMU MSR zero.
+            assert p["firmware_counters"] == [], p["firmware_counters"]
+            assert p["msrs"] == dict((name, "0x0") for name in model_msrs(p["gp"])), p["msrs"]
+            assert p["tsx_force_abort"] is False, p["tsx_force_abort"]
+            assert stream.boot["microcode"] is None, stream.boot["microcode"]
     return check
+
+
+def model_msrs(gp):
+    """What the pmu record's msrs hold under the model, in order, with gp GP counters."""
+    return (["IA32_PERF_GLOBAL_CTRL", "IA32_PERF_GLOBAL_STATUS", "IA32_FIXED_CTR_CTRL"]
+            + ["IA32_PERFEVTSEL%d" % i for i in range(gp)]
+            + ["IA32_DEBUGCTL", "IA32_PEBS_ENABLE"])
+
+
+def firmware_counters_taken_over(result, stream):
+    """selftest=firmware-counters: the model starts as a BIOS that counts left it. The pmu record
+    shows the registers as found and names the counters, a warn says so, and the PMU check (run
+    after the takeover) counts exactly."""
+    p = stream.first("pmu")
+    assert p["firmware_counters"] == ["IA32_PMC0", "IA32_FIXED_CTR1", "IA32_FIXED_CTR2"], \
+        p["firmware_counters"]
+    msrs = p["msrs"]
+    assert list(msrs) == model_msrs(4), list(msrs)
+    expected = {"IA32_FIXED_CTR_CTRL": "0x330", "IA32_PERF_GLOBAL_CTRL": "0x70000000f",
+                "IA32_PERFEVTSEL0": "0x43003c", "IA32_DEBUGCTL": "0x801",
+                "IA32_PEBS_ENABLE": "0x1"}
+    for name, value in expected.items():
+        assert msrs[name] == value, "%s %r, expected %r" % (name, msrs[name], value)
+    warns = [w for w in stream.of_type("warn") if w.get("source") == "pmu"]
+    assert [(w["key"], w["value"]) for w in warns] == [
+        ("firmware_counters", "IA32_PMC0,IA32_FIXED_CTR1,IA32_FIXED_CTR2")], \
+        [w.obj for w in warns]
+    assert "Broken BIOS" in warns[0]["message"], warns[0]["message"]
+    assert stream.records.index(warns[0]) > stream.records.index(p)
+    assert stream.boot["config"]["selftest"] == "firmware-counters"
+
+
+def tick_cost_reported(result, stream):
+    """The boot check's tick record carries the handler's cost and the late and lost ticks per
+    thread, as exp_end does for a run."""
+    t = stream.first("tick")
+    n = len(stream.boot["threads"])
+    for key in ("tick_tsc_mean", "tick_tsc_max", "ticks_late", "ticks_lost"):
+        assert len(t[key]) == n, "tick record %s %r for %d threads" % (key, t[key], n)
+    for mean, biggest in zip(t["tick_tsc_mean"], t["tick_tsc_max"]):
+        assert 0 < mean <= biggest, "mean %d, max %d" % (mean, biggest)
+    for lost in t["ticks_lost"]:
+        assert lost <= t["expected"], "%d lost of %d expected" % (lost, t["expected"])
 
 
 def pmu_check_exact(result, stream):
@@ -75,9 +125,17 @@ CASES = [
     Case("pmu/ivybridge", smp=PAIR, cpu="IvyBridge",
          checks=[pmu_record_is("ivybridge", "BV98"), pmu_check_exact]),
     Case("pmu/haswell", smp=PAIR, cpu="Haswell",
-         checks=[pmu_record_is("haswell", "HSD29"), pmu_check_exact]),
+         checks=[pmu_record_is("haswell", "HSD29"), pmu_check_exact, tick_cost_reported]),
+    Case("pmu/firmware-counters", smp=PAIR, cpu="IvyBridge",
+         cmdline="exit=qemu selftest=firmware-counters",
+         describe="the model PMU starts as a BIOS that left counters running (FIXED_CTR_CTRL 0x330)",
+         checks=[firmware_counters_taken_over, pmu_check_exact]),
     Case("pmu/skylake", smp=PAIR, cpu="Skylake-Client",
          checks=[pmu_record_is("skylake", None), pmu_check_exact]),
+    # QEMU 7.2's Icelake-Server says model 0x86 (Tremont's number); Ice Lake-SP is 0x6A. Ice Lake
+    # has 8 GP counters per thread with HT on, and Linux's Ice Lake rules.
+    Case("pmu/icelake", smp=PAIR, cpu="Icelake-Server,model=106",
+         checks=[pmu_record_is("icelake", None, gp=8), pmu_check_exact]),
     Case("pmu/qemu64", smp=PAIR, cpu="qemu64",
          describe="an AMD family 15 model: no tables, no erratum",
          checks=[pmu_record_is("unknown", None), pmu_check_exact]),

@@ -24,7 +24,7 @@ class Case:
     def __init__(self, name, way="kernel", image="kernel", cmdline="exit=qemu", smp="1",
                  cpu="Haswell", memory="512M", timeout=60, verdict="pass", exit_status="auto",
                  checks=(), exclusive=False, menu_key=b"\r", describe="", experiments=False,
-                 accel="tcg"):
+                 accel="tcg", qemu_args=(), cwd=None, screendump=False):
         self.name = name
         self.way = way
         # "kernel" (the ELF), "iso", "efi" (the FAT image), or a function (build dir) -> path that
@@ -40,7 +40,7 @@ class Case:
         self.cpu = cpu
         self.memory = memory
         self.timeout = timeout
-        self.verdict = verdict        # expected verdict of the end record
+        self.verdict = verdict        # expected verdict of the end record; None: the checks say
         # Expected QEMU exit status: by default derived from the verdict when exit=qemu is on the
         # command line; None to not check it.
         if exit_status == "auto":
@@ -53,6 +53,11 @@ class Case:
         self.exclusive = exclusive    # runs alone: it measures time
         self.menu_key = menu_key
         self.describe = describe
+        self.qemu_args = tuple(qemu_args)  # more QEMU options ("-machine", "pc,pit=off")
+        self.cwd = cwd                     # QEMU's working directory: a function (build) -> dir
+        # Keep the screen at the end (exit=halt) in $BUILD/test-logs/<name>.ppm for the checks
+        # (result.screendump).
+        self.screendump = screendump
 
 
 def image_path(case, build):
@@ -79,15 +84,18 @@ def run_case(case, build):
         path = image_path(case, build)
     except Exception as e:  # a case's own image could not be made: that case fails, not the run
         return Outcome(name, FAIL, 0, "cannot prepare the image: %s: %s" % (type(e).__name__, e))
-    if not os.path.exists(path):
+    cwd = case.cwd(build) if case.cwd else None
+    if not os.path.exists(os.path.join(cwd or "", path)):
         return Outcome(name, FAIL, 0, "%s does not exist (run make image)" % path)
     log_dir = os.path.join(build, "test-logs")
     os.makedirs(log_dir, exist_ok=True)
     log_path = os.path.join(log_dir, case.name.replace("/", "-") + ".log")
     start = time.monotonic()
+    screendump = os.path.splitext(log_path)[0] + ".ppm" if case.screendump else None
     result = qemu_boot.boot(case.way, path, log_path=log_path, timeout=case.timeout,
                             smp=case.smp, cpu=case.cpu, memory=case.memory, accel=case.accel,
-                            cmdline=case.cmdline, menu_key=case.menu_key)
+                            cmdline=case.cmdline, menu_key=case.menu_key,
+                            extra=case.qemu_args, cwd=cwd, screendump=screendump)
     elapsed = time.monotonic() - start
     stream = pmu_records.parse(result.log)
     try:
@@ -112,6 +120,15 @@ def base_checks(case, result, stream):
         raise AssertionError("record stream problems:\n  " + "\n  ".join(problems))
     # (A missing boot first or end last is one of the stream's problems, pmu_records.py.)
     verdict = stream.end.get("verdict")
+    if case.verdict is None:
+        # The case's own checks judge the verdict; QEMU's exit status must still agree with it.
+        if case.cmdline is not None and "exit=qemu" in case.cmdline.split():
+            expected = qemu_boot.QEMU_EXIT_PASS if verdict == "pass" else \
+                qemu_boot.QEMU_EXIT_FAIL
+            if result.exit_status != expected:
+                raise AssertionError("QEMU exit status %r for end verdict %r"
+                                     % (result.exit_status, verdict))
+        return
     if verdict != case.verdict:
         failed = ["  %s XSU %s: %s" % (v.get("exp"), v.get("xsu"), v.get("reason"))
                   for v in stream.of_type("verdict") if v.get("result") == "fail"]

@@ -444,7 +444,7 @@ def exp_custom(log):
 
 MSRS = {"IA32_PERF_GLOBAL_CTRL": "0x70000000f", "IA32_FIXED_CTR_CTRL": "0x330",
         "IA32_PERFEVTSEL0": "0x0", "IA32_PERFEVTSEL1": "0x4300c0", "IA32_DEBUGCTL": "0x0",
-        "IA32_PEBS_ENABLE": "0x0"}
+        "IA32_PEBS_ENABLE": None}  # null: the MSR faulted
 
 
 def extended_suite(repeat=3):
@@ -454,7 +454,9 @@ def extended_suite(repeat=3):
     log = Log()
     boot_and_pmu(log, warn=False, boot_extra=dict(microcode="0x28"),
                  pmu_extra=dict(msrs=MSRS, firmware_counters=["IA32_FIXED_CTR0", "IA32_PMC1"]))
-    log.record("rdpmc", cycles=41.5, min=38, max=120, reads=1000, emulated=True)
+    log.record("rdpmc", backend="model", emulated=True, event="BR_INST_RETIRED.NEAR_CALL",
+               units=1000, reads=1000, cycles=41.5, median=40, min=38, max=120, reason=None,
+               ok=True)
     exp_repeated(log, repeat)
     exp_survey(log)
     exp_fairness(log)

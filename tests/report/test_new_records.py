@@ -88,8 +88,9 @@ class BootAdditions(unittest.TestCase):
         self.assertIn("IA32_PERF_GLOBAL_CTRL=0x70000000f  IA32_FIXED_CTR_CTRL=0x330", text)
         self.assertIn("WARNING    the firmware left 2 counters enabled: IA32_FIXED_CTR0, "
                       "IA32_PMC1.", text)
-        self.assertIn("RDPMC      41.5 TSC cycles per read at CPL 3, min 38, max 120, 1,000 "
-                      "reads, trapped and answered by the model", text)
+        self.assertIn("RDPMC      41.5 TSC cycles per read at CPL 3, median 40, min 38, max 120, "
+                      "1,000 reads, trapped and answered by the model", text)
+        self.assertIn("IA32_DEBUGCTL=0x0  IA32_PEBS_ENABLE=faulted", text)
 
     def test_an_old_log_prints_none_of_them(self):
         text = pmu_text.render_text(build(logfixture.suite()))

@@ -3,6 +3,7 @@
  * Brute-force references for the scheduler tests (see brute_force.h).
  */
 #include "tests/host/lib/brute_force.h"
+#include "tests/workloads/random_data.h"
 
 #define GP_BITS 0x00000000ffffffffull
 
@@ -92,11 +93,5 @@ int brute_check_assignment(const uint64_t *masks, unsigned n, unsigned gpmax, co
 
 uint64_t brute_random(uint64_t *state)
 {
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return random_next(state);
 }

@@ -15,7 +15,7 @@ static void usage(FILE *f)
 	      "                [--sibling EVENTS [--sibling-constraints MASKS] [--offset TICKS]]\n"
 	      "                [--xsu on|off] [--limit on|off] [--past-failure] [-v]\n"
 	      "       schedsim --sweep N [--json] [--past-failure]\n"
-	      "       schedsim --list [-u UARCH] [--ht on|off]\n"
+	      "       schedsim --list [-u UARCH] [--ht on|off] [--json]\n"
 	      "\n"
 	      "  -e EVENTS        events as perf stat -e takes them: r81d0:u, "
 	      "cpu/event=0xd0,umask=0x81/,\n"
@@ -25,8 +25,9 @@ static void usage(FILE *f)
 	      "  -C MASKS         constraint masks replacing the tables', one per event: "
 	      "0x6,0x8,...\n"
 	      "  -M               Hopcroft-Karp instead of Linux's greedy algorithm\n"
-	      "  -u UARCH         generic, sandybridge, ivybridge, haswell (default), broadwell, "
-	      "skylake\n"
+	      "  -u UARCH         generic, sandybridge, ivybridge, haswell (default), broadwell,\n"
+	      "                   skylake, icelake, or a server part: sandybridge-x, ivybridge-x,\n"
+	      "                   haswell-x, broadwell-x, skylake-x\n"
 	      "  --ht on|off      hyperthreading: 4 GP counters per thread (default), or 8 and no "
 	      "XSU\n"
 	      "  --sibling EVENTS replay a sibling thread with these events\n"
@@ -42,8 +43,9 @@ static void usage(FILE *f)
 	      "  -v               print every iteration\n"
 	      "  --sweep N        every constraint set of N events on N counters, first iteration "
 	      "(N <= 5)\n"
-	      "  --json           --sweep result as one JSON object\n"
-	      "  --list           the event names and their static constraints\n",
+	      "  --json           --sweep result, or with --list the event table, as one JSON "
+	      "object\n"
+	      "  --list           every event name of the part: encoding and static constraint\n",
 	      f);
 }
 
@@ -194,7 +196,7 @@ int main(int argc, char **argv)
 	if (!o.uarch) {
 		fprintf(stderr, "schedsim: unknown microarchitecture '%s' (", uarch_name);
 		for (const struct uarch *const *u = uarch_all; *u; u++)
-			fprintf(stderr, "%s%s", u == uarch_all ? "" : ", ", (*u)->name);
+			fprintf(stderr, "%s%s", u == uarch_all ? "" : ", ", (*u)->part);
 		fprintf(stderr, ")\n");
 		return 2;
 	}
@@ -204,7 +206,7 @@ int main(int argc, char **argv)
 		o.xsu = o.ht && uarch_has_erratum(o.uarch);
 
 	if (list)
-		return list_events(o.uarch, o.gp, o.fixed);
+		return list_events(o.uarch, o.gp, o.fixed, json);
 	if (!o.events[0]) {
 		fprintf(stderr, "schedsim: no events: give -e EVENTS, --sweep N or --list\n");
 		usage(stderr);

@@ -37,8 +37,9 @@ int simulate(const struct sim_options *options);
  */
 int sweep(unsigned n, bool json, bool past_failure);
 
-/* --list: the event table for u with static constraints, as the thesis's listing. */
-int list_events(const struct uarch *u, unsigned gp, unsigned fixed);
+/* --list: every event name of u with its static constraint, as the thesis's listing, or with
+ * json the whole table (Intel's fields included) as one JSON object. */
+int list_events(const struct uarch *u, unsigned gp, unsigned fixed, bool json);
 
 /* The header of a run and of --list: processor name and counters, as the thesis's simulator. */
 void sim_print_processor(const struct uarch *u, unsigned gp, unsigned fixed);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef KERNEL_SELFTEST_H
-#define KERNEL_SELFTEST_H
+#ifndef TESTS_CHECKS_SELFTEST_H
+#define TESTS_CHECKS_SELFTEST_H
 
 /*
  * `selftest=`: provoke one exception on purpose (enum selftest, kernel/cmdline.h) to show that

@@ -4,8 +4,8 @@
  * the machinery the experiments rely on works on this machine: the tick on each sibling, ring-3
  * code on both siblings started together, and counts through the whole PMU path.
  */
-#ifndef KERNEL_BOOT_CHECKS_H
-#define KERNEL_BOOT_CHECKS_H
+#ifndef TESTS_CHECKS_BOOT_CHECKS_H
+#define TESTS_CHECKS_BOOT_CHECKS_H
 
 #include <stdint.h>
 

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The leak survey's measurements (tests/experiments/survey.h).
+ */
+#include <string.h>
+
+#include "kernel/console.h"
+#include "kernel/format.h"
+#include "kernel/pmu_core.h"
+#include "kernel/record_stream.h"
+#include "pmu/event_names.h"
+#include "pmu/event_table.h"
+#include "tests/experiments/runner.h"
+#include "tests/experiments/suite.h"
+#include "tests/experiments/survey.h"
+#include "tests/workloads/workloads.h"
+
+/* Measurements: each event on the four indices, and once with the zero event elsewhere. */
+#define SURVEY_MAX_EVENTS 48
+#define SURVEY_MAX_POINTS (SURVEY_MAX_EVENTS * (SURVEY_INDICES + 1))
+
+/*
+ * The zero event: ROB_MISC_EVENTS.LBR_INSERTS (0x20cc), documented from Sandy Bridge to Skylake.
+ * It counts branches recorded into the LBR stack, and the kernel never enables the LBR
+ * (IA32_DEBUGCTL.LBR stays clear), so on the sibling it never occurs: what it counts is leak
+ * (thesis 4.2, ch. 7: "a really-zero event"). The model has no rate for it in any profile.
+ */
+#define SURVEY_ZERO_EVENT "r20cc:u"
+
+/*
+ * The controls: events every busy workload produces in numbers and that the erratum does not
+ * concern (branches, instructions and cycles on a GP counter, taken branches).
+ */
+static const uint16_t survey_controls[] = { 0x00c4, 0x00c0, 0x003c, 0x20c4 };
+
+/* The thesis's four corrupting events, for a microarchitecture without a table of names. */
+static const uint16_t survey_fallback[] = { 0x81d0, 0x08d1, 0x10d1, 0x01d1 };
+
+struct survey_event {
+	uint16_t code;
+	bool control;
+};
+
+static bool listed(const struct survey_event *list, unsigned n, uint16_t code)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (list[i].code == code)
+			return true;
+	return false;
+}
+
+static void add(struct survey_event *list, unsigned *n, uint16_t code, bool control)
+{
+	if (*n < SURVEY_MAX_EVENTS && !listed(list, *n, code))
+		list[(*n)++] = (struct survey_event){ code, control };
+}
+
+/* Every unit mask of 0xD0-0xD3 Intel documents for u's part (plain selections, no extra MSR),
+ * then the controls. */
+static unsigned survey_events(const struct uarch *u, struct survey_event *list)
+{
+	struct event_iter it;
+	struct event_info info;
+	unsigned n = 0;
+
+	for (event_iter_start(&it, u); event_iter_next(&it, &info);)
+		if (info.event >= 0xd0 && info.event <= 0xd3 && info.msr == INTEL_MSR_NONE &&
+		    !info.cmask && !info.inv && !info.edge && !info.any)
+			add(list, &n, (uint16_t)(info.umask << 8 | info.event), false);
+	for (unsigned i = 0; !n && i < sizeof(survey_fallback) / sizeof(survey_fallback[0]); i++)
+		add(list, &n, survey_fallback[i], false);
+	for (unsigned i = 0; i < sizeof(survey_controls) / sizeof(survey_controls[0]); i++)
+		add(list, &n, survey_controls[i], true);
+	return n;
+}
+
+static void emit_point(const struct suite *s, const struct survey_point *p, const char *event,
+		       const struct pmu_event *parsed)
+{
+	static struct record r;
+
+	record_begin(&r, "survey");
+	record_string(&r, "exp", "leak-survey");
+	record_string(&r, "xsu", "off");
+	record_uint(&r, "rep", s->results.rep);
+	record_string(&r, "event", event);
+	record_string(&r, "name", event_name_for(parsed, the_pmu.info.uarch));
+	record_bool(&r, "corrupting", p->corrupting);
+	record_bool(&r, "control", p->control);
+	record_uint(&r, "index", p->index);
+	record_uint(&r, "sibling_index", p->sibling_index);
+	record_bool(&r, "same_index", p->index == p->sibling_index);
+	record_uint(&r, "count", p->count);
+	record_uint(&r, "leak", p->leak);
+	if (p->count + p->leak)
+		record_fixed(&r, "ratio", (int64_t)survey_share_ppm(p), 6);
+	else
+		record_null(&r, "ratio");
+	record_uint(&r, "overlap_pct", p->overlap_pct);
+	record_emit(&r);
+}
+
+/* One measurement; false when the run could not be measured (a warning says why). */
+static bool measure_point(struct suite *s, const struct experiment *e, const char *workload,
+			  const char *event, struct survey_point *p)
+{
+	struct exp_run run = {
+		.phase = PHASE_MEASURE,
+		.xsu = XSU_MODE_OFF,
+		.sched = EXP_SCHED_CONFIG,
+		.thread = { { event, workload, 0, (uint8_t)(1u << p->index) },
+			    { SURVEY_ZERO_EVENT, workload, 0, (uint8_t)(1u << p->sibling_index) } },
+	};
+	struct exp_run_result *res = &s->results.runs[0];
+
+	if (exp_run_setup(&run, &s->settings, res))
+		exp_run_measure(res);
+	if (!res->done) {
+		record_warn("experiment", e->name, event, "", NULL,
+			    res->error ? res->error : "the run could not be measured");
+		return false;
+	}
+	const struct exp_count *c = &res->thread[0].counts[0];
+	p->corrupting = c->corrupting;
+	p->count = c->reading.raw;
+	p->leak = res->thread[1].counts[0].reading.raw;
+	p->overlap_pct = res->overlap_pct;
+	emit_point(s, p, event, &c->event);
+	return true;
+}
+
+/* The leak map on the console: an event per line, the share that leaked per index. */
+static void print_map(const struct survey_point *points, unsigned n)
+{
+	kprintf("\n  share of each event's occurrences caught by the sibling's counter (%%):\n");
+	kprintf("  %-10s %8s %8s %8s %8s %8s\n", "event", "gp0", "gp1", "gp2", "gp3", "other");
+	for (unsigned i = 0; i < n;) {
+		kprintf("  r%04x:u%s ", points[i].code, points[i].corrupting ? "*" : " ");
+		unsigned code = points[i].code;
+		for (; i < n && points[i].code == code; i++) {
+			const struct survey_point *p = &points[i];
+			uint64_t ppm = survey_share_ppm(p);
+			if (p->count < SURVEY_MIN_COUNT || p->overlap_pct < EXP_MIN_OVERLAP_PCT)
+				kprintf(" %8s", "-");
+			else
+				kprintf(" %4llu.%03llu", (unsigned long long)(ppm / 10000),
+					(unsigned long long)(ppm % 10000 / 10));
+		}
+		kprintf("\n");
+	}
+	kprintf("  (* = corrupting on this CPU; - = counted too little, or the siblings did not "
+		"count side by side)\n");
+}
+
+static const char *survey_workload(const struct config *config)
+{
+	const struct workload *w = workload_by_name(config->survey_work);
+
+	if (w && !w->internal)
+		return w->name;
+	char accepted[128], message[200];
+	workload_names_text(accepted, sizeof(accepted));
+	format_snprintf(message, sizeof(message),
+			"survey_work=%s: no such workload (accepted: %s); running triad",
+			config->survey_work, accepted);
+	record_warn("cmdline", "survey_work", config->survey_work, accepted, "triad", message);
+	return "triad";
+}
+
+/* The survey's exp record: what the measurements are, before the first. */
+static void emit_survey_start(const struct suite *s, const struct experiment *e,
+			      const char *workload, unsigned events)
+{
+	static struct record r;
+	char rule[256];
+
+	record_begin(&r, "exp");
+	record_string(&r, "exp", e->name);
+	record_string(&r, "phase", "measure");
+	record_string(&r, "xsu", "off");
+	record_string(&r, "sched", "greedy");
+	record_uint(&r, "rep", s->results.rep);
+	record_uint(&r, "repeat", s->config->repeat);
+	record_string(&r, "title", e->title);
+	record_string(&r, "section", e->section);
+	record_string(&r, "rule", exp_rule_text(e, rule, sizeof(rule)));
+	record_string(&r, "description", e->note);
+	record_string(&r, "workload", workload);
+	record_string(&r, "zero_event", SURVEY_ZERO_EVENT);
+	record_uint(&r, "events", events);
+	record_uint(&r, "measurements", events * (SURVEY_INDICES + 1));
+	record_uint(&r, "duration_ns", s->settings.dur_ms * 1000000ull);
+	record_uint(&r, "mux_ms", s->settings.mux_ms);
+	record_emit(&r);
+}
+
+static void survey_repetition(struct suite *s, const struct experiment *e, const char *workload,
+			      struct exp_verdict_tally *tally)
+{
+	static struct survey_point points[SURVEY_MAX_POINTS];
+	struct survey_event list[SURVEY_MAX_EVENTS];
+	unsigned nr_events = survey_events(the_pmu.info.uarch, list), n = 0;
+
+	emit_survey_start(s, e, workload, nr_events);
+	for (unsigned i = 0; i < nr_events; i++) {
+		char event[16];
+		format_snprintf(event, sizeof(event), "r%04x:u", list[i].code);
+		for (unsigned k = 0; k <= SURVEY_INDICES; k++) {
+			struct survey_point *p = &points[n];
+			/* The last measurement puts the zero event one index further along. */
+			*p = (struct survey_point){
+				.code = list[i].code,
+				.control = list[i].control,
+				.index = (uint8_t)(k % SURVEY_INDICES),
+				.sibling_index = (uint8_t)(k < SURVEY_INDICES ? k : 1),
+			};
+			if (measure_point(s, e, workload, event, p))
+				n++;
+		}
+	}
+	print_map(points, n);
+	struct exp_verdict v;
+	survey_judge(points, n, &s->machine, &v);
+	exp_verdict_add(tally, &v, s->results.rep, s->config->repeat);
+}
+
+const struct experiment survey_experiment = {
+	.name = "leak-survey",
+	.title = "Which events leak into the sibling's counter, and where",
+	.section = "4, 7.1",
+	.rule = RULE_SURVEY,
+	.checked = "",
+	.note = "HT0 counts each event alone on GP counter i, HT1 counts an event that never "
+		"occurs on counter i (i = 0..3) and once on another index; what HT1 counts is leak",
+	.on_request = true,
+	.measure = survey_measure,
+};
+
+void survey_measure(const struct experiment *e, struct suite *s)
+{
+	struct exp_verdict_tally tally;
+	const char *workload = survey_workload(s->config);
+
+	memset(&tally, 0, sizeof(tally));
+	kprintf("\n== %s: %s (XSU off, both threads run %s, %u ms per measurement)\n", e->name,
+		e->title, workload, s->settings.dur_ms);
+	for (unsigned rep = 0; rep < s->config->repeat; rep++) {
+		memset(&s->results, 0, sizeof(s->results));
+		s->results.exp = e;
+		s->results.rep = rep;
+		survey_repetition(s, e, workload, &tally);
+	}
+	suite_emit_verdict(s, e, XSU_MODE_OFF, "greedy", &tally.verdict);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The leak survey (`exp=leak-survey`): for every event the erratum's event codes (0xD0-0xD3)
+ * document on this microarchitecture, and for a control set of events that do not corrupt, HT0
+ * counts the event alone on GP counter i while HT1 counts an event that never occurs (the zero
+ * event) on its counter i, for i = 0..3, both threads busy with `survey_work=`, XSU off; and once
+ * with the zero event on another index. What HT1's counter catches is the leak (thesis ch. 4: the
+ * corrupting event's count leaks into the sibling's counter of the same index). Under the model
+ * the ratios are the model's; on real hardware this measures the erratum event by event.
+ *
+ * The rule (survey_judge) is pure and host-tested; the measurement is survey.c.
+ */
+#ifndef TESTS_EXPERIMENTS_SURVEY_H
+#define TESTS_EXPERIMENTS_SURVEY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tests/experiments/experiment.h"
+#include "tests/experiments/verdict.h"
+
+/* GP counter indices the survey walks: the bottom four, where the erratum's events may count. */
+#define SURVEY_INDICES 4
+/* An event that counted less than this in a measurement cannot show a leak: not observable. */
+#define SURVEY_MIN_COUNT 1000
+
+/* One measurement: HT0's event on counter index, the zero event on HT1's sibling_index. */
+struct survey_point {
+	uint16_t code; /* 0xUUEE */
+	bool corrupting;
+	bool control; /* one of the non-corrupting controls */
+	uint8_t index, sibling_index;
+	uint64_t count;	      /* HT0's count */
+	uint64_t leak;	      /* what HT1's zero event counted */
+	unsigned overlap_pct; /* how much of the run the two counted side by side (runner.c) */
+};
+
+/*
+ * The share of the event's occurrences that landed in the sibling's counter, in parts per
+ * million: leak / (count + leak). The erratum moves counts, it does not copy them (thesis ch. 8:
+ * alone, L1_MISS loses 46% of its count), so this is the model's share exactly.
+ */
+uint64_t survey_share_ppm(const struct survey_point *p);
+
+/*
+ * The verdict: where the CPU has the erratum, every event the table calls corrupting and that
+ * counted enough leaks at the same index, and nothing else leaks (no control, no other index);
+ * without the erratum, nothing leaks. A measurement the siblings did not count side by side
+ * (EXP_MIN_OVERLAP_PCT) shows nothing either way. Too little to observe is a skip.
+ */
+void survey_judge(const struct survey_point *points, unsigned n, const struct exp_machine *m,
+		  struct exp_verdict *out);
+
+/* The rule in words (the rules table's describe for RULE_SURVEY). */
+void survey_describe(const struct experiment *e, char *buf, size_t size);
+
+/* The experiment, which makes its own runs (experiment.measure). */
+struct suite;
+extern const struct experiment survey_experiment;
+void survey_measure(const struct experiment *e, struct suite *s);
+
+#endif

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The leak survey's verdict (tests/experiments/survey.h).
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "kernel/format.h"
+#include "tests/experiments/survey.h"
+
+/* What the points show, and the first point that contradicts the rule. */
+struct survey_view {
+	unsigned observed, leaking, silent, stray;
+	const struct survey_point *first_silent, *first_stray;
+	uint64_t min_ppm, max_ppm; /* leak ratios of the corrupting events at their own index */
+};
+
+uint64_t survey_share_ppm(const struct survey_point *p)
+{
+	uint64_t total = p->count + p->leak;
+
+	return total ? p->leak * 1000000 / total : 0;
+}
+
+static void view(const struct survey_point *points, unsigned n, struct survey_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->min_ppm = UINT64_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		const struct survey_point *p = &points[i];
+		bool same = p->index == p->sibling_index;
+		if (p->overlap_pct < EXP_MIN_OVERLAP_PCT)
+			continue;
+		if (p->corrupting && same && p->count >= SURVEY_MIN_COUNT) {
+			v->observed++;
+			if (p->leak) {
+				uint64_t ppm = survey_share_ppm(p);
+				v->leaking++;
+				v->min_ppm = ppm < v->min_ppm ? ppm : v->min_ppm;
+				v->max_ppm = ppm > v->max_ppm ? ppm : v->max_ppm;
+			} else if (!v->silent++) {
+				v->first_silent = p;
+			}
+		} else if ((!p->corrupting || !same) && p->leak && !v->stray++) {
+			v->first_stray = p;
+		}
+	}
+}
+
+static void say(struct exp_verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct exp_verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	format_vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
+
+void survey_judge(const struct survey_point *points, unsigned n, const struct exp_machine *m,
+		  struct exp_verdict *out)
+{
+	struct survey_view v;
+
+	memset(out, 0, sizeof(*out));
+	view(points, n, &v);
+	out->checked = n;
+	out->corrupted = v.leaking + v.stray;
+	if (v.stray) {
+		const struct survey_point *p = v.first_stray;
+		out->result = RESULT_FAIL;
+		say(out,
+		    "%u measurements leak where nothing should: r%04x:u on gp%u leaked %'llu "
+		    "into the sibling's gp%u%s",
+		    v.stray, p->code, p->index, (unsigned long long)p->leak, p->sibling_index,
+		    p->corrupting ? " (another index)" : " (not a corrupting event)");
+	} else if (m->erratum && v.silent) {
+		const struct survey_point *p = v.first_silent;
+		out->result = RESULT_FAIL;
+		say(out,
+		    "%u corrupting measurements leak nothing although %s has the erratum: "
+		    "r%04x:u counted %'llu on gp%u and the sibling's gp%u caught 0",
+		    v.silent, m->uarch, p->code, (unsigned long long)p->count, p->index,
+		    p->sibling_index);
+	} else if (m->erratum && !v.observed) {
+		out->result = RESULT_SKIP;
+		out->skip = "too_little_data";
+		say(out,
+		    "no corrupting event counted %u or more under this workload: no leak to "
+		    "observe",
+		    SURVEY_MIN_COUNT);
+	} else if (m->erratum) {
+		out->result = RESULT_PASS;
+		say(out,
+		    "every corrupting event leaks into the sibling's counter of its own index "
+		    "(%u measurements, %llu.%04llu%% to %llu.%04llu%% of its occurrences), none "
+		    "into another index, no control event leaks",
+		    v.leaking, (unsigned long long)(v.min_ppm / 10000),
+		    (unsigned long long)(v.min_ppm % 10000),
+		    (unsigned long long)(v.max_ppm / 10000),
+		    (unsigned long long)(v.max_ppm % 10000));
+	} else {
+		out->result = RESULT_PASS;
+		say(out,
+		    "%s has no cross-HT erratum and nothing leaks: %u measurements, the zero "
+		    "event stayed 0 on every index",
+		    m->uarch, n);
+	}
+}
+
+void survey_describe(const struct experiment *e, char *buf, size_t size)
+{
+	(void)e;
+	format_snprintf(
+		buf, size,
+		"XSU off, where the CPU has the erratum: every event the table calls "
+		"corrupting and counting %u or more leaks into the sibling's counter of the "
+		"same index, and nothing else leaks; without the erratum nothing leaks",
+		SURVEY_MIN_COUNT);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The workload library: one table of the workloads a sibling can run (`work0=`, `work1=`), each
+ * with its ring-3 loop (tests/bench/), what one unit of it counts under the model PMU, and the
+ * set-up that prepares its memory at CPL 0 before any counter runs. Adding a workload is one
+ * entry in the table of workloads.c, with its loop and profile in a file of tests/bench/ and, when
+ * it has data to prepare, its set-up in setup.c. tests/host/test_workloads.c checks the table.
+ */
+#ifndef TESTS_WORKLOADS_WORKLOADS_H
+#define TESTS_WORKLOADS_WORKLOADS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tests/bench/user.h"
+#include "tests/bench/workload.h"
+
+/* What the command line says about the workloads' sizes. */
+struct workload_settings {
+	uint32_t triad_kib; /* each of triad's (and copy's) arrays */
+	uint32_t chase_kib; /* chase's working set */
+};
+
+struct workload {
+	const char *name;     /* as work0= takes it */
+	const char *stresses; /* one line: what it stresses */
+	user_function entry;  /* the ring-3 loop */
+	/* What one unit counts under the model PMU (the loop reports its units with it). */
+	const struct model_profile *profile;
+	/*
+	 * Prepare a thread's parameters in user memory (arrays, tables) at CPL 0, once, before any
+	 * counter runs. False when there is no memory for it. NULL: nothing to prepare.
+	 */
+	bool (*setup)(struct workload_params *p, const struct workload_settings *s);
+	bool internal; /* used by the boot checks only: not offered to work0= */
+};
+
+extern const struct workload workloads[];
+extern const unsigned workload_count;
+
+/* By name, or NULL (internal ones included). */
+const struct workload *workload_by_name(const char *name);
+
+/* What work0= accepts, "triad|copy|...", into buf. */
+const char *workload_names_text(char *buf, size_t size);
+
+#define WORKLOAD_MAX 16
+
+/* The parameters prepared so far, per thread and workload: user memory is never freed, so each
+ * is prepared once and reused. Owned by the caller, zeroed before the first use. */
+struct workload_memory {
+	struct workload_params *prepared[2][WORKLOAD_MAX];
+};
+
+/*
+ * Thread thread's parameters for w, prepared on first use (NULL when there is no memory). The
+ * caller sets the per-run fields (deadline, unit limit, account, thread) before each run.
+ */
+struct workload_params *workload_prepare(struct workload_memory *m, const struct workload *w,
+					 unsigned thread, const struct workload_settings *s);
+
+#endif
