@@ -287,8 +287,9 @@ RECORDS = {
         "cpu": Obj({"vendor": TEXT, "family": U32, "model": U32, "stepping": U32,
                     "brand": TEXT, "hypervisor": Null(TEXT), "avx": Bool()}),
         "cpus": U32, "topology_source": TEXT, "core_threads": Array(Array(U32)), "smp": TEXT,
-        "packages": U32, "cores": U32, "threads_per_core": U32, "core": U32,
-        "threads": Array(U32), "smt": Bool(), "tsc_hz": U64, "tsc_ref": TEXT,
+        # A bring-up that stopped early has no chosen core and no timer reference yet.
+        "packages": U32, "cores": U32, "threads_per_core": U32, "core": Null(U32),
+        "threads": Array(U32), "smt": Bool(), "tsc_hz": U64, "tsc_ref": Null(TEXT),
         "apic_timer_hz": U64, "apic_mode": TEXT, "version": TEXT,
         "console": Obj({"serial": Null(Hex()), "baud": U32, "vga": Bool(),
                         "screen": Null(TEXT)}),

@@ -104,6 +104,37 @@ class ValuesThatBreakTheContract(unittest.TestCase):
         self.assertEqual(build(log).exit_code, pmu_model.EXIT_OK)
 
 
+class KernelRecordsOfARunThatStopped(unittest.TestCase):
+    """The records of bring-ups that cannot go on (from QEMU's logs) keep the contract."""
+
+    def stream(self, *objs):
+        return pmu_records.parse("".join(logfixture.record_text(i, o) + "\n"
+                                         for i, o in enumerate(objs)))
+
+    def test_no_local_apic(self):
+        boot = {"type": "boot", "version": "f71b2f3", "boot": "multiboot1", "loader": "qemu",
+                "cmdline": "exit=qemu exp=none", "mem_mib": 511, "acpi_rsdp": "0xf59e0",
+                "cpu": {"vendor": "AuthenticAMD", "family": 15, "model": 107, "stepping": 1,
+                        "brand": "QEMU Virtual CPU version 2.5+",
+                        "hypervisor": "TCGTCGTCGTCG", "avx": False},
+                "microcode": None, "cpus": 0, "core": None, "threads": [], "smt": False,
+                "tsc_hz": 0, "tsc_ref": None, "apic_timer_hz": 0, "step": "local APIC"}
+        end = {"type": "end", "records": 1, "verdict": "fail", "failures": 1,
+               "reason": "this CPU has no local APIC (CPUID.1:EDX bit 9 is 0)"}
+        s = self.stream(boot, end)
+        self.assertEqual(s.problems, [])
+        r = pmu_model.build(s)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_FAIL)
+        self.assertIn("no SMT sibling", pmu_text.render_text(r))
+
+    def test_no_long_mode(self):
+        s = self.stream({"type": "boot", "version": "v", "boot": "unknown",
+                         "error": "this CPU has no 64-bit long mode"},
+                        {"type": "end", "records": 1, "verdict": "fail", "failures": 1,
+                         "reason": "this CPU has no 64-bit long mode"})
+        self.assertEqual(s.problems, [])
+
+
 class RecordsInImpossiblePlaces(unittest.TestCase):
     def test_a_second_boot_in_the_middle(self):
         log = logfixture.suite(end=False)
