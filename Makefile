@@ -7,6 +7,7 @@
 #   make run        the default experiment suite in QEMU, then the report
 #   make test       every test (host unit tests and QEMU boots); last line "N passed, N failed"
 #   make bench      scheduler timings
+#   make fuzz       the parsers' libFuzzer harnesses, FUZZ_SECONDS (60) each (tests/fuzz/)
 #   make V=1 ...    show the commands
 #
 # Every folder describes its own sources in a fragment (<folder>/*.mk); this file holds the rules.
@@ -79,6 +80,8 @@ include tests/bench/bench.mk
 include tests/experiments/experiments.mk
 include tests/host/host.mk
 include tools/tools.mk
+include tests/fuzz/fuzz.mk
+include tests/report/report.mk
 
 kernel_obj = $(patsubst %.c,$(BUILD)/kernel/%.o,$(patsubst %.asm,$(BUILD)/kernel/%.o,$(1)))
 KERNEL_OBJS := $(call kernel_obj,$(KERNEL_SRCS) $(PURE_SRCS))

@@ -205,7 +205,8 @@ static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 				break;
 			}
 			seen_mmap = true;
-			for (uint32_t e = 16; e + 24 <= size; e += entry_size)
+			/* 64 bits: an entry size near 2^32 must end the walk, not wrap back. */
+			for (uint64_t e = 16; e + 24 <= size; e += entry_size)
 				add_region(info, read64(tag + e), read64(tag + e + 8),
 					   read32(tag + e + 16));
 			break;
@@ -281,8 +282,12 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 		if (!map) {
 			result.warning = "multiboot1 memory map not readable";
 		} else {
-			/* Each entry: size (not counting itself), base, length, type (spec 3.3). */
-			for (uint32_t off = 0; off + 24 <= length;) {
+			/*
+			 * Each entry: size (not counting itself), base, length, type (spec 3.3). The
+			 * offset and the step have 64 bits: a size near 2^32 must end the walk, not wrap
+			 * back or stand still.
+			 */
+			for (uint64_t off = 0; off + 24 <= length;) {
 				uint32_t size = read32(map + off);
 				if (size < 20) {
 					result.warning = "multiboot1 memory map entry too small";
@@ -290,7 +295,7 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 				}
 				add_region(info, read64(map + off + 4), read64(map + off + 12),
 					   read32(map + off + 20));
-				off += size + 4;
+				off += (uint64_t)size + 4;
 			}
 		}
 	} else if (flags & MB1_INFO_MEMORY) {

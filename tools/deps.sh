@@ -23,13 +23,18 @@ set -u
 #                            event names (tests/host/test_libpfm4.c)
 #   python3 python3-matplotlib
 #                            the QEMU test driver, tools/pmu-report and its plots
+#   python3-hypothesis       the property tests of tools/pmu-report (tests/report)
+#   clang-14 libclang-rt-14-dev
+#                            the libFuzzer harnesses of the parsers (tests/fuzz): the compiler,
+#                            and its runtime with libFuzzer and the sanitizers
 #   console-setup-linux      the Terminus console font (PSF) the kernel draws its screen with,
 #                            converted into C at build time (kernel/font.h)
 #   tesseract-ocr tesseract-ocr-eng python3-pil
 #                            the screen tests: OCR of QEMU's screendump (tests/qemu/cases_screen.py)
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 gnu-efi qemu-system-x86 ovmf libcmocka-dev libpfm4-dev python3 python3-matplotlib
-console-setup-linux tesseract-ocr tesseract-ocr-eng python3-pil"
+python3-hypothesis clang-14 libclang-rt-14-dev console-setup-linux tesseract-ocr
+tesseract-ocr-eng python3-pil"
 
 if [ "${1:-}" = "--list" ]; then
 	echo $PACKAGES

@@ -6,13 +6,20 @@ Two plots per experiment:
                      of magnitude above its neighbours. The y axis is logarithmic (symlog, so that
                      a count of 0 stays visible as no bar) when the counts span orders of magnitude.
   <exp>-running.png  the same groups, the fraction of the time each event ran on a counter
-                     (perf's [xx.xx%]): what XSU costs in multiplexing, and for xsu-hk-vs-greedy
-                     how much more Hopcroft-Karp lets run than greedy.
+                     (perf's [xx.xx%]): what XSU costs in multiplexing, and where runs compare
+                     schedulers, how much more one lets run than the other.
+With repetitions, a bar is the mean over them. An experiment with `survey` records also gets
+  <exp>-heatmap.png  its leak map (pmu_survey.py): a row per event, a column per counter index,
+                     the colour the share of the event's count the sibling's counter caught.
 
 matplotlib is optional: load_pyplot() returns None when it is missing and the caller says so.
 """
 
 import os
+import warnings
+
+import pmu_format
+import pmu_survey
 
 # Counts that span more than this ratio get a logarithmic axis.
 LOG_SCALE_RATIO = 100
@@ -88,7 +95,7 @@ def _bar_chart(plt, runs, groups, value_of, label_of, ylabel, title, log):
     for i, (run, colour) in enumerate(zip(runs, _colours(runs))):
         xs, heights, labels = [], [], []
         for g, (thread, event) in enumerate(groups):
-            c = run.count(thread, event)
+            c = run.cell(thread, event)
             if c is None:
                 continue
             xs.append(_bar_centre(g, i, width))
@@ -96,7 +103,7 @@ def _bar_chart(plt, runs, groups, value_of, label_of, ylabel, title, log):
             labels.append(label_of(c))
         if not xs:
             continue
-        drawn = ax.bar(xs, heights, width=width * BAR_FILL, color=colour, label=run.label)
+        drawn = ax.bar(xs, heights, width=width * BAR_FILL, color=colour, label=_tex(run.label))
         bars += len(xs)
         highest = max([highest] + heights)
         if len(groups) * n_runs <= 40:
@@ -108,10 +115,10 @@ def _bar_chart(plt, runs, groups, value_of, label_of, ylabel, title, log):
     else:
         ax.set_ylim(0, max(1.0, highest) * 1.18)
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(["HT%d\n%s" % g for g in groups], fontsize=8)
+    ax.set_xticklabels([_tex("HT%d\n%s" % g) for g in groups], fontsize=8)
     ax.set_xlim(-0.6, len(groups) - 0.4)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_tex(title), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return fig, ax, bars
@@ -123,7 +130,7 @@ def _mark_baselines(ax, runs, groups):
     lines = []
     for i, run in enumerate(runs):
         for g, (thread, event) in enumerate(groups):
-            c = run.count(thread, event)
+            c = run.cell(thread, event)
             if c is not None and c.baseline is not None:
                 centre = _bar_centre(g, i, width)
                 half = width * BAR_FILL / 2
@@ -138,18 +145,17 @@ def _mark_baselines(ax, runs, groups):
 def plot_counts(plt, experiment, out_dir):
     runs = experiment.columns()
     groups = _groups(experiment)
-    values = [c.value or 0 for r in runs for c in r.counts]
+    values = [cell.value or 0 for r in runs for _, _, cell in r.cells()]
     log = wants_log_scale(values)
     title = "%s: counts per run%s\n%s" % (experiment.name, " (log scale)" if log else "",
                                          experiment.title or "")
     fig, ax, bars = _bar_chart(
         plt, runs, groups,
         value_of=lambda c: 0 if c.not_counted else c.value,
-        label_of=lambda c: "not counted" if c.not_counted else ("! " if c.corrupted else "")
-        + _short(c.value),
+        label_of=lambda c: "not counted" if c.not_counted else _marks(c) + _short(c.value),
         ylabel="count (scaled)", title=title, log=log)
     _mark_baselines(ax, runs, groups)
-    if any(c.corrupted for r in runs for c in r.counts):
+    if any(cell.corrupted for r in runs for _, _, cell in r.cells()):
         ax.set_xlabel("! corrupted: more than its tolerance above its baseline", fontsize=8)
     fig.tight_layout()
     path = os.path.join(out_dir, "%s-counts.png" % experiment.name)
@@ -157,6 +163,12 @@ def plot_counts(plt, experiment, out_dir):
     plt.close(fig)
     return {"file": path, "kind": "counts", "exp": experiment.name,
             "yscale": "symlog" if log else "linear", "bars": bars}
+
+
+def _marks(cell):
+    """The table's marks: ! corrupted, ? a counter that firmware or SMM changed."""
+    mark = ("!" if cell.corrupted else "") + ("?" if cell.interfered else "")
+    return mark + " " if mark else ""
 
 
 def plot_running(plt, experiment, out_dir):
@@ -178,12 +190,70 @@ def plot_running(plt, experiment, out_dir):
             "bars": bars}
 
 
+def plot_heatmap(plt, experiment, out_dir):
+    """The leak map of a survey: a panel per XSU mode, a row per event, a column per counter
+    index and one for the pairs of different indices, each cell coloured and labelled with its
+    share."""
+    maps = pmu_survey.leak_maps(experiment.survey)
+    rows = max(len(m.events) for m in maps)
+    # At most 18 x 40 inches (matplotlib refuses images above 2^16 pixels a side).
+    size = (min(18.0, 3.0 + 5.5 * len(maps)), min(40.0, 2.2 + 0.45 * rows))
+    fig, axes = plt.subplots(1, len(maps), squeeze=False, dpi=100, figsize=size)
+    highest = max([0.0] + [v for m in maps for ev in m.events for c in m.columns
+                           for v in [m.cell(ev, c)] if isinstance(v, float)])
+    image = None
+    for ax, m in zip(axes[0], maps):
+        image = _heatmap_panel(ax, m, max(highest, 1e-9))
+    fig.subplots_adjust(top=0.78, bottom=0.17, left=0.12)
+    fig.colorbar(image, ax=list(axes[0]), label="ratio: the share of the event's count that leaked")
+    fig.suptitle(_tex("%s: what the sibling's counter of a zero event caught\n%s"
+                      % (experiment.name, experiment.title or "")), fontsize=10)
+    path = os.path.join(out_dir, "%s-heatmap.png" % experiment.name)
+    fig.savefig(path)
+    plt.close(fig)
+    return {"file": path, "kind": "heatmap", "exp": experiment.name, "yscale": "none",
+            "bars": 0, "cells": sum(len(m.events) * len(m.columns) for m in maps)}
+
+
+def _heatmap_panel(ax, leak_map, highest):
+    """One XSU mode's map; a cell nothing was measured in stays blank."""
+    import matplotlib.colors  # loaded with pyplot (load_pyplot); this module imports without it
+    values = [[leak_map.cell(ev, c) for c in leak_map.columns] for ev in leak_map.events]
+    grid = [[v if isinstance(v, float) else float("nan") for v in row] for row in values]
+    # A square-root scale, so that a leak of 2% next to one of 45% still shows its colour.
+    norm = matplotlib.colors.PowerNorm(gamma=0.5, vmin=0.0, vmax=highest)
+    image = ax.imshow(grid, cmap="Reds", norm=norm, aspect="auto")
+    for y, row in enumerate(values):
+        for x, v in enumerate(row):
+            text = "%.2f%%" % (100 * v) if isinstance(v, float) else ("n/a" if v else "")
+            ax.text(x, y, text, ha="center", va="center", fontsize=7,
+                    color="white" if isinstance(v, float) and v > highest / 4 else "black")
+    ax.set_xticks(range(len(leak_map.columns)))
+    ax.set_xticklabels([str(c) for c in leak_map.columns], fontsize=8)
+    ax.set_yticks(range(len(leak_map.events)))
+    ax.set_yticklabels([_tex(ev) for ev in leak_map.events], fontsize=8)
+    ax.set_xlabel("HT0's counter index (other: the sibling's counter had another)", fontsize=8)
+    ax.set_title(pmu_format.xsu_text(leak_map.xsu), fontsize=9)
+    return image
+
+
+def _tex(text):
+    """Text as matplotlib shows it literally: a `$` would start its math mode."""
+    return str(text).replace("$", r"\$")
+
+
 def write_plots(report, out_dir, plt):
-    """Both plots of every experiment that has counts. Returns their descriptions."""
+    """Both plots of every experiment that has counts, and the heat map of every survey. Returns
+    their descriptions. matplotlib's warnings (a legend of dozens of runs that does not fit, a
+    character of a record's string that its font lacks) stay off stderr, where they would look
+    like problems of the log."""
     written = []
-    for experiment in report.experiments.values():
-        if not any(r.counts for r in experiment.runs.values()):
-            continue
-        written.append(plot_counts(plt, experiment, out_dir))
-        written.append(plot_running(plt, experiment, out_dir))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for experiment in report.experiments.values():
+            if any(r.counts for r in experiment.runs.values()):
+                written.append(plot_counts(plt, experiment, out_dir))
+                written.append(plot_running(plt, experiment, out_dir))
+            if experiment.survey:
+                written.append(plot_heatmap(plt, experiment, out_dir))
     return written

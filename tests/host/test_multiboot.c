@@ -267,6 +267,52 @@ static void test_multiboot1(void **state)
 	fake_phys_free(&m);
 }
 
+/* A map entry size near 2^32 must end the walk, not wrap the offset back into the tag (found by
+ * tests/fuzz/fuzz_multiboot.c). */
+static void test_multiboot2_map_entry_size_wraps(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	struct mb2 b = { fake_phys_add(&m, 0x4000, 4096), 8 };
+	uint8_t *t = tag(&b, MB2_TAG_MMAP, 16 + 24 * 4);
+
+	put_le(t + 8, 0xffffffea, 4); /* e becomes 0xfffffffa: e + 24 wraps to 18 */
+	put_le(t + 16 + 8, 0x9fc00, 8);
+	put_le(t + 16 + 16, 1, 4);
+	finish(&b, 1);
+	struct multiboot_result r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x4000,
+						    fake_phys_translate, &m, &info);
+	assert_null(r.error);
+	assert_int_equal(info.memory_region_count, 1);
+	fake_phys_free(&m);
+}
+
+/* An entry size near 2^32 must end the walk, not wrap the offset back into the map (found by
+ * tests/fuzz/fuzz_multiboot.c). */
+static void test_multiboot1_map_entry_size_wraps(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	uint8_t *mbi = fake_phys_add(&m, 0x9000, 128);
+	uint8_t *map = fake_phys_add(&m, 0x21000, 48);
+
+	put_le(mbi, MB1_INFO_MEM_MAP, 4);
+	put_le(mbi + 44, 48, 4);
+	put_le(mbi + 48, 0x21000, 4);
+	put_le(map + 12, 0x9fc00, 8);
+	put_le(map + 20, 1, 4);
+	/* off becomes 0xffffffe8: off + 24 wraps to 0; size + 4 wraps to 0: off stays. */
+	static const uint32_t sizes[] = { 0xffffffe4, 0xfffffffc };
+	for (unsigned i = 0; i < 2; i++) {
+		put_le(map, sizes[i], 4);
+		struct multiboot_result r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000,
+							    fake_phys_translate, &m, &info);
+		assert_null(r.error);
+		assert_int_equal(info.memory_region_count, 1);
+	}
+	fake_phys_free(&m);
+}
+
 /* "xsu=both " (9 bytes) repeated, then "mux_ms=100": 1100 bytes that do not fit in 1023. */
 static size_t long_cmdline(char *out)
 {
@@ -374,7 +420,9 @@ int main(void)
 		cmocka_unit_test(test_multiboot2_meminfo_only_without_map),
 		cmocka_unit_test(test_multiboot2_broken),
 		cmocka_unit_test(test_multiboot2_huge_map),
+		cmocka_unit_test(test_multiboot2_map_entry_size_wraps),
 		cmocka_unit_test(test_multiboot1),
+		cmocka_unit_test(test_multiboot1_map_entry_size_wraps),
 		cmocka_unit_test(test_long_cmdline_is_cut_at_a_word),
 		cmocka_unit_test(test_image_path_by_protocol),
 	};

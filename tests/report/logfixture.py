@@ -119,6 +119,12 @@ class Log:
         i = self.index_of(seq)
         self.lines.insert(i + 1, Line(self.lines[i].text, None))
 
+    def substitute(self, old, new):
+        """Replace text in every record, each keeping a CRC that matches (the kernel said so)."""
+        for line in self.lines:
+            if line.seq is not None:
+                line.text = record_line(line.seq, line.text.split(" ", 2)[2].replace(old, new))
+
     def glue_text_before(self, seq, text):
         """Firmware text left without a newline: the record follows it on the same line."""
         line = self.lines[self.index_of(seq)]
@@ -142,10 +148,29 @@ class Log:
 
 # ---- the standard suite --------------------------------------------------------------------------
 
+# What the kernel's `exp` records say of each experiment (the report takes titles only from them).
+TITLES = {
+    "ch4-branch-misses": ("Branch mispredictions against the sibling's loads", "4.2",
+                          "XSU off: HT1 r00c5:u far above its baseline; XSU on: within it"),
+    "ch7-three-events": ("Three events, lists in another order, started apart", "7.1",
+                         "XSU on: r20cc:u is 0 on both threads, exposure 0"),
+    "ch8-starvation": ("Four corrupting events on one thread starve the sibling", "8",
+                       "XSU on: HT1 branches is <not counted>"),
+    "xsu-hk-vs-greedy": ("Greedy against Hopcroft-Karp under XSU", "7.2",
+                         "XSU on: Hopcroft-Karp runs more event-time than greedy"),
+    "leak-survey": ("Which counter indices a corrupting event leaks into", "4.2",
+                    "the leak reaches only the sibling's counter of the same index"),
+    "xsu-fairness": ("Running fractions of the scheduling policies under XSU", "7.2",
+                     "every policy keeps exposure 0; compare mean and minimum running"),
+    "custom": ("Events from the command line", None, "measured"),
+}
+
+
 def count(log, exp, xsu, thread, event, scaled, running_pct=100.0, sched="greedy",
-          phase="measure", baseline=None, tolerance=None, corrupting=None, name=None):
+          phase="measure", baseline=None, tolerance=None, corrupting=None, name=None, **extra):
     """A count record for `scaled` counts over a one-second run that ran running_pct% of the
-    time: raw is what the counter held, scaled = raw * enabled / running as the kernel computes."""
+    time: raw is what the counter held, scaled = raw * enabled / running as the kernel computes.
+    `extra` keys (rep, policy, leak, true, interfered) are added as they are."""
     enabled = ONE_SECOND
     running = int(round(enabled * running_pct / 100.0))
     raw = scaled * running // enabled if running else 0
@@ -160,29 +185,39 @@ def count(log, exp, xsu, thread, event, scaled, running_pct=100.0, sched="greedy
     if baseline is not None:
         keys["baseline"] = baseline
         keys["tolerance"] = tolerance if tolerance is not None else 0
+    keys.update(extra)
     return log.record("count", **keys)
 
 
 def run_start(log, exp, xsu, lists, sched="greedy", phase="measure", offsets=(0, 0),
-              title=None, section=None):
+              tolerance=None, **extra):
+    """An `exp` record (with the experiment's title, section and rule from TITLES, where it has
+    some) and a progress record; `extra` keys (repeat, rep, policy) are added as they are."""
     threads = [dict(thread=t, apic=t, events=events, offset_ns=offsets[t], workload="triad")
                for t, events in enumerate(lists)]
     keys = dict(exp=exp, xsu=xsu, sched=sched, phase=phase, threads=threads,
                 duration_ns=1_000_000_000, mux_ms=1, params={"triad_kib": 4096, "reps": 0})
-    if title:
-        keys.update(title=title, section=section, tolerance={"pct": 10, "abs": 200})
+    if exp in TITLES:
+        title, section, rule = TITLES[exp]
+        keys.update(title=title, rule=rule)
+        if section:
+            keys["section"] = section
+    if tolerance:
+        keys["tolerance"] = tolerance
+    keys.update(extra)
     log.record("exp", **keys)
     log.text("running %s xsu=%s sched=%s (%s)" % (exp, xsu, sched, phase))
     log.record("progress", exp=exp, xsu=xsu, sched=sched, phase=phase, done_pct=50,
-               elapsed_ns=500_000_000)
+               elapsed_ns=500_000_000, **{k: v for k, v in extra.items() if k != "repeat"})
 
 
-def run_end(log, exp, xsu, exposure, sched="greedy", phase="measure"):
+def run_end(log, exp, xsu, exposure, sched="greedy", phase="measure", **extra):
     log.record("exp_end", exp=exp, xsu=xsu, sched=sched, phase=phase,
-               elapsed_ns=1_000_400_000, ticks=[1000, 1000], exposure=exposure, skew_tsc=310)
+               elapsed_ns=1_000_400_000, ticks=[1000, 1000], exposure=exposure, skew_tsc=310,
+               **extra)
 
 
-def boot_and_pmu(log, warn=True):
+def boot_and_pmu(log, warn=True, boot_extra=None, pmu_extra=None):
     log.text("GRUB loading.")
     log.text("Welcome to GRUB!")
     log.text("  Booting `pmu-testkernel: all experiments, XSU off and on'")
@@ -194,7 +229,7 @@ def boot_and_pmu(log, warn=True):
                         hypervisor="TCGTCGTCGTCG"),
                cpus=2, packages=1, cores=1, threads_per_core=2, core=0, threads=[0, 1],
                smt=True, tsc_hz=TSC_HZ, tsc_ref="pit", apic_mode="xapic",
-               version="0.1-test")
+               version="0.1-test", **(boot_extra or {}))
     log.text("pmu-testkernel 0.1-test: 2 CPUs, core 0 threads 0,1")
     if warn:
         log.record("warn", key="colour", value="blue", accepted=[], message="unknown key colour")
@@ -204,23 +239,23 @@ def boot_and_pmu(log, warn=True):
                erratum="HSD29",
                model=dict(erratum_applied=True,
                           shares=[dict(event="0x81d0", share=0.025),
-                                  dict(event="0xd1", share=0.5)]))
+                                  dict(event="0xd1", share=0.5)]), **(pmu_extra or {}))
 
 
 def exp_branch_misses(log):
     """Thesis 4.2 / 7.1: 0x00c5 on HT1 against 0x81d0 on HT0."""
     e = "ch4-branch-misses"
-    title = "Branch mispredictions against the sibling's loads"
-    run_start(log, e, "off", [[], ["r00c5:u"]], phase="baseline", title=title, section="4.2")
+    tolerance = {"pct": 10, "abs": 200}
+    run_start(log, e, "off", [[], ["r00c5:u"]], phase="baseline", tolerance=tolerance)
     count(log, e, "off", 1, "r00c5:u", 644, phase="baseline")
     run_end(log, e, "off", 0, phase="baseline")
-    run_start(log, e, "off", [["r81d0:u"], ["r00c5:u"]], title=title, section="4.2")
+    run_start(log, e, "off", [["r81d0:u"], ["r00c5:u"]], tolerance=tolerance)
     count(log, e, "off", 0, "r81d0:u", 5_565_857_411)
     count(log, e, "off", 1, "r00c5:u", 40_960_843, baseline=644, tolerance=200)
     run_end(log, e, "off", 1000)
     log.record("verdict", exp=e, xsu="off", sched="greedy", result="pass",
                reason="HT1 r00c5:u 40,960,843 against a baseline of 644: corrupted, as in 4.2")
-    run_start(log, e, "on", [["r81d0:u"], ["r00c5:u"]], title=title, section="4.2")
+    run_start(log, e, "on", [["r81d0:u"], ["r00c5:u"]], tolerance=tolerance)
     count(log, e, "on", 0, "r81d0:u", 5_465_161_580)
     count(log, e, "on", 1, "r00c5:u", 781, baseline=644, tolerance=200)
     run_end(log, e, "on", 0)
@@ -286,6 +321,148 @@ def exp_hk_vs_greedy(log):
         run_end(log, e, "on", 0, sched=sched)
     log.record("verdict", exp=e, xsu="on", sched="both", result="pass",
                reason="hk runs 100.0% of event-time on HT0, greedy 75.0%")
+
+
+# ---- the records added since: core-wide XSU, repetitions, the model's truth, leaks, ... --------
+
+REPEATED_LISTS = [["r81d0:u", "r08d1:u", "r20cc:u"], ["r20cc:u", "r81d0:u", "r08d1:u"]]
+# Per XSU mode, per thread and event: the scaled count of repetition 0, then +1% per repetition
+# (HT0 r81d0:u off: 5,600,000,000, 5,656,000,000, 5,712,000,000: mean 5,656,000,000, perf's
+# ( +- 0.57% )); the model's true count; the leak caught under xsu=core.
+REPEATED = {
+    "off": {(0, "r81d0:u"): (5_600_000_000, 5_600_000_000, None),
+            (0, "r08d1:u"): (300_000_000, 300_000_000, None),
+            (0, "r20cc:u"): (137_000_000, 0, None),
+            (1, "r20cc:u"): (137_500_000, 0, None),
+            (1, "r81d0:u"): (5_700_000_000, 5_700_000_000, None),
+            (1, "r08d1:u"): (166_000_000, 300_000_000, None)},
+    "on": {(0, "r81d0:u"): (5_650_000_000, 5_650_000_000, None),
+           (0, "r08d1:u"): (166_000_000, 166_000_000, None),
+           (0, "r20cc:u"): (0, 0, None),
+           (1, "r20cc:u"): (0, 0, None),
+           (1, "r81d0:u"): (5_500_000_000, 5_520_000_000, None),
+           (1, "r08d1:u"): (162_000_000, 166_000_000, None)},
+    "core": {(0, "r81d0:u"): (5_640_000_000, 5_640_000_000, 0),
+             (0, "r08d1:u"): (299_000_000, 300_000_000, 135_000_000),
+             (0, "r20cc:u"): (0, 0, 0),
+             (1, "r20cc:u"): (0, 0, 0),
+             (1, "r81d0:u"): (5_690_000_000, 5_700_000_000, 0),
+             (1, "r08d1:u"): (298_000_000, 300_000_000, 134_000_000)},
+}
+TICKS = dict(tick_tsc_mean=[2500.0, 2600.0], tick_tsc_max=[9000, 12000], ticks_late=[0, 2],
+             ticks_lost=[0, 0])
+
+
+def exp_repeated(log, repeat=3):
+    """ch7-three-events with XSU off, on and core, `repeat` repetitions each, with the model's
+    true counts, the leaks core-wide XSU added back, one count firmware interfered with, and the
+    tick handler's times."""
+    e = "ch7-three-events"
+    for xsu in ("off", "on", "core"):
+        for rep in range(repeat):
+            run_start(log, e, xsu, REPEATED_LISTS, offsets=(0, 2_000_000), repeat=repeat,
+                      rep=rep)
+            for thread, events in enumerate(REPEATED_LISTS):
+                for event in events:
+                    _repeated_count(log, e, xsu, rep, thread, event)
+            run_end(log, e, xsu, 2000 if xsu == "off" else 0, rep=rep, **TICKS)
+        log.record("verdict", exp=e, xsu=xsu, sched="greedy", result="pass",
+                   reason="XSU %s as expected over %d repetitions" % (xsu, repeat))
+
+
+def _repeated_count(log, e, xsu, rep, thread, event):
+    scaled, true, leak = REPEATED[xsu][(thread, event)]
+    extra = dict(rep=rep, true=true * (100 + rep) // 100)
+    if leak is not None:
+        extra["leak"] = leak
+    if (xsu, rep, thread, event) == ("off", 1, 0, "r81d0:u"):
+        extra["interfered"] = True
+    baseline = dict(baseline=0, tolerance=0) if event == "r20cc:u" else {}
+    count(log, e, xsu, thread, event, scaled * (100 + rep) // 100,
+          running_pct=66.68 if xsu != "off" and thread == 1 else 100.0, **baseline, **extra)
+
+
+SURVEY_EVENTS = [("r81d0:u", "MEM_UOPS_RETIRED.ALL_LOADS", True, 0.024),
+                 ("r08d1:u", "MEM_LOAD_UOPS_RETIRED.L1_MISS", True, 0.45),
+                 ("r00c5:u", "BR_MISP_RETIRED.ALL_BRANCHES", False, 0.0)]
+
+
+def exp_survey(log, reps=2):
+    """The leak survey: each event on HT0's counter i against a zero event on the sibling's
+    counter i (the same index) and i+1 (another index); r81d0:u on index 3 leaks 0.026 in its
+    second repetition; r00c5:u counted nothing on index 2 (its ratio is null)."""
+    e = "leak-survey"
+    run_start(log, e, "off", [[], []])
+    for rep in range(reps):
+        for event, name, corrupting, share in SURVEY_EVENTS:
+            for index in range(4):
+                for sibling in (index, (index + 1) % 4):
+                    n = 0 if (event, index) == ("r00c5:u", 2) else 1_000_000
+                    ratio = share if sibling == index else 0.0
+                    if (event, index, rep, sibling) == ("r81d0:u", 3, 1, 3):
+                        ratio = 0.026
+                    log.record("survey", exp=e, xsu="off", rep=rep, event=event, name=name,
+                               corrupting=corrupting, index=index, sibling_index=sibling,
+                               same_index=sibling == index, count=n,
+                               leak=int(round(n * ratio)), ratio=ratio if n else None)
+    run_end(log, e, "off", 0)
+    log.record("verdict", exp=e, xsu="off", sched="greedy", result="pass",
+               reason="leaks only into the counter of the same index")
+
+
+FAIRNESS = [("on", "greedy", "on-greedy", [75.0, 50.0]), ("on", "hk", "on-hk", [100.0, 100.0]),
+            ("on", "greedy", "on-limit", [50.0, 50.0]), ("core", "hk", "core", [100.0, 80.0])]
+
+
+def exp_fairness(log):
+    """Scheduling policies side by side: runs that differ in xsu, sched and policy."""
+    e = "xsu-fairness"
+    lists = [["r00c4:u", "r08d1:u"], ["r00c5:u"]]
+    for xsu, sched, policy, running in FAIRNESS:
+        run_start(log, e, xsu, lists, sched=sched, policy=policy)
+        for event, pct in zip(lists[0], running):
+            count(log, e, xsu, 0, event, 1_000_000, running_pct=pct, sched=sched, policy=policy)
+        count(log, e, xsu, 1, "r00c5:u", 2_000, sched=sched, policy=policy)
+        run_end(log, e, xsu, 0, sched=sched, policy=policy)
+    for xsu in ("on", "core"):
+        log.record("verdict", exp=e, xsu=xsu, sched="both", result="pass",
+                   reason="exposure 0 under every policy")
+
+
+def exp_custom(log):
+    """A run defined on the command line: experiment `custom`, rule "measured"."""
+    e = "custom"
+    lists = [["r81d0:u", "r00c4:u"], ["r20cc:u"]]
+    for xsu, lbr in (("off", 130_000_000), ("on", 0), ("core", 0)):
+        run_start(log, e, xsu, lists)
+        count(log, e, xsu, 0, "r81d0:u", 5_600_000_000)
+        count(log, e, xsu, 0, "r00c4:u", 1_400_000_000)
+        count(log, e, xsu, 1, "r20cc:u", lbr)
+        run_end(log, e, xsu, 1000 if xsu == "off" else 0)
+        log.record("verdict", exp=e, xsu=xsu, sched="greedy", result="pass", reason="measured")
+
+
+MSRS = {"IA32_PERF_GLOBAL_CTRL": "0x70000000f", "IA32_FIXED_CTR_CTRL": "0x330",
+        "IA32_PERFEVTSEL0": "0x0", "IA32_PERFEVTSEL1": "0x4300c0", "IA32_DEBUGCTL": "0x0",
+        "IA32_PEBS_ENABLE": None}  # null: the MSR faulted
+
+
+def extended_suite(repeat=3):
+    """A log with every record added after the first suite: the boot's microcode, the PMU MSRs
+    the firmware left (two counters enabled), the RDPMC check, repetitions with XSU off, on and
+    core, the leak survey, policies and a command-line run."""
+    log = Log()
+    boot_and_pmu(log, warn=False, boot_extra=dict(microcode="0x28"),
+                 pmu_extra=dict(msrs=MSRS, firmware_counters=["IA32_FIXED_CTR0", "IA32_PMC1"]))
+    log.record("rdpmc", backend="model", emulated=True, event="BR_INST_RETIRED.NEAR_CALL",
+               units=1000, reads=1000, cycles=41.5, median=40, min=38, max=120, reason=None,
+               ok=True)
+    exp_repeated(log, repeat)
+    exp_survey(log)
+    exp_fairness(log)
+    exp_custom(log)
+    log.end()
+    return log
 
 
 def suite(end=True, verdict="pass"):

@@ -21,12 +21,17 @@ for path in (HERE, TOOLS):
         sys.path.insert(0, path)
 
 import pmu_records  # noqa: E402
-import pmu_report  # noqa: E402
+import pmu_model  # noqa: E402
+
+
+def lost(stream):
+    """The lost or rejected record numbers of a stream, one by one (for small logs)."""
+    return [seq for first, last in stream.lost_spans() for seq in range(first, last + 1)]
 
 
 def build(log, **render_args):
     """The Report of a fixture Log, through the same parser the tool uses."""
-    return pmu_report.build(pmu_records.parse(log.render(**render_args)), source="test.log")
+    return pmu_model.build(pmu_records.parse(log.render(**render_args)), source="test.log")
 
 
 class ToolRun:

@@ -7,7 +7,7 @@ import subprocess
 
 from reporttest import TOOL, TempDirCase
 import logfixture
-import pmu_report
+import pmu_export
 
 
 def read_csv(path):
@@ -26,7 +26,7 @@ class Files(TempDirCase):
         log = logfixture.suite()
         run = self.run_tool("--csv", self.write_log(log))
         rows = read_csv(run.path("counts.csv"))
-        self.assertEqual(list(rows[0]), pmu_report.COUNT_COLUMNS)
+        self.assertEqual(list(rows[0]), pmu_export.COUNT_COLUMNS)
         count_seqs = [line.seq for line in log.lines if '{"type":"count"' in line.text]
         self.assertEqual(sorted(int(r["seq"]) for r in rows), count_seqs)  # each one, once
         corrupted = [r for r in rows if r["exp"] == "ch4-branch-misses" and r["xsu"] == "off"

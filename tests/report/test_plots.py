@@ -27,19 +27,25 @@ class LogScaleChoice(unittest.TestCase):
 
 @unittest.skipUnless(matplotlib_available(), "python3-matplotlib is not installed "
                      "(tools/deps.sh installs it)")
-class Plots(unittest.TestCase):
-    """The tool runs once, without a display, for the whole class; each test only reads."""
+class ToolPlots(unittest.TestCase):
+    """The tool runs once on the class's LOG, without a display, for the whole class; each test
+    only reads."""
+
+    LOG = staticmethod(logfixture.suite)
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pmu-report-plots-")
-        cls.tool = run_tool(cls.tmp, "--plots", "--json", write_log(cls.tmp, logfixture.suite()))
+        cls.tool = run_tool(cls.tmp, "--plots", "--json", write_log(cls.tmp, cls.LOG()))
         with open(cls.tool.path("report.json"), encoding="utf-8") as f:
             cls.plots = {(p["exp"], p["kind"]): p for p in json.load(f)["plots"]}
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
+
+
+class Plots(ToolPlots):
 
     def test_tool_succeeded(self):
         self.assertEqual(self.tool.code, 0, self.tool.stderr)
@@ -86,3 +92,32 @@ class Plots(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(matplotlib_available(), "python3-matplotlib is not installed "
+                     "(tools/deps.sh installs it)")
+class NewRecordPlots(ToolPlots):
+    """The extended log: means over repetitions, XSU core, policies, and the survey's heat map."""
+
+    LOG = staticmethod(logfixture.extended_suite)
+
+    def test_every_plot_listed(self):
+        self.assertEqual(self.tool.code, 0, self.tool.stderr)
+        self.assertEqual(sorted(self.plots), sorted(
+            [(e, k) for e in ("ch7-three-events", "xsu-fairness", "custom")
+             for k in ("counts", "running")] + [("leak-survey", "heatmap")]))
+
+    def test_the_leak_survey_heat_map(self):
+        p = self.plots[("leak-survey", "heatmap")]
+        self.assertEqual(os.path.basename(p["file"]), "leak-survey-heatmap.png")
+        self.assertEqual(p["cells"], 15)  # 3 events, indices 0-3 and "other"
+        png = Png(p["file"])
+        self.assertGreaterEqual((png.width, png.height), (600, 300))
+        # r08d1:u's 45% cells are the darkest red of the "Reds" map: deep red pixels exist.
+        deep_red = [c for c in set(png.pixels()) if c[0] > 90 and c[1] < 40 and c[2] < 40]
+        self.assertTrue(deep_red)
+
+    def test_bars_of_three_modes_with_repetitions(self):
+        # 2 threads x 3 events x 3 modes, each bar a mean over 3 repetitions.
+        self.assertEqual(self.plots[("ch7-three-events", "counts")]["bars"], 18)
+        self.assertEqual(self.plots[("xsu-fairness", "running")]["bars"], 12)

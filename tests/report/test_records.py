@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from reporttest import REPO
+from reporttest import REPO, lost
 import logfixture
 import pmu_records
 
@@ -38,7 +38,7 @@ class GoodLogs(unittest.TestCase):
         self.assertEqual([r.seq for r in s.records], list(range(log.next_seq)))
         self.assertEqual(s.boot.seq, 0)
         self.assertEqual(s.end.get("records"), log.next_seq - 1)
-        self.assertEqual(s.lost_seqs(), [])
+        self.assertEqual(lost(s), [])
 
     def test_crlf_and_ansi_noise_change_nothing(self):
         log = logfixture.suite()
@@ -87,14 +87,14 @@ class DamagedLogs(unittest.TestCase):
         self.assertIn("missing @3", gap.detail)
         self.assertIn("between @2 on line %d and @4 on line %d" % (before, after - 1),
                       gap.detail)
-        self.assertEqual(s.lost_seqs(), [3])
+        self.assertEqual(lost(s), [3])
 
     def test_several_lost_records_make_ranges(self):
         log = small_log(8)
         for seq in (2, 3, 4, 7):
             log.drop(seq)
         s = parse(log)
-        self.assertEqual(s.lost_seqs(), [2, 3, 4, 7])
+        self.assertEqual(lost(s), [2, 3, 4, 7])
         details = " ".join(p.detail for p in s.problems)
         self.assertIn("missing @2-@4", details)
         self.assertIn("missing @7", details)
@@ -105,7 +105,7 @@ class DamagedLogs(unittest.TestCase):
         s = parse(log)
         self.assertEqual(kinds(s), ["crc"])  # no separate gap for the same record
         self.assertEqual((s.problems[0].seq, s.problems[0].line_no), (2, log.line_no(2)))
-        self.assertEqual(s.lost_seqs(), [2])
+        self.assertEqual(lost(s), [2])
 
     def test_bad_json_with_a_matching_crc(self):
         log = small_log()
@@ -113,7 +113,7 @@ class DamagedLogs(unittest.TestCase):
         s = parse(log)
         self.assertEqual(kinds(s), ["json"])
         self.assertEqual(s.problems[0].seq, 5)
-        self.assertEqual(s.lost_seqs(), [5])
+        self.assertEqual(lost(s), [5])
 
     def test_cut_mid_record_names_the_cut_record_and_the_missing_end(self):
         log = small_log()
@@ -122,8 +122,19 @@ class DamagedLogs(unittest.TestCase):
         self.assertEqual(kinds(s), ["garbled", "no_end"])
         garbled = s.rejected()[0]
         self.assertEqual((garbled.seq, garbled.line_no), (4, log.line_no(4)))
-        self.assertEqual(s.lost_seqs(), [4])
+        self.assertEqual(lost(s), [4])
         self.assertIn("stops after @3", [p for p in s.problems if p.kind == "no_end"][0].detail)
+
+    def test_a_record_lost_just_before_the_cut_one_is_named(self):
+        log = small_log()
+        log.drop(3)
+        log.cut(4, 20)
+        s = parse(log)
+        self.assertEqual(kinds(s), ["gap", "garbled", "no_end"])
+        gap = [p for p in s.problems if p.kind == "gap"][0]
+        self.assertIn("missing @3 (after @2 on line %d, before the rejected @4" % log.line_no(2),
+                      gap.detail)
+        self.assertEqual(lost(s), [3, 4])
 
     def test_cut_inside_the_sequence_number_names_no_number(self):
         log = small_log(12)
@@ -132,7 +143,7 @@ class DamagedLogs(unittest.TestCase):
         garbled = s.rejected()[0]
         self.assertIsNone(garbled.seq)
         self.assertEqual(garbled.line_no, log.line_no(11))
-        self.assertEqual(s.lost_seqs(), [])
+        self.assertEqual(lost(s), [])
 
     def test_cut_between_records_is_a_missing_end(self):
         log = small_log()
@@ -148,7 +159,7 @@ class DamagedLogs(unittest.TestCase):
         self.assertEqual(kinds(s), ["order"])
         self.assertEqual(s.problems[0].seq, 3)
         self.assertEqual([r.seq for r in s.late], [3])
-        self.assertEqual(s.lost_seqs(), [])
+        self.assertEqual(lost(s), [])
         self.assertEqual([r.seq for r in s.usable_records()], list(range(log.next_seq)))
 
     def test_duplicate_record(self):
@@ -171,15 +182,19 @@ class DamagedLogs(unittest.TestCase):
 
     def test_records_after_end(self):
         log = small_log()
+        end = log.next_seq - 1
         log.record("progress", exp="x", xsu="on", sched="hk", done_pct=1)
-        self.assertEqual(kinds(parse(log)), ["after_end"])
+        s = parse(log)
+        self.assertEqual(kinds(s), ["after_end", "no_end"])
+        after = [p for p in s.problems if p.kind == "after_end"][0]
+        self.assertEqual((after.seq, after.line_no), (end, log.line_no(end)))
 
     def test_first_record_not_boot(self):
         log = small_log()
         log.drop(0)
         s = parse(log)
         self.assertIn("no_boot", kinds(s))
-        self.assertEqual(s.lost_seqs(), [0])
+        self.assertEqual(lost(s), [0])
 
     def test_no_records_at_all(self):
         s = pmu_records.parse("BIOS text\nmore text\n")
@@ -195,7 +210,7 @@ class DamagedLogs(unittest.TestCase):
         crc = s.rejected()[0]
         self.assertIsNone(crc.seq)
         self.assertIn("does not fit", crc.detail)
-        self.assertEqual(s.lost_seqs(), [5])  # found as a gap instead
+        self.assertEqual(lost(s), [5])  # found as a gap instead
 
     def test_every_damage_at_once_is_reported_exactly(self):
         log = logfixture.suite()
@@ -206,7 +221,7 @@ class DamagedLogs(unittest.TestCase):
         log.duplicate(40)
         log.cut(70, 30)
         s = parse(log, newline="\r\n", ansi=True)
-        self.assertEqual(s.lost_seqs(), [10, 20, 25, 70])
+        self.assertEqual(lost(s), [10, 20, 25, 70])
         self.assertEqual(kinds(s), ["crc", "duplicate", "gap", "garbled", "json", "no_end",
                                     "order"])
         by_kind = {p.kind: p for p in s.problems}

@@ -1,12 +1,16 @@
-"""tools/pmu_report.py: the tables, verdicts, summary, JSON and exit status of a log."""
+"""The report of a log (pmu_model, pmu_text, pmu_export): its tables, verdicts, summary, JSON and
+exit status."""
 
 import re
 import unittest
 
 from reporttest import build
 import logfixture
+import pmu_export
+import pmu_format
+import pmu_model
 import pmu_records
-import pmu_report
+import pmu_text
 
 CELL_RE = re.compile(r"<not counted>|(?<!\S)-(?!\S)|(?:! )?[\d,]+ \[\s*[\d.]+%\]")
 
@@ -40,7 +44,7 @@ def labels(header):
 class Tables(unittest.TestCase):
     def setUp(self):
         self.report = build(logfixture.suite())
-        self.text = pmu_report.render_text(self.report)
+        self.text = pmu_text.render_text(self.report)
 
     def test_baseline_off_and_on_side_by_side_with_thesis_numbers(self):
         t = table(self.text, "ch4-branch-misses", 1)
@@ -73,8 +77,9 @@ class Tables(unittest.TestCase):
         self.assertEqual(labels(t[None]), ["XSU on greedy", "XSU on hk"])
         self.assertEqual(t["r08a3:u"], ["34,000 [ 50.00%]", "34,000 [100.00%]"])
         s = section(self.text, "xsu-hk-vs-greedy")
-        self.assertIn("mean running greedy:   HT0 75.00%, HT1 100.00%", s)
-        self.assertIn("mean running hk:       HT0 100.00%, HT1 100.00%", s)
+        self.assertIn("running XSU on greedy: HT0 mean 75.00% min 50.00%, HT1 mean 100.00% "
+                      "min 100.00%", s)
+        self.assertIn("running XSU on hk:     HT0 mean 100.00% min 100.00%", s)
 
     def test_columns_line_up_across_the_threads_of_an_experiment(self):
         s = section(self.text, "ch4-branch-misses").splitlines()
@@ -95,16 +100,18 @@ class Tables(unittest.TestCase):
         self.assertIn("tolerance:     10% of the baseline or 200 counts, whichever is larger",
                       section(self.text, "ch4-branch-misses"))
 
-    def test_titles_come_from_exp_records_else_from_the_thesis_list(self):
+    def test_titles_come_from_exp_records(self):
         self.assertIn("== ch4-branch-misses: Branch mispredictions against the sibling's loads "
                       "(thesis 4.2)", self.text)
         self.assertIn("== ch7-three-events: Three events, lists in another order, started "
                       "apart (thesis 7.1)", self.text)
+        self.assertIn("   rule:          XSU on: r20cc:u is 0 on both threads, exposure 0",
+                      section(self.text, "ch7-three-events"))
 
 
 class BootSummary(unittest.TestCase):
     def setUp(self):
-        self.text = pmu_report.render_text(build(logfixture.suite()))
+        self.text = pmu_text.render_text(build(logfixture.suite()))
 
     def test_cpu_topology_and_pmu(self):
         self.assertIn("GenuineIntel family 6 model 0x3c stepping 4", self.text)
@@ -127,7 +134,7 @@ class BootSummary(unittest.TestCase):
             "type": "pmu", "backend": "hw", "reason": "architectural PMU version 3",
             "version": 3, "gp": 4, "gp_width": 48, "fixed": 3, "uarch": "haswell",
             "erratum": "HSD29"}))
-        text = pmu_report.render_text(build(log))
+        text = pmu_text.render_text(build(log))
         self.assertIn("modelled   nothing: counts come from the hardware counters", text)
 
     def test_no_smt_sibling_is_said_plainly(self):
@@ -137,7 +144,7 @@ class BootSummary(unittest.TestCase):
                         "brand": "x"}, cpus=1, packages=1, cores=1, threads_per_core=1,
                    core=0, threads=[0], smt=False)
         log.end()
-        self.assertIn("no SMT sibling", pmu_report.render_text(build(log)))
+        self.assertIn("no SMT sibling", pmu_text.render_text(build(log)))
 
     def test_warn_records_are_listed(self):
         self.assertIn("@1 colour=blue: unknown key colour (accepted: (none))", self.text)
@@ -157,30 +164,30 @@ def with_verdict(result, exp="ch7-three-events", xsu="on", **extra):
 class ExitStatus(unittest.TestCase):
     def test_good_log_passes(self):
         r = build(logfixture.suite())
-        self.assertEqual((r.exit_code, r.passed, r.failures()), (pmu_report.EXIT_OK, True, []))
+        self.assertEqual((r.exit_code, r.passed, r.failures()), (pmu_model.EXIT_OK, True, []))
 
     def test_failed_verdict(self):
         r = build(with_verdict("fail"))
-        self.assertEqual(r.exit_code, pmu_report.EXIT_FAIL)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_FAIL)
         self.assertEqual(r.failures(), ["ch7-three-events XSU on failed: HT1 r20cc:u 12 > 0"])
         self.assertIn("Overall: FAIL. 7 verdicts: 6 pass, 1 fail, 0 skip. Log complete and "
-                      "intact. Exit status 1.", pmu_report.render_text(r))
+                      "intact. Exit status 1.", pmu_text.render_text(r))
 
     def test_skipped_verdict_is_not_a_failure(self):
         r = build(with_verdict("skip", xsu="off", skip="no_erratum"))
-        self.assertEqual(r.exit_code, pmu_report.EXIT_OK)
-        self.assertRegex(pmu_report.render_text(r), r"verdict XSU off: +SKIP \(no_erratum\)")
+        self.assertEqual(r.exit_code, pmu_model.EXIT_OK)
+        self.assertRegex(pmu_text.render_text(r), r"verdict XSU off: +SKIP \(no_erratum\)")
 
     def test_end_record_saying_fail(self):
         self.assertEqual(build(logfixture.suite(verdict="fail")).exit_code,
-                         pmu_report.EXIT_FAIL)
+                         pmu_model.EXIT_FAIL)
 
     def test_missing_verdict_in_a_complete_log_fails(self):
         log = logfixture.suite()
         seq = log.seq_of("verdict", exp="ch8-starvation", xsu="on")
         log.replace_line(seq, logfixture.record_text(seq, {"type": "note", "text": "x"}))
         r = build(log)
-        self.assertEqual(r.exit_code, pmu_report.EXIT_FAIL)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_FAIL)
         self.assertEqual(r.failures(), ["ch8-starvation XSU on has no verdict record"])
 
     def test_exception_fails_and_is_shown(self):
@@ -189,8 +196,8 @@ class ExitStatus(unittest.TestCase):
                    cr2="0x0000000000000008", cpu=1, registers={"rax": "0x1", "rbx": "0x2"})
         log.end("fail")
         r = build(log)
-        self.assertEqual(r.exit_code, pmu_report.EXIT_FAIL)
-        text = pmu_report.render_text(r)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_FAIL)
+        text = pmu_text.render_text(r)
         self.assertIn("CPU 1: #PF (vector 14), error code 0x2, RIP 0xffffffff80102a3c, "
                       "CR2 0x0000000000000008", text)
         self.assertIn("rax=0x1  rbx=0x2", text)
@@ -198,22 +205,22 @@ class ExitStatus(unittest.TestCase):
     def test_damage_wins_over_failure(self):
         log = with_verdict("fail")
         log.drop(5)
-        self.assertEqual(build(log).exit_code, pmu_report.EXIT_DAMAGED)
+        self.assertEqual(build(log).exit_code, pmu_model.EXIT_DAMAGED)
 
     def test_truncated_log_is_damaged(self):
         log = logfixture.suite()
         log.cut_before(log.seq_of("verdict", exp="xsu-hk-vs-greedy"))
         r = build(log)
-        self.assertEqual(r.exit_code, pmu_report.EXIT_DAMAGED)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_DAMAGED)
         self.assertFalse(r.passed)
 
     def test_no_records(self):
-        r = pmu_report.build(pmu_report.pmu_records.parse("just\ntext\n"))
-        self.assertEqual(r.exit_code, pmu_report.EXIT_NO_RECORDS)
+        r = pmu_model.build(pmu_records.parse("just\ntext\n"))
+        self.assertEqual(r.exit_code, pmu_model.EXIT_NO_RECORDS)
 
     def test_only_garbled_records_is_damage_not_emptiness(self):
-        r = pmu_report.build(pmu_report.pmu_records.parse("@0 12345678 {\"type\":\"boot\"}\n"))
-        self.assertEqual(r.exit_code, pmu_report.EXIT_DAMAGED)
+        r = pmu_model.build(pmu_records.parse("@0 12345678 {\"type\":\"boot\"}\n"))
+        self.assertEqual(r.exit_code, pmu_model.EXIT_DAMAGED)
 
 
 class DamagedLogReport(unittest.TestCase):
@@ -223,7 +230,7 @@ class DamagedLogReport(unittest.TestCase):
         log.drop(10)
         log.flip_crc(20)
         log.cut(70, 30)
-        text = pmu_report.render_text(build(log, newline="\r\n", ansi=True))
+        text = pmu_text.render_text(build(log, newline="\r\n", ansi=True))
         self.assertIn("DAMAGED: 4 problem(s)", text)
         self.assertRegex(text, r"line +%d +@10 +lost +missing @10 \(between @9 on line %d and "
                          r"@11 on line %d\)" % (lost_between[1], lost_between[0],
@@ -238,7 +245,7 @@ class DamagedLogReport(unittest.TestCase):
         log = logfixture.suite()
         progress = log.seq_of("progress", exp="ch8-starvation", xsu="on")
         log.cut_before(progress + 1)
-        text = pmu_report.render_text(build(log), quiet=True)
+        text = pmu_text.render_text(build(log), quiet=True)
         self.assertIn("the log stops during ch8-starvation XSU on, 50% done", text)
 
     def test_data_from_late_records_still_counts(self):
@@ -247,19 +254,19 @@ class DamagedLogReport(unittest.TestCase):
         log.swap(seq, seq + 1)
         r = build(log)
         self.assertEqual([p.kind for p in r.stream.problems], ["order"])
-        text = pmu_report.render_text(r)
+        text = pmu_text.render_text(r)
         self.assertIn("! 40,960,843", table(text, "ch4-branch-misses", 1)["r00c5:u"][1])
 
     def test_lost_count_leaves_a_dash(self):
         log = logfixture.suite()
         log.drop(log.seq_of("count", exp="ch4-branch-misses", xsu="on", thread=1))
-        t = table(pmu_report.render_text(build(log)), "ch4-branch-misses", 1)
+        t = table(pmu_text.render_text(build(log)), "ch4-branch-misses", 1)
         self.assertEqual(t["r00c5:u"][2], "-")
 
     def test_two_boots_in_one_file(self):
         text = logfixture.suite().render() + logfixture.suite().render()
-        r = pmu_report.build(pmu_report.pmu_records.parse(text))
-        self.assertIn("more than one boot", pmu_report.render_text(r, quiet=True))
+        r = pmu_model.build(pmu_records.parse(text))
+        self.assertIn("more than one boot", pmu_text.render_text(r, quiet=True))
 
 
 class SkippedExperiments(unittest.TestCase):
@@ -270,9 +277,9 @@ class SkippedExperiments(unittest.TestCase):
                        skip="no_smt", reason="no SMT sibling: one thread per core")
         log.end()
         r = build(log)
-        self.assertEqual(r.exit_code, pmu_report.EXIT_OK)
-        s = section(pmu_report.render_text(r), "ch7-aligned")
-        self.assertIn("Identical lists started together", s)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_OK)
+        s = section(pmu_text.render_text(r), "ch7-aligned")
+        self.assertIn("== ch7-aligned: (no exp record)", s)  # no title but the kernel's
         self.assertRegex(s, r"verdict XSU on: +SKIP \(no_smt\)  no SMT sibling")
         self.assertNotIn("HT0", s)
         self.assertEqual(r.result_counts(), {"pass": 7, "fail": 0, "skip": 2})
@@ -282,11 +289,11 @@ class Records(unittest.TestCase):
     def test_corruption_is_judged_on_non_corrupting_counts_only(self):
         r = build(logfixture.suite())
         runs = r.experiments["ch7-three-events"].runs
-        off = runs[("measure", "off", "greedy")]
-        on = runs[("measure", "on", "greedy")]
-        self.assertTrue(off.count(0, "r20cc:u").corrupted)
-        self.assertFalse(on.count(1, "r20cc:u").corrupted)
-        self.assertIsNone(off.count(0, "r81d0:u").corrupted)
+        off = runs[("measure", "off", "greedy", None)]
+        on = runs[("measure", "on", "greedy", None)]
+        self.assertTrue(off.cell(0, "r20cc:u").corrupted)
+        self.assertFalse(on.cell(1, "r20cc:u").corrupted)
+        self.assertIsNone(off.cell(0, "r81d0:u").corrupted)
 
     def test_scaled_that_does_not_match_raw_is_noted(self):
         log = logfixture.suite()
@@ -298,20 +305,19 @@ class Records(unittest.TestCase):
         r = build(log)
         self.assertEqual(len(r.notes), 1)
         self.assertIn("scaled 200 is not raw * enabled / running (300)", r.notes[0])
-        self.assertEqual(r.exit_code, pmu_report.EXIT_OK)  # a note, not a verdict
+        self.assertEqual(r.exit_code, pmu_model.EXIT_OK)  # a note, not a verdict
 
-    def test_count_without_its_keys_is_noted_and_skipped(self):
+    def test_count_without_its_keys_is_a_problem_on_its_line(self):
         log = logfixture.suite()
         seq = log.seq_of("count", exp="ch8-starvation", xsu="off", thread=1)
         log.replace_line(seq, logfixture.record_text(seq, {"type": "count", "raw": 5}))
         r = build(log)
-        self.assertTrue(any("@%d (count" % seq in n for n in r.notes))
-
-    def test_corrupting_flag_derived_from_the_event_code(self):
-        self.assertTrue(pmu_report.event_is_corrupting("r81d0:u"))
-        self.assertTrue(pmu_report.event_is_corrupting("rd3"))
-        self.assertFalse(pmu_report.event_is_corrupting("r20cc:u"))
-        self.assertFalse(pmu_report.event_is_corrupting("branches"))
+        problem = [p for p in r.stream.problems if p.kind == "value"][0]
+        self.assertEqual((problem.seq, problem.line_no), (seq, log.line_no(seq)))
+        self.assertIn("lacks its key exp", problem.detail)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_DAMAGED)
+        t = table(pmu_text.render_text(r), "ch8-starvation", 1)
+        self.assertEqual(t["branches"][0], "-")  # the count is not used
 
     def test_unknown_record_types_are_counted(self):
         log = logfixture.suite(end=False)
@@ -320,12 +326,12 @@ class Records(unittest.TestCase):
         log.end()
         r = build(log)
         self.assertEqual(r.other_types, {"tick": 2})
-        self.assertIn("Other records: 2 tick", pmu_report.render_text(r))
+        self.assertIn("Other records: 2 tick", pmu_text.render_text(r))
 
 
 class Json(unittest.TestCase):
     def test_report_json_holds_runs_counts_and_summary(self):
-        j = pmu_report.report_json(build(logfixture.suite()))
+        j = pmu_export.report_json(build(logfixture.suite()))
         self.assertEqual([e["exp"] for e in j["experiments"]],
                          ["ch4-branch-misses", "ch7-three-events", "ch8-starvation",
                           "xsu-hk-vs-greedy"])
@@ -344,21 +350,22 @@ class Json(unittest.TestCase):
     def test_report_json_of_a_damaged_log_lists_problems(self):
         log = logfixture.suite()
         log.flip_crc(12)
-        j = pmu_report.report_json(build(log))
-        self.assertEqual(j["log"]["lost"], [12])
+        j = pmu_export.report_json(build(log))
+        self.assertEqual(j["log"]["lost"], [[12, 12]])
         self.assertEqual([(p["kind"], p["seq"], p["line"]) for p in j["log"]["problems"]],
                          [("crc", 12, log.line_no(12))])
-        self.assertEqual(j["summary"]["exit"], pmu_report.EXIT_DAMAGED)
+        self.assertEqual(j["summary"]["exit"], pmu_model.EXIT_DAMAGED)
 
 
 class Formatting(unittest.TestCase):
     def test_seq_ranges(self):
-        self.assertEqual(pmu_records.fmt_seqs([3, 4, 5, 9, 11, 12]), "@3-@5, @9, @11-@12")
-        self.assertEqual(pmu_records.fmt_seqs([]), "none")
+        self.assertEqual(pmu_records.fmt_spans([(3, 5), (9, 9), (11, 12)]),
+                         "@3-@5, @9, @11-@12")
+        self.assertEqual(pmu_records.fmt_spans([]), "none")
 
     def test_counts_and_percentages(self):
-        self.assertEqual(pmu_report.fmt_count(5747793793), "5,747,793,793")
-        self.assertEqual(pmu_report.fmt_pct(0.6668), "[ 66.68%]")
+        self.assertEqual(pmu_format.count_text(5747793793), "5,747,793,793")
+        self.assertEqual(pmu_format.pct_text(0.6668), "[ 66.68%]")
 
 
 if __name__ == "__main__":

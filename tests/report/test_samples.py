@@ -4,10 +4,11 @@ prints real experiments. They are made by logfixture.py; these tests keep them i
 import os
 import unittest
 
-from reporttest import DATA
+from reporttest import DATA, lost
 import logfixture
+import pmu_model
 import pmu_records
-import pmu_report
+import pmu_text
 
 
 def read(name):
@@ -23,19 +24,19 @@ class Samples(unittest.TestCase):
                              "%s is stale: run tests/report/logfixture.py --write-samples" % name)
 
     def test_good_sample_passes(self):
-        r = pmu_report.build(pmu_records.parse(read("sample-good.log")))
+        r = pmu_model.build(pmu_records.parse(read("sample-good.log")))
         self.assertEqual(r.stream.problems, [])
         self.assertIn("\r\n", read("sample-good.log"))
-        self.assertEqual(r.exit_code, pmu_report.EXIT_OK)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_OK)
 
     def test_damaged_sample_names_its_damage(self):
-        r = pmu_report.build(pmu_records.parse(read("sample-damaged.log")))
-        self.assertEqual(r.stream.lost_seqs(), [10, 20, 70])
+        r = pmu_model.build(pmu_records.parse(read("sample-damaged.log")))
+        self.assertEqual(lost(r.stream), [10, 20, 70])
         self.assertEqual(sorted(p.kind for p in r.stream.problems),
                          ["crc", "gap", "garbled", "no_end"])
-        self.assertEqual(r.exit_code, pmu_report.EXIT_DAMAGED)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_DAMAGED)
         self.assertIn("the log stops during xsu-hk-vs-greedy XSU on (hk), after a count record",
-                      pmu_report.render_text(r, quiet=True))
+                      pmu_text.render_text(r, quiet=True))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,3 @@
+# tests/report/: the tests of tools/pmu-report run as Python suites (tests/run.py); `make bench`
+# also times it on logs of growing size with every kind of line end.
+BENCH_PROGS += tests/report/bench_report.py

@@ -1,0 +1,183 @@
+"""The files pmu-report writes besides its plots: counts.csv, verdicts.csv, survey.csv (when the
+log has a leak survey) and report.json. Their columns are in the README."""
+
+import csv
+import json
+import os
+
+import pmu_survey
+
+COUNT_COLUMNS = ["exp", "phase", "xsu", "sched", "policy", "rep", "thread", "apic", "event",
+                 "code", "name", "corrupting", "counter", "raw", "enabled", "running",
+                 "running_pct", "scaled", "not_counted", "baseline", "tolerance",
+                 "deviation_pct", "corrupted", "leak", "true", "true_deviation_pct",
+                 "interfered", "seq"]
+VERDICT_COLUMNS = ["exp", "xsu", "sched", "policy", "result", "skip", "reason", "exposure",
+                   "corrupted", "checked", "seq"]
+SURVEY_COLUMNS = ["exp", "xsu", "rep", "event", "name", "corrupting", "index", "sibling_index",
+                  "same_index", "count", "leak", "ratio", "seq"]
+
+
+def _round(value, digits=4):
+    return None if value is None else round(value, digits)
+
+
+def count_row(c):
+    return {
+        "exp": c.exp, "phase": c.phase, "xsu": c.xsu, "sched": c.sched, "policy": c.policy,
+        "rep": c.rep, "thread": c.thread, "apic": c.apic, "event": c.event, "code": c.code,
+        "name": c.name, "corrupting": c.corrupting, "counter": c.counter, "raw": c.raw,
+        "enabled": c.enabled, "running": c.running,
+        "running_pct": round(100.0 * c.running_fraction, 4), "scaled": c.value,
+        "not_counted": c.not_counted, "baseline": c.baseline,
+        "tolerance": c.tolerance if c.baseline is not None else None,
+        "deviation_pct": _round(c.deviation_pct), "corrupted": c.corrupted, "leak": c.leak,
+        "true": c.true, "true_deviation_pct": _round(c.true_deviation_pct),
+        "interfered": c.interfered, "seq": c.seq,
+    }
+
+
+def verdict_row(v, m):
+    """A verdict with its XSU mode's summary m (Experiment.mode_summary)."""
+    return {"exp": v.exp, "xsu": v.xsu, "sched": v.sched, "policy": v.policy,
+            "result": v.result, "skip": v.skip, "reason": v.reason, "exposure": m["exposure"],
+            "corrupted": m["corrupted"], "checked": m["checked"], "seq": v.seq}
+
+
+def survey_row(p):
+    return {"exp": p.exp, "xsu": p.xsu, "rep": p.rep, "event": p.event, "name": p.name,
+            "corrupting": p.corrupting, "index": p.index, "sibling_index": p.sibling_index,
+            "same_index": p.same_index, "count": p.count, "leak": p.leak, "ratio": p.ratio,
+            "seq": p.seq}
+
+
+def all_counts(report):
+    return [c for e in report.experiments.values() for r in e.columns() for c in r.counts]
+
+
+def all_survey_points(report):
+    return [p for e in report.experiments.values() for p in e.survey]
+
+
+def _csv_value(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return v
+
+
+def write_csv(path, columns, rows):
+    # backslashreplace: a string of a record may hold a lone surrogate (\ud800 is valid JSON).
+    with open(path, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
+        w = csv.DictWriter(f, fieldnames=columns)
+        w.writeheader()
+        for row in rows:
+            w.writerow({k: _csv_value(row.get(k)) for k in columns})
+
+
+def write_csv_files(report, out_dir):
+    """counts.csv and verdicts.csv always, survey.csv when there is a survey; returns the
+    paths."""
+    paths = [os.path.join(out_dir, "counts.csv"), os.path.join(out_dir, "verdicts.csv")]
+    write_csv(paths[0], COUNT_COLUMNS, [count_row(c) for c in all_counts(report)])
+    rows = []
+    for e in report.experiments.values():
+        summaries = {xsu: e.mode_summary(xsu) for xsu in {v.xsu for v in e.verdicts}}
+        rows.extend(verdict_row(v, summaries[v.xsu]) for v in e.verdicts)
+    write_csv(paths[1], VERDICT_COLUMNS, rows)
+    points = all_survey_points(report)
+    if points:
+        paths.append(os.path.join(out_dir, "survey.csv"))
+        write_csv(paths[2], SURVEY_COLUMNS, [survey_row(p) for p in points])
+    return paths
+
+
+# ---- report.json --------------------------------------------------------------------------------
+
+def report_json(report):
+    """The whole report as one JSON-able object (report.json; its layout is in the README)."""
+    s = report.stream
+    return {
+        "source": report.source,
+        "log": {
+            "records": len(s.received_seqs()),
+            "text_lines": s.text_lines,
+            "complete": s.end is not None,
+            "intact": not s.problems,
+            "lost": [list(span) for span in s.lost_spans()],
+            "problems": [{"kind": p.kind, "line": p.line_no,
+                          "seq": list(p.seq) if isinstance(p.seq, tuple) else p.seq,
+                          "detail": p.detail} for p in s.problems],
+        },
+        "boot": report.boot,
+        "pmu": report.pmu,
+        "rdpmc": report.rdpmc,
+        "warnings": [r.obj for r in report.warnings],
+        "exceptions": report.exceptions,
+        "notes": report.notes,
+        "experiments": [experiment_json(e, report.tsc_hz) for e in report.experiments.values()],
+        "other_records": dict(report.other_types),
+        "plots": report.plots,
+        "summary": summary_json(report),
+    }
+
+
+def summary_json(report):
+    s = report.stream
+    return {
+        "passed": report.passed,
+        "exit": report.exit_code,
+        "verdicts": report.result_counts(),
+        "failures": report.failures(),
+        "missing_verdicts": [{"exp": n, "xsu": x} for n, x in report.missing_verdicts()],
+        "end": s.end.obj if s.end is not None else None,
+    }
+
+
+def experiment_json(e, tsc_hz):
+    return {
+        "exp": e.name, "title": e.title, "section": e.section, "description": e.description,
+        "rule": e.rule,
+        "runs": [run_json(r, e.threads(), tsc_hz) for r in e.columns()],
+        "verdicts": [{"xsu": v.xsu, "sched": v.sched, "policy": v.policy, "result": v.result,
+                      "skip": v.skip, "reason": v.reason, "seq": v.seq} for v in e.verdicts],
+        "summary": {xsu: e.mode_summary(xsu) for xsu in e.measure_modes() if xsu is not None},
+        "running_comparison": [
+            {"label": r.label, "xsu": r.xsu, "sched": r.sched, "policy": r.policy,
+             "running": {str(t): None if f is None else {"mean": f[0], "min": f[1]}
+                         for t, f in threads.items()}}
+            for r, threads in e.running_comparison()],
+        "survey": [survey_row(p) for p in e.survey],
+        "leak_maps": [leak_map_json(m) for m in pmu_survey.leak_maps(e.survey)],
+    }
+
+
+def run_json(r, threads, tsc_hz):
+    return {
+        "label": r.label, "phase": r.phase, "xsu": r.xsu, "sched": r.sched,
+        "policy": r.policy, "repeat": r.repeat, "exposure": r.exposure,
+        "start": r.start, "ends": r.ends,
+        "tick_overhead": {str(t): r.tick_overhead(t, tsc_hz) if tsc_hz else None
+                          for t in threads},
+        "cells": [{"thread": t, "event": ev, "reps": cell.reps, "mean": cell.value,
+                   "rsd_pct": cell.rsd_pct, "running_pct": 100.0 * cell.running_fraction,
+                   "not_counted": cell.not_counted, "corrupted": cell.corrupted,
+                   "interfered": cell.interfered, "true": cell.true, "leak": cell.leak}
+                  for t, ev, cell in r.cells()],
+        "counts": [count_row(c) for c in r.counts],
+    }
+
+
+def leak_map_json(m):
+    return {"xsu": m.xsu, "columns": [str(c) for c in m.columns],
+            "rows": [{"event": ev, "cells": {str(c): m.cell(ev, c) for c in m.columns}}
+                     for ev in m.events]}
+
+
+def write_json(report, out_dir):
+    path = os.path.join(out_dir, "report.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(report_json(report), f, indent=1, sort_keys=False)
+        f.write("\n")
+    return path

@@ -1,0 +1,88 @@
+"""The leak survey (`survey` records, docs/records.md): for each event counted on one of HT0's
+counters, what the sibling's counter holding a zero event caught, as a share of the event's
+occurrences (the record's ratio: leak / (count + leak)).
+The map has a row per event and a column per counter index where the two counters had the same
+index, plus one column for every pair of different indices: the erratum leaks only into the
+counter of the same index (thesis 4.2), so that column must stay at zero.
+"""
+
+import collections
+
+import pmu_schema
+
+# The columns of the map: counter indices 0-3 (the GP counters of a thread with HT on) at least,
+# more when a record names a higher one, then the pairs of different indices.
+MIN_INDICES = 4
+OTHER = "other"
+
+
+class Point:
+    """One `survey` record: one measurement of one event on one pair of counters."""
+
+    def __init__(self, record):
+        o = record.obj
+        self.seq = record.seq
+        self.exp = o["exp"]
+        self.xsu = o.get("xsu")
+        self.rep = o.get("rep", 0)
+        self.event = o["event"]
+        self.name = o.get("name")
+        self.corrupting = o.get("corrupting") is True
+        self.index = o["index"]
+        self.sibling_index = o["sibling_index"]
+        self.same_index = o.get("same_index", self.index == self.sibling_index)
+        self.count = o.get("count")
+        self.leak = o.get("leak")
+        # The share of the event's occurrences that leaked (docs/records.md): the erratum moves
+        # counts, it does not copy them, so HT0 counted the rest.
+        self.ratio = o.get("ratio")
+        if "ratio" not in o and self.count is not None and self.leak:
+            self.ratio = self.leak / (self.count + self.leak)
+
+    @property
+    def column(self):
+        return self.index if self.same_index else OTHER
+
+
+class LeakMap:
+    """The points of one XSU mode as a table. A cell is the mean ratio over the repetitions of
+    its measurement; the "other" column holds the largest of those means over every pair of
+    different indices, so that one leaking pair is not averaged away by the clean ones."""
+
+    def __init__(self, xsu, points):
+        self.xsu = xsu
+        self.points = points
+        self._info = collections.OrderedDict()     # event -> (name, corrupting), first point's
+        self._pairs = collections.defaultdict(collections.OrderedDict)
+        for p in points:
+            self._info.setdefault(p.event, (p.name, p.corrupting))
+            self._pairs[(p.event, p.column)].setdefault((p.index, p.sibling_index),
+                                                        []).append(p.ratio)
+        self.events = list(self._info)
+        highest = max([p.index for p in points if p.same_index] + [MIN_INDICES - 1])
+        self.columns = list(range(highest + 1)) + [OTHER]
+
+    def event_info(self, event):
+        """(Intel name or None, corrupting) of an event, from its first point."""
+        return self._info[event]
+
+    def cell(self, event, column):
+        """The ratio of a cell; None when nothing was measured there, "n/a" when nothing was
+        counted there (count and leak 0: the ratio is undefined)."""
+        pairs = self._pairs.get((event, column))
+        if not pairs:
+            return None
+        means = []
+        for ratios in pairs.values():
+            defined = [r for r in ratios if r is not None]
+            if defined:
+                means.append(sum(defined) / len(defined))
+        return max(means) if means else "n/a"
+
+
+def leak_maps(points):
+    """One LeakMap per XSU mode of the points, in the order off, on, core."""
+    by_xsu = collections.OrderedDict()
+    for p in points:
+        by_xsu.setdefault(p.xsu, []).append(p)
+    return [LeakMap(xsu, by_xsu[xsu]) for xsu in sorted(by_xsu, key=pmu_schema.xsu_key)]

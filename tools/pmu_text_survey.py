@@ -1,0 +1,46 @@
+"""The text of a leak survey: the leak map, a row per event and a column per counter index."""
+
+import pmu_format
+import pmu_survey
+
+
+def render_survey(experiment):
+    lines = []
+    for leak_map in pmu_survey.leak_maps(experiment.survey):
+        lines.append("")
+        lines.extend(render_leak_map(leak_map))
+    return lines
+
+
+def cell_text(value):
+    if value is None:
+        return "-"
+    if value == "n/a":
+        return "n/a"
+    return "%.2f%%" % (100.0 * value)
+
+
+def render_leak_map(leak_map):
+    """The sibling's count of a zero event as a share of the event's occurrences (the record's
+    ratio), per index of HT0's counter; "other": the sibling's counter had another index (the
+    largest such share)."""
+    heads = ["%d" % c if c != pmu_survey.OTHER else "other index" for c in leak_map.columns]
+    rows = []
+    for event in leak_map.events:
+        name, corrupting = leak_map.event_info(event)
+        rows.append(("%s%s" % (event, " *" if corrupting else ""), name or "",
+                     [cell_text(leak_map.cell(event, c)) for c in leak_map.columns]))
+    event_w = max([len(r[0]) for r in rows] + [5])
+    name_w = max([len(r[1]) for r in rows] + [4])
+    cell_w = [max([len(h)] + [len(r[2][i]) for r in rows]) for i, h in enumerate(heads)]
+    lines = ["   leak map, %s: what the sibling's counter of a zero event caught, as a share "
+             "of the event's count, by HT0's counter index (%d measurements)"
+             % (pmu_format.xsu_text(leak_map.xsu), len(leak_map.points)),
+             ("     %-*s  %-*s  %s" % (event_w, "event", name_w, "name", "  ".join(
+                 "%*s" % (w, h) for w, h in zip(cell_w, heads)))).rstrip()]
+    for event, name, cells in rows:
+        lines.append(("     %-*s  %-*s  %s" % (event_w, event, name_w, name, "  ".join(
+            "%*s" % (w, c) for w, c in zip(cell_w, cells)))).rstrip())
+    lines.append("   * corrupting event; - not measured; n/a: nothing counted; other index: the "
+                 "largest share where the sibling's counter had another index")
+    return lines
