@@ -120,14 +120,11 @@ static void view_truth(const struct exp_results *r, unsigned threads, struct tru
 	}
 }
 
-/* On real counters there is no true count: core's rate against the aligned XSU-off run's, where
- * the leaks compensate (thesis ch. 8: "213,411,639 with the leaks compensated"). */
-static void judge_loss_core_hw(const struct exp_results *r, const struct exp_machine *m,
-			       const char *given, uint64_t core_ratio, struct exp_verdict *out)
+/* A rate per unit of work needs the counters to have counted the run's work: not when the
+ * threads spent more than EXP_MAX_JOINT_GAP_PER_MILLE of an XSU core run handing over joint
+ * schedules (some events stopped meanwhile). Says so in out. */
+static bool handover_too_long(const struct exp_results *r, struct exp_verdict *out)
 {
-	uint64_t off_ratio, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
-
-	/* A rate per unit of work needs the counters to have counted the run's work. */
 	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
 		const struct exp_run_result *run = &r->runs[i];
 		if (!run->done || !exp_run_in_mode(run->run, XSU_MODE_CORE) ||
@@ -139,8 +136,20 @@ static void judge_loss_core_hw(const struct exp_results *r, const struct exp_mac
 			 "events stopped meanwhile (IPIs held back): a rate per unit of work shows "
 			 "nothing",
 			 run->joint_gap_per_mille / 10, run->joint_gap_per_mille % 10);
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* On real counters there is no true count: core's rate against the aligned XSU-off run's, where
+ * the leaks compensate (thesis ch. 8: "213,411,639 with the leaks compensated"). */
+static void judge_loss_core_hw(const struct exp_results *r, const struct exp_machine *m,
+			       const char *given, uint64_t core_ratio, struct exp_verdict *out)
+{
+	uint64_t off_ratio, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
+
+	if (handover_too_long(r, out))
+		return;
 	if (!loss_ratio(r, XSU_MODE_OFF, m->threads, given, &off_ratio) || !off_ratio) {
 		rule_set(out, RESULT_SKIP, "too_little_data");
 		rule_say(out, "real counters have no true count: XSU core is judged against the "
@@ -164,6 +173,19 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 	struct truth_view v;
 	char worst[PMU_EVENT_NAME_MAX + 64];
 
+	if (!m->erratum) {
+		if (handover_too_long(r, out))
+			return;
+		bool kept = ratio >= 1000 - EXP_LOSS_MATCH_PCT * 10 &&
+			    ratio <= 1000 + EXP_LOSS_MATCH_PCT * 10;
+		rule_set(out, kept ? RESULT_SKIP : RESULT_FAIL, kept ? "no_erratum" : NULL);
+		rule_say(out,
+			 "%s has no cross-HT erratum: no event corrupts, nothing leaks to give "
+			 "back; "
+			 "%s runs at %llu per mille of its rate alone",
+			 m->uarch, given, (unsigned long long)ratio);
+		return;
+	}
 	if (!m->model) {
 		judge_loss_core_hw(r, m, given, ratio, out);
 		return;
@@ -177,7 +199,7 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 	format_snprintf(worst, sizeof(worst), "HT%u %s %'llu against %'llu", v.worst_thread,
 			v.worst->event.name, (unsigned long long)v.worst->reading.scaled,
 			(unsigned long long)v.worst->true_scaled);
-	if (m->erratum && !v.leak) {
+	if (!v.leak) {
 		rule_set(out, RESULT_FAIL, NULL);
 		rule_say(out, "the leak catchers caught nothing although %s has the erratum: %s",
 			 m->uarch, worst);

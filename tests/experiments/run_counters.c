@@ -218,63 +218,83 @@ static void follower_tick(struct trap_frame *frame, void *context)
 		tick_send(the_pair.cpu[0]);
 }
 
-void run_counters_start(struct run_thread *rt, unsigned mux_ms)
+static void note_exposure_start(struct run_thread *rt)
 {
-	struct mux_core *core = &rt->run->core;
-	bool joint = core->policy->joint;
-
-	if (joint && rt->thread == 1) {
-		/* The hook first: thread 0 raises this tick only once we follow. */
-		tick_follow(follower_tick, rt);
-		uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
-		if (the_pmu.model)
-			rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, 1);
-		core->policy->start(core, rt->thread, rdtsc());
-		__atomic_store_n(&rt->following, true, __ATOMIC_RELEASE);
-		spin_unlock_irqrestore(&the_pmu.lock, flags);
-		return;
-	}
-	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	if (the_pmu.model)
 		rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, rt->thread);
-	core->policy->start(core, rt->thread, rdtsc());
+}
+
+void run_counters_enter(struct run_thread *rt, unsigned mux_ms)
+{
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+
+	note_exposure_start(rt);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
-	flags = spin_lock_irqsave(&the_pmu.lock);
-	bool raise = false;
-	if (joint) {
-		/* Thread 0's first joint schedule now, handed to thread 1 if it already follows. */
-		raise = joint_begin(rt);
-	} else {
+	if (!rt->run->core.policy->joint)
+		return;
+	if (rt->thread == 0) {
+		tick_start(mux_ms, leader_tick, rt);
+		return;
+	}
+	/* The hook first: thread 0 raises this tick only once we follow. */
+	tick_follow(follower_tick, rt);
+	__atomic_store_n(&rt->following, true, __ATOMIC_RELEASE);
+}
+
+void run_counters_join(struct run_thread *rt, unsigned mux_ms)
+{
+	struct mux_core *core = &rt->run->core;
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+
+	core->policy->start(core, rt->thread, rdtsc());
+	if (!core->policy->joint) {
 		check_invariant(rt);
 		program(rt, &core->schedule[rt->thread]);
 	}
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
-	tick_start(mux_ms, joint ? leader_tick : own_tick, rt);
-	if (raise)
-		tick_send(the_pair.cpu[1]);
+	if (!core->policy->joint)
+		tick_start(mux_ms, own_tick, rt);
 }
 
-uint64_t run_counters_stop(struct run_thread *rt)
+/* Stop the tick, read the counters a last time: they stay stopped. */
+static void stop_counting(struct run_thread *rt)
 {
 	tick_stop();
 	rt->tick = tick_stats_read(this_cpu()->index);
 
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	__atomic_store_n(&rt->following, false, __ATOMIC_RELEASE);
-	/* A handover under way ends here: thread 0's next tick schedules afresh. */
+	/* A handover under way ends here. */
 	rt->run->joint_step = JOINT_IDLE;
 	collect(rt);
 	end_model_tick(rt);
-	uint64_t stopped = rdtsc();
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
-	return stopped;
 }
 
-void run_counters_leave(struct run_thread *rt, uint64_t stopped)
+uint64_t run_counters_depart(struct run_thread *rt)
 {
 	struct mux_core *core = &rt->run->core;
-	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 
-	core->policy->stop(core, rt->thread, stopped);
+	if (!core->policy->joint) {
+		stop_counting(rt);
+		return rdtsc();
+	}
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	uint64_t now = rdtsc();
+	core->policy->stop(core, rt->thread, now);
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	return now;
+}
+
+void run_counters_exit(struct run_thread *rt, uint64_t departed)
+{
+	struct mux_core *core = &rt->run->core;
+
+	if (core->policy->joint) {
+		stop_counting(rt);
+		return;
+	}
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	core->policy->stop(core, rt->thread, departed);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 }

@@ -65,15 +65,24 @@ struct run {
 /* The XSU policy of each mode (kernel/cmdline.h enum xsu_mode). */
 const struct mux_policy *run_policy(unsigned mode);
 
-/* On thread rt's CPU, after pmu_thread_begin(): its first schedule, programmed, and its tick. */
-void run_counters_start(struct run_thread *rt, unsigned mux_ms);
-
-/* On thread rt's CPU at its end: its tick stopped, its counters read and stopped, at the time
- * returned. */
-uint64_t run_counters_stop(struct run_thread *rt);
-
-/* On thread rt's CPU once the sibling has stopped too: its events out of the schedule, their
- * times ending at `stopped`. */
-void run_counters_leave(struct run_thread *rt, uint64_t stopped);
+/*
+ * A thread's part in a run, on its CPU, in this order:
+ *
+ *   run_counters_enter()   after pmu_thread_begin(), at the common start: it takes part in the
+ *                          core's counters (core: thread 0's timer ticks, thread 1 follows them,
+ *                          and its counters carry the catchers its sibling's events need);
+ *   run_counters_join()    at its own start (its offset): its events take part from now (off,
+ *                          on: its first schedule, programmed, and its own tick);
+ *   run_counters_depart()  at the deadline: its events leave, at the time returned (off, on: its
+ *                          tick stopped and its counters read for the last time);
+ *   run_counters_exit()    once the sibling has departed too: off, on: its events out of the
+ *                          schedule (the XSU claims it kept until then, their times ending at
+ *                          `departed`); core: its tick stopped and its counters read for the last
+ *                          time (until then they caught the sibling's leaks).
+ */
+void run_counters_enter(struct run_thread *rt, unsigned mux_ms);
+void run_counters_join(struct run_thread *rt, unsigned mux_ms);
+uint64_t run_counters_depart(struct run_thread *rt);
+void run_counters_exit(struct run_thread *rt, uint64_t departed);
 
 #endif

@@ -72,6 +72,13 @@ enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorit
 	}
 }
 
+/* Spin until the TSC reaches `when`. */
+static void wait_until(uint64_t when)
+{
+	while (rdtsc() < when)
+		cpu_relax();
+}
+
 /*
  * Wait until the sibling has set *flag, or until `until` (it hangs: pair_run() reports that).
  * Only on a core with a sibling.
@@ -92,6 +99,12 @@ static void run_thread_main(unsigned thread, void *arg)
 	struct workload_params *p = run->params[thread];
 	uint64_t give_up = rdtsc() + run->duration_tsc + tsc_hz() * 10;
 
+	rt->driver = pmu_thread_begin(thread);
+	run_counters_enter(rt, run->settings->mux_ms);
+	/* Core-wide XSU: both threads take part from the common start (the catchers), the events
+	 * of a thread started later from its offset (pair_run() applies the others'). */
+	if (run->core.policy->joint)
+		wait_until(rdtsc() + tsc_from_us(spec->offset_ms * 1000ull));
 	/*
 	 * A thread started later starts inside the other's run, as the thesis's second perf does:
 	 * its offset is a minimum, and it also waits for the sibling's counters. Under a hypervisor
@@ -100,9 +113,7 @@ static void run_thread_main(unsigned thread, void *arg)
 	 */
 	if (spec->offset_ms > run->spec->thread[thread ^ 1].offset_ms)
 		wait_for_sibling(&sibling->counting, give_up);
-
-	rt->driver = pmu_thread_begin(thread);
-	run_counters_start(rt, run->settings->mux_ms);
+	run_counters_join(rt, run->settings->mux_ms);
 	rt->window_start = rdtsc();
 	__atomic_store_n(&rt->counting, true, __ATOMIC_RELEASE);
 
@@ -126,17 +137,18 @@ static void run_thread_main(unsigned thread, void *arg)
 	user_call((uint64_t)(uintptr_t)user_start,
 		  (uint64_t)(uintptr_t)run->workload[thread]->entry, (uint64_t)(uintptr_t)p,
 		  this_cpu()->user_stack_top);
-	uint64_t stopped = run_counters_stop(rt);
-	rt->window_end = stopped;
+	uint64_t departed = run_counters_depart(rt);
+	rt->window_end = departed;
 	__atomic_store_n(&rt->stopped, true, __ATOMIC_RELEASE);
 
 	/*
 	 * The XSU claims stay until the sibling has stopped too: the first to stop would otherwise
 	 * hand the sibling the counters it kept from it, for as long as the sibling's CPU takes to
-	 * see the deadline (a held-back virtual CPU: milliseconds). Its times end at `stopped`.
+	 * see the deadline (a held-back virtual CPU: milliseconds). Under core-wide XSU its counters
+	 * go on catching the sibling's leaks until then.
 	 */
 	wait_for_sibling(&sibling->stopped, give_up);
-	run_counters_leave(rt, stopped);
+	run_counters_exit(rt, departed);
 	pmu_thread_end(thread);
 }
 
@@ -269,8 +281,11 @@ void exp_run_measure(struct exp_run_result *out)
 	const struct exp_run *spec = run.spec;
 	struct pair_job job = { .fn = run_thread_main, .arg = &run };
 
+	/* Under core-wide XSU both start together, and run_thread_main() applies the offsets. */
 	for (unsigned t = 0; t < 2; t++)
-		job.offset_tsc[t] = tsc_from_us(spec->thread[t].offset_ms * 1000ull);
+		job.offset_tsc[t] = run.core.policy->joint
+					    ? 0
+					    : tsc_from_us(spec->thread[t].offset_ms * 1000ull);
 	/* Generous: the longer thread's offset and duration, and time to start and stop. */
 	uint64_t longest =
 		job.offset_tsc[0] > job.offset_tsc[1] ? job.offset_tsc[0] : job.offset_tsc[1];

@@ -122,7 +122,7 @@ ISO_BOOTS = [
 CASES = [
     Case("boot/kernel", describe="qemu -kernel: multiboot1, exit through isa-debug-exit",
          checks=[boot_record_complete("multiboot1"), cpu_is("GenuineIntel", 6, 0x3c, 4),
-                 warns_about(), config_is(exit="qemu", xsu="off,on", sched="greedy")]),
+                 warns_about(), config_is(exit="qemu", xsu="off,on,core", sched="greedy")]),
 ] + [
     Case("boot/iso-%s" % way, way=way, image="iso", smp=PAIR,
          timeout=120, menu_key=b"b",
