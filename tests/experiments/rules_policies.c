@@ -166,6 +166,7 @@ void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp
 	char text[sizeof(out->reason)];
 	size_t len = 0;
 	bool fair = true, compared = false;
+	unsigned held = 0;
 
 	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
 	if (!rule_xsu_held(mode, m, v.violations, v.exposure, out))
@@ -181,6 +182,17 @@ void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp
 		if (!run->done || run->run->xsu != XSU_MODE_CORE ||
 		    !best_on(r, run->run->label, m->threads, &best))
 			continue;
+		const struct exp_thread_result *leader = &run->thread[0];
+		if (leader->ticks_lost * 100 >
+		    (leader->ticks + leader->ticks_lost) * EXP_MAX_CORE_LOST_TICKS_PCT) {
+			held++;
+			len = append(text, sizeof(text), len,
+				     "%s%s not judged (HT0 lost %llu of its %llu ticks)",
+				     len ? ", " : "", run->run->label,
+				     (unsigned long long)leader->ticks_lost,
+				     (unsigned long long)(leader->ticks + leader->ticks_lost));
+			continue;
+		}
 		struct fractions f = run_fractions(run, m->threads);
 		unsigned handover = run->joint_gap_per_mille * 10;
 		fair = fair && f.min + handover + EXP_FAIR_MARGIN >= best;
@@ -189,6 +201,15 @@ void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp
 			     "%s%s %u%% (%u.%u%% handing over) against %u%%", len ? ", " : "",
 			     run->run->label, f.min / 100, run->joint_gap_per_mille / 10,
 			     run->joint_gap_per_mille % 10, best / 100);
+	}
+	if (!compared && held) {
+		rule_set(out, RESULT_SKIP, "too_little_data");
+		rule_say(
+			out,
+			"%s: its host held thread 0, whose ticks change the joint schedule, so the "
+			"running fractions show the host (more than %u%% of the ticks lost)",
+			text, EXP_MAX_CORE_LOST_TICKS_PCT);
+		return;
 	}
 	if (!compared) {
 		rule_set(out, RESULT_SKIP, "too_little_data");

@@ -48,6 +48,11 @@ struct exp_machine {
  * handing over joint schedules (exp_end joint_gap_pct, an event stopped meanwhile) is not held
  * against the schedule: it is the IPIs' cost, reported on its own. */
 #define EXP_FAIR_MARGIN 500
+/* RULE_FAIRNESS under xsu=core: only thread 0's timer changes the joint schedule, so while its
+ * host holds thread 0 the schedule of both threads stands still and the running fractions are
+ * whatever it favoured. A core run whose thread 0 lost more than this share (percent) of its ticks
+ * shows the host, not the schedule (Linux's XSU rotates each thread on its own ticks). */
+#define EXP_MAX_CORE_LOST_TICKS_PCT 25
 /*
  * Every rule: too little data to judge. A run whose events were multiplexed needs at least this
  * many ticks on each thread (rotation is what the rules look at); and the siblings must have

@@ -628,6 +628,24 @@ static void test_core_loss(void **state)
 	v = judge(&r, CORE, &haswell_hw);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "of the aligned XSU-off rate"));
+	/* No erratum: nothing corrupts, nothing to give back; the rate must still be the rate alone,
+	 * unless the handovers took too much of the run to tell. */
+	for (unsigned t = 0; t < 2; t++)
+		r.runs[3].thread[t].counts[0].corrupting = false;
+	v = judge(&r, CORE, &skylake_model);
+	assert_int_equal(v.result, RESULT_FAIL); /* 1.8 times the rate alone */
+	assert_non_null(strstr(v.reason, "skylake has no cross-HT erratum"));
+	for (unsigned t = 0; t < 2; t++)
+		r.runs[3].thread[t].counts[0].reading.scaled = 159592403;
+	v = judge(&r, CORE, &skylake_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "no_erratum");
+	r.runs[3].joint_gap_per_mille = EXP_MAX_JOINT_GAP_PER_MILLE + 1;
+	for (unsigned t = 0; t < 2; t++)
+		r.runs[3].thread[t].counts[0].reading.scaled = 80000000;
+	v = judge(&r, CORE, &skylake_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "too_little_data");
 }
 
 /* Issue 10: xsu-fairness, core's smallest running fraction against the best of Linux's XSU. */
@@ -649,15 +667,41 @@ static void test_fairness(void **state)
 		}
 	struct exp_verdict v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
-	assert_non_null(strstr(v.reason, "ch8-starvation 80% against 50%"));
+	assert_non_null(strstr(v.reason, "ch8-starvation 80% (0.0% handing over) against 50%"));
 	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "ch7-ten-events 0%/9%/15%"));
-	/* Core starving more than the half limit fails. */
-	r.runs[11].thread[0].counts[0].reading.percent = 4700;
+	/* Core within the margin of the half limit passes; starving more than that fails. */
+	r.runs[11].thread[0].counts[0].reading.percent = 5000 - EXP_FAIR_MARGIN;
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	r.runs[11].thread[0].counts[0].reading.percent = 5000 - EXP_FAIR_MARGIN - 100;
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "starves more"));
+	/* The time spent handing over joint schedules is the IPIs' cost, not the schedule's. */
+	r.runs[11].joint_gap_per_mille = 10;
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "(1.0% handing over)"));
+	r.runs[11].joint_gap_per_mille = 0;
+	/* A core run whose thread 0 its host held is not judged; all of them held: a skip. */
+	r.runs[11].thread[0].ticks = 30;
+	r.runs[11].thread[0].ticks_lost = 11;
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(
+		strstr(v.reason, "ch8-starvation not judged (HT0 lost 11 of its 41 ticks)"));
+	for (unsigned pair = 0; pair < 3; pair++) {
+		r.runs[pair * 4 + 3].thread[0].ticks = 30;
+		r.runs[pair * 4 + 3].thread[0].ticks_lost = 11;
+	}
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "too_little_data");
+	r.runs[11].thread[0].ticks_lost = 10; /* 10 of 40: 25%, still judged */
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
 	static const char *const policies[4] = { "on-greedy", "on-greedy", "on-limit", "core" };
 	for (unsigned i = 0; i < r.exp->nr_runs; i++)
 		assert_string_equal(exp_run_policy(&r.exp->runs[i], false), policies[i % 4]);
