@@ -163,10 +163,11 @@ clean:
 	rm -rf $(BUILD)
 
 FORMAT_SRCS = $(shell git ls-files '*.c' '*.h')
+CLANG_FORMAT = clang-format-14
 format:
-	clang-format -i $(FORMAT_SRCS)
+	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 check-format:
-	$(Q)clang-format --dry-run --Werror $(FORMAT_SRCS)
+	$(Q)$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_SRCS)
 
 # Prerequisite of rules that must always run (they decide themselves whether anything changed).
 FORCE:

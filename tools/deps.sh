@@ -27,13 +27,14 @@ set -u
 #   clang-14 libclang-rt-14-dev
 #                            the libFuzzer harnesses of the parsers (tests/fuzz): the compiler,
 #                            and its runtime with libFuzzer and the sanitizers
+#   clang-format-14          the house style (.clang-format): make format, tests/style
 #   console-setup-linux      the Terminus console font (PSF) the kernel draws its screen with,
 #                            converted into C at build time (kernel/font.h)
 #   tesseract-ocr tesseract-ocr-eng python3-pil
 #                            the screen tests: OCR of QEMU's screendump (tests/qemu/cases_screen.py)
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 gnu-efi qemu-system-x86 ovmf libcmocka-dev libpfm4-dev python3 python3-matplotlib
-python3-hypothesis clang-14 libclang-rt-14-dev console-setup-linux tesseract-ocr
+python3-hypothesis clang-14 libclang-rt-14-dev clang-format-14 console-setup-linux tesseract-ocr
 tesseract-ocr-eng python3-pil"
 
 if [ "${1:-}" = "--list" ]; then

@@ -182,9 +182,11 @@ static void leader_tick(struct trap_frame *frame, void *context)
 		program(rt, &run->core.schedule[rt->thread]);
 		run->joint_step = JOINT_START_SIBLING;
 		raise = true;
-	} else {
+	} else if (!run->join_raised) {
 		run->joint_unanswered++; /* a timer tick while thread 1 has not answered */
 	}
+	/* Thread 1's join is served by the handover that began here or is under way. */
+	run->join_raised = false;
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	if (raise)
 		tick_send(the_pair.cpu[1]);
@@ -241,19 +243,46 @@ void run_counters_enter(struct run_thread *rt, unsigned mux_ms)
 	__atomic_store_n(&rt->following, true, __ATOMIC_RELEASE);
 }
 
+/*
+ * core: a thread that joins has its events enabled from now, so a handover to a joint schedule
+ * with them begins at once: thread 0 begins it itself, thread 1 raises thread 0's tick. Waiting
+ * for thread 0's next timer tick would leave them enabled and not counting for a tick and more,
+ * as long as the host holds thread 0 back. A handover under way serves the join too.
+ */
+static void joint_join(struct run_thread *rt)
+{
+	struct run *run = rt->run;
+	bool raise_sibling = false, raise_leader = false;
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+
+	run->core.policy->start(&run->core, rt->thread, rdtsc());
+	if (run->joint_step == JOINT_IDLE && rt->thread == 0) {
+		raise_sibling = joint_begin(rt);
+	} else if (run->joint_step == JOINT_IDLE) {
+		run->join_raised = true;
+		raise_leader = true;
+	}
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	if (raise_sibling)
+		tick_send(the_pair.cpu[1]);
+	if (raise_leader)
+		tick_send(the_pair.cpu[0]);
+}
+
 void run_counters_join(struct run_thread *rt, unsigned mux_ms)
 {
 	struct mux_core *core = &rt->run->core;
-	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 
-	core->policy->start(core, rt->thread, rdtsc());
-	if (!core->policy->joint) {
-		check_invariant(rt);
-		program(rt, &core->schedule[rt->thread]);
+	if (core->policy->joint) {
+		joint_join(rt);
+		return;
 	}
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	core->policy->start(core, rt->thread, rdtsc());
+	check_invariant(rt);
+	program(rt, &core->schedule[rt->thread]);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
-	if (!core->policy->joint)
-		tick_start(mux_ms, own_tick, rt);
+	tick_start(mux_ms, own_tick, rt);
 }
 
 /* Stop the tick, read the counters a last time: they stay stopped. */

@@ -58,6 +58,7 @@ struct run {
 	 * thread 0's timer ticks that came before it ended, and its time: when it began, and in all
 	 * (some events of one thread or the other were stopped meanwhile). */
 	unsigned joint_step;
+	bool join_raised; /* thread 1 joined and raised thread 0's tick for a handover now */
 	uint64_t joint_unanswered;
 	uint64_t joint_began_at, joint_gap_tsc;
 };
@@ -72,7 +73,9 @@ const struct mux_policy *run_policy(unsigned mode);
  *                          core's counters (core: thread 0's timer ticks, thread 1 follows them,
  *                          and its counters carry the catchers its sibling's events need);
  *   run_counters_join()    at its own start (its offset): its events take part from now (off,
- *                          on: its first schedule, programmed, and its own tick);
+ *                          on: its first schedule, programmed, and its own tick; core: a
+ *                          handover to a joint schedule with them begins at once, not at
+ *                          thread 0's next tick, which its host may hold back);
  *   run_counters_depart()  at the deadline: its events leave, at the time returned (off, on: its
  *                          tick stopped and its counters read for the last time);
  *   run_counters_exit()    once the sibling has departed too: off, on: its events out of the
