@@ -157,7 +157,10 @@ static bool joint_begin(struct run_thread *rt)
 	core->policy->tick(core, rt->thread, rdtsc());
 	check_invariant(rt);
 	if (!run->thread[1].following) {
-		program(rt, &core->schedule[rt->thread]);
+		/* No sibling yet to catch the leaks: the corrupting events wait for it (it raises
+		 * this tick when it comes). Without a sibling at all nothing leaks. */
+		struct mux_schedule alone = part_of(rt, &core->schedule[rt->thread], true);
+		program(rt, the_pair.thread_count == 2 ? &alone : &core->schedule[rt->thread]);
 		return false;
 	}
 	program(rt, &catchers);
@@ -220,6 +223,32 @@ static void follower_tick(struct trap_frame *frame, void *context)
 		tick_send(the_pair.cpu[0]);
 }
 
+/*
+ * core: a thread that joins has its events enabled from now, and thread 1 that enters brings the
+ * catchers thread 0's corrupting events wait for; either way a handover to the joint schedule
+ * begins at once: thread 0 begins it itself, thread 1 raises thread 0's tick. Waiting for thread
+ * 0's next timer tick would leave events enabled and not counting for a tick and more, as long
+ * as the host holds thread 0 back. A handover under way serves the change too. Lock held; says
+ * which thread to raise (-1: none).
+ */
+static int joint_hurry(struct run_thread *rt)
+{
+	struct run *run = rt->run;
+
+	if (run->joint_step != JOINT_IDLE)
+		return -1;
+	if (rt->thread == 0)
+		return joint_begin(rt) ? 1 : -1;
+	run->join_raised = true;
+	return 0;
+}
+
+static void joint_raise(int thread)
+{
+	if (thread >= 0)
+		tick_send(the_pair.cpu[thread]);
+}
+
 static void note_exposure_start(struct run_thread *rt)
 {
 	if (the_pmu.model)
@@ -240,33 +269,21 @@ void run_counters_enter(struct run_thread *rt, unsigned mux_ms)
 	}
 	/* The hook first: thread 0 raises this tick only once we follow. */
 	tick_follow(follower_tick, rt);
+	flags = spin_lock_irqsave(&the_pmu.lock);
 	__atomic_store_n(&rt->following, true, __ATOMIC_RELEASE);
+	int raise = joint_hurry(rt);
+	spin_unlock_irqrestore(&the_pmu.lock, flags);
+	joint_raise(raise);
 }
 
-/*
- * core: a thread that joins has its events enabled from now, so a handover to a joint schedule
- * with them begins at once: thread 0 begins it itself, thread 1 raises thread 0's tick. Waiting
- * for thread 0's next timer tick would leave them enabled and not counting for a tick and more,
- * as long as the host holds thread 0 back. A handover under way serves the join too.
- */
 static void joint_join(struct run_thread *rt)
 {
-	struct run *run = rt->run;
-	bool raise_sibling = false, raise_leader = false;
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 
-	run->core.policy->start(&run->core, rt->thread, rdtsc());
-	if (run->joint_step == JOINT_IDLE && rt->thread == 0) {
-		raise_sibling = joint_begin(rt);
-	} else if (run->joint_step == JOINT_IDLE) {
-		run->join_raised = true;
-		raise_leader = true;
-	}
+	rt->run->core.policy->start(&rt->run->core, rt->thread, rdtsc());
+	int raise = joint_hurry(rt);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
-	if (raise_sibling)
-		tick_send(the_pair.cpu[1]);
-	if (raise_leader)
-		tick_send(the_pair.cpu[0]);
+	joint_raise(raise);
 }
 
 void run_counters_join(struct run_thread *rt, unsigned mux_ms)
