@@ -288,6 +288,30 @@ static void test_loss_rule(void **state)
 	r.runs[1].thread[1].units = 1500000;
 	r.runs[1].thread[1].counts[0].reading.scaled = 292858367 * 3 / 2 + 40000000;
 	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_PASS);
+	/* Under the model, XSU on is judged by the share of the true count kept, which a host that
+	 * ran a virtual CPU in bursts does not move: a rate 1.32 times the rate alone (QEMU's
+	 * SandyBridge under load) keeps 54.75% of its true count, as alone. */
+	loss(&r, 45589, 56962, 31228);
+	r.runs[2].thread[1].counts[0].reading.scaled = 23196;
+	r.runs[0].thread[0].units = 2523136;
+	r.runs[2].thread[0].units = 1495040;
+	r.runs[2].thread[1].units = 778240;
+	const uint64_t truth[3] = { 83264, 57048, 42352 };
+	struct exp_count *kept[3] = { &r.runs[0].thread[0].counts[0],
+				      &r.runs[2].thread[0].counts[0],
+				      &r.runs[2].thread[1].counts[0] };
+	assert_int_equal(judge(&r, ON, &haswell_hw).result, RESULT_FAIL); /* the rate: 1.32 */
+	for (unsigned i = 0; i < 3; i++) {
+		kept[i]->has_true = true;
+		kept[i]->true_scaled = truth[i];
+	}
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "keeps its true count at 1000 per mille"));
+	/* Keeping all of it (no loss with XSU on) is not what XSU does. */
+	kept[1]->reading.scaled = 57048;
+	kept[2]->reading.scaled = 42352;
+	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 }
 
 static void test_starvation_rule(void **state)
