@@ -249,31 +249,25 @@ static void joint_raise(int thread)
 		tick_send(the_pair.cpu[thread]);
 }
 
-static void note_exposure_start(struct run_thread *rt)
-{
-	if (the_pmu.model)
-		rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, rt->thread);
-}
-
 void run_counters_enter(struct run_thread *rt, unsigned mux_ms)
 {
-	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	bool joint = rt->run->core.policy->joint;
+	int raise = -1;
 
-	note_exposure_start(rt);
-	spin_unlock_irqrestore(&the_pmu.lock, flags);
-	if (!rt->run->core.policy->joint)
-		return;
-	if (rt->thread == 0) {
-		tick_start(mux_ms, leader_tick, rt);
-		return;
+	/* The hook first: thread 0 raises thread 1's tick only once it follows. */
+	if (joint && rt->thread == 1)
+		tick_follow(follower_tick, rt);
+	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
+	if (the_pmu.model)
+		rt->exposure_at_start = model_exposure_ticks(&the_pmu.model_state, rt->thread);
+	if (joint && rt->thread == 1) {
+		__atomic_store_n(&rt->following, true, __ATOMIC_RELEASE);
+		raise = joint_hurry(rt);
 	}
-	/* The hook first: thread 0 raises this tick only once we follow. */
-	tick_follow(follower_tick, rt);
-	flags = spin_lock_irqsave(&the_pmu.lock);
-	__atomic_store_n(&rt->following, true, __ATOMIC_RELEASE);
-	int raise = joint_hurry(rt);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	joint_raise(raise);
+	if (joint && rt->thread == 0)
+		tick_start(mux_ms, leader_tick, rt);
 }
 
 static void joint_join(struct run_thread *rt)
