@@ -24,8 +24,8 @@ static const struct choice xsu_choices[] = {
 	{ NULL, 0 },
 };
 static const struct choice sched_choices[] = {
-	{ "greedy", SCHED_MODE_GREEDY },
-	{ "hk", SCHED_MODE_HK },
+	{ "greedy", SCHED_GREEDY },
+	{ "hk", SCHED_HK },
 	{ NULL, 0 },
 };
 static const struct choice pmu_choices[] = {
@@ -130,7 +130,7 @@ void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->xsu = XSU_MODES_ALL; /* each experiment runs the modes it has */
-	cfg->sched = SCHED_MODE_GREEDY;
+	cfg->sched = SCHED_GREEDY;
 	cfg->pmu = PMU_REQ_AUTO;
 	cfg->exit = EXIT_MODE_HALT;
 	cfg->selftest = SELFTEST_NONE;

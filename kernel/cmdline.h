@@ -13,17 +13,10 @@
 #include <stdint.h>
 
 #include "kernel/apic.h"
+#include "pmu/sched.h"
 #include "pmu/select.h"
+#include "pmu/xsu_mode.h"
 
-/*
- * The XSU modes a run can use (`xsu=` selects a set of them): off (no exclusion, the erratum shows),
- * on (Linux's XSU, thesis ch. 5), core (core-wide XSU: both siblings scheduled as one).
- */
-enum xsu_mode { XSU_MODE_OFF, XSU_MODE_ON, XSU_MODE_CORE, XSU_MODE_COUNT };
-#define XSU_MODE_BIT(m) (1u << (m))
-#define XSU_MODES_BOTH (XSU_MODE_BIT(XSU_MODE_OFF) | XSU_MODE_BIT(XSU_MODE_ON))
-#define XSU_MODES_ALL (XSU_MODES_BOTH | XSU_MODE_BIT(XSU_MODE_CORE))
-enum sched_mode { SCHED_MODE_GREEDY, SCHED_MODE_HK };
 enum exit_mode { EXIT_MODE_HALT, EXIT_MODE_REBOOT, EXIT_MODE_QEMU };
 enum smp_mode { SMP_MODE_PAIR, SMP_MODE_ALL };
 #define CONFIG_CORE_BOOT (-1) /* the boot CPU's core */
@@ -52,7 +45,7 @@ struct config {
 	 * names), or "" when exp= was not given. */
 	char exp[CONFIG_EXP_MAX];
 	uint8_t xsu;	      /* XSU_MODE_BIT()s of the modes to run */
-	uint8_t sched;	      /* enum sched_mode */
+	uint8_t sched;	      /* enum sched_algorithm */
 	uint8_t pmu;	      /* enum pmu_request */
 	uint8_t exit;	      /* enum exit_mode */
 	uint8_t selftest;     /* enum selftest */

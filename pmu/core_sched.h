@@ -2,7 +2,7 @@
 /*
  * One schedule for both hyperthreads of a core under the XSU guarantee (xsu=core): given the
  * groups of both threads in one order with what each is worth, the best joint placement.
- * pmu/mux_core.h builds the order (pinned groups, then the least served first) and the worths
+ * pmu/xsu_core.c builds the order (pinned groups, then the least served first) and the worths
  * (its fairness rule) and calls this on every tick.
  *
  * The constraint (thesis 4.1 and 5.1): a corrupting event on GP counter i of one thread may not

@@ -214,7 +214,7 @@ bool model_exposed_now(const struct model_core *core);
 
 /*
  * The GP counters (bit i: counter i) on which thread counts a leak catcher (xsu=core,
- * pmu/mux_core.h): a corrupting event opposite one is the configuration that catches its leak,
+ * pmu/xsu_core.c): a corrupting event opposite one is the configuration that catches its leak,
  * not exposure. The hardware cannot tell a catcher from a measured event, so the caller says
  * which counters hold one, each time before it programs them; 0 (the default) with xsu off and
  * on.

@@ -7,18 +7,18 @@
 
 #include "pmu/mux.h"
 
-void mux_init(struct mux_thread *t, const struct mux_config *config, struct xsu_core *xsu,
-	      unsigned thread)
+void mux_init(struct mux_thread *t, const struct mux_config *config, unsigned thread)
 {
 	memset(t, 0, sizeof(*t));
 	t->config = *config;
-	t->xsu = xsu;
+	t->hooks = &sched_hooks_none;
 	t->thread = thread & 1;
 }
 
-static bool xsu_active(const struct mux_thread *t)
+void mux_set_hooks(struct mux_thread *t, const struct sched_hooks *hooks, void *shared)
 {
-	return t->xsu && t->xsu->enabled;
+	t->hooks = hooks;
+	t->shared = shared;
 }
 
 int mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned n)
@@ -131,38 +131,23 @@ static void rotate(struct mux_thread *t)
 	t->flexible[t->nr_flexible - 1] = head;
 }
 
-/* Schedule every event out; under XSU their pairs are released in txn. */
-static void schedule_out(struct mux_thread *t, struct xsu_transaction *txn)
+/* Schedule every event out, each giving up its counter in txn. */
+static void schedule_out(struct mux_thread *t, struct sched_txn *txn)
 {
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
 		if (e->counter == SCHED_NO_COUNTER)
 			continue;
-		if (txn)
-			xsu_release(txn, (unsigned)e->counter);
+		t->hooks->put(txn, (unsigned)e->counter);
 		e->counter = SCHED_NO_COUNTER;
 	}
 }
 
-static void schedule(struct mux_thread *t, struct mux_schedule *out)
+/* New events take part from this schedule on; whether an enabled one corrupts (has_exclusive). */
+static bool enable_new(struct mux_thread *t)
 {
-	struct xsu_transaction txn;
-	struct xsu_transaction *tx = NULL;
-	struct sched_group order[MUX_MAX_GROUPS];
-	struct sched_generic_params params;
-	struct sched_generic_result result;
-	uint64_t masks[MUX_MAX_EVENTS];
-	uint64_t xsu_allowed[2] = { ~0ull, ~0ull }; /* [corrupting]: every counter without XSU */
-	int8_t previous[MUX_MAX_EVENTS];
-	unsigned nr_order = 0;
-	bool has_exclusive = false;
-
-	if (xsu_active(t)) {
-		tx = &txn;
-		xsu_start(t->xsu, t->thread, tx);
-	}
-	schedule_out(t, tx);
+	bool corrupting = false;
 
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
@@ -170,75 +155,111 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 		if (e->state == MUX_EVENT_NEW)
 			e->state = MUX_EVENT_ENABLED;
 		if (e->state == MUX_EVENT_ENABLED)
-			has_exclusive |= e->constraint.corrupting;
+			corrupting |= e->constraint.corrupting;
 	}
-	if (tx)
-		xsu_set_has_exclusive(t->xsu, t->thread, has_exclusive);
+	return corrupting;
+}
 
-	/*
-	 * Dynamic constraints against the sibling's current states (thesis 5.2): the static mask AND
-	 * the XSU mask, as xsu_dynamic_constraint() makes them. The XSU mask depends only on this
-	 * thread and on whether the event corrupts, and the pass changes only the sibling's states,
-	 * so the two masks are computed once here rather than once per event.
-	 */
-	if (tx) {
-		xsu_allowed[0] = xsu_mask(t->xsu, t->thread, false);
-		xsu_allowed[1] = xsu_mask(t->xsu, t->thread, true);
-	}
+/*
+ * Dynamic constraints (thesis 5.2): the static mask AND what the hooks allow. That depends only
+ * on the thread and on whether the event corrupts, and the pass changes only what the sibling
+ * sees, so the hooks are asked twice per pass rather than once per event.
+ */
+static void dynamic_constraints(struct mux_thread *t, const struct sched_txn *txn, uint64_t *masks,
+				int8_t *previous)
+{
+	uint64_t allowed[2] = { t->hooks->allowed(txn, false), t->hooks->allowed(txn, true) };
+
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
-		masks[i] = e->constraint.mask & xsu_allowed[e->constraint.corrupting];
+		masks[i] = e->constraint.mask & allowed[e->constraint.corrupting];
 		e->dynamic_mask = masks[i];
 		previous[i] = e->last_counter;
 	}
+}
 
-	/* Pinned groups first, in the order they were added, then the flexible list as rotated. */
+/* Pinned groups first, in the order they were added, then the flexible list as rotated. */
+static unsigned pass_order(const struct mux_thread *t, struct sched_group *order)
+{
+	unsigned n = 0;
+
 	for (unsigned g = 0; g < t->nr_groups; g++) {
 		const struct sched_group *grp = &t->groups[g];
 
 		if (grp->pinned && t->events[grp->first].state == MUX_EVENT_ENABLED)
-			order[nr_order++] = *grp;
+			order[n++] = *grp;
 	}
 	for (unsigned k = 0; k < t->nr_flexible; k++)
-		order[nr_order++] = t->groups[t->flexible[k]];
+		order[n++] = t->groups[t->flexible[k]];
+	return n;
+}
 
-	params.algorithm = t->config.algorithm;
-	params.gpmax = xsu_gpmax(tx ? t->xsu : NULL, t->config.gp);
-	params.max_events = t->config.gp + t->config.fixed;
-	params.past_first_failure = t->config.past_first_failure;
-	params.max_passed = t->config.max_passed;
-	sched_generic(&params, masks, previous, t->nr_events, order, nr_order, &result);
+/* Linux ctx_pinned_sched_in(): a pinned group that did not fit is in error for good. */
+static bool fail_pinned(struct mux_thread *t, const struct sched_group *order, unsigned n,
+			uint32_t failed)
+{
+	bool any = false;
 
-	out->pinned_failed = false;
-	for (unsigned k = 0; k < nr_order; k++) {
-		if (!order[k].pinned || !(result.failed & (1u << k)))
+	for (unsigned k = 0; k < n; k++) {
+		if (!order[k].pinned || !(failed & (1u << k)))
 			continue;
 		for (unsigned j = 0; j < order[k].count; j++)
 			t->events[order[k].first + j].state = MUX_EVENT_ERROR;
-		out->pinned_failed = true;
+		any = true;
 	}
+	return any;
+}
 
+/* The events take the counters of result; each counter is committed in txn. */
+static void take_counters(struct mux_thread *t, struct sched_txn *txn,
+			  const struct sched_generic_result *result, struct mux_schedule *out)
+{
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
-		e->counter = result.counter[i];
+		e->counter = result->counter[i];
 		out->counter[i] = e->counter;
 		if (e->counter == SCHED_NO_COUNTER)
 			continue;
 		e->last_counter = e->counter;
-		if (tx)
-			xsu_commit(tx, (unsigned)e->counter, e->constraint.corrupting);
+		t->hooks->commit(txn, (unsigned)e->counter, e->constraint.corrupting);
 	}
 	for (unsigned i = t->nr_events; i < MUX_MAX_EVENTS; i++)
 		out->counter[i] = SCHED_NO_COUNTER;
-	if (tx)
-		xsu_stop(tx);
+}
+
+/* One pass, Linux's x86_schedule_events() between the hooks' start and stop. */
+static void schedule(struct mux_thread *t, struct mux_schedule *out)
+{
+	struct sched_txn txn;
+	struct sched_group order[MUX_MAX_GROUPS];
+	struct sched_generic_result result;
+	uint64_t masks[MUX_MAX_EVENTS];
+	int8_t previous[MUX_MAX_EVENTS];
+	bool corrupting = enable_new(t);
+	unsigned nr_order;
+
+	t->hooks->start(&txn, t->shared, t->thread, corrupting);
+	schedule_out(t, &txn);
+	dynamic_constraints(t, &txn, masks, previous);
+	nr_order = pass_order(t, order);
+	struct sched_generic_params params = {
+		.algorithm = t->config.algorithm,
+		.gpmax = t->hooks->gpmax(&txn, t->config.gp),
+		.max_events = t->config.gp + t->config.fixed,
+		.past_first_failure = t->config.past_first_failure,
+		.max_passed = t->config.max_passed,
+	};
+	sched_generic(&params, masks, previous, t->nr_events, order, nr_order, &result);
+	out->pinned_failed = fail_pinned(t, order, nr_order, result.failed);
+	take_counters(t, &txn, &result, out);
+	t->hooks->stop(&txn);
 
 	t->multiplexing = result.flexible_failed;
 	out->nr_scheduled = result.nr_scheduled;
 	out->multiplexing = result.flexible_failed;
-	out->catchers = 0; /* Linux's XSU loses the leak (thesis ch. 8) */
+	out->catchers = 0; /* only core-wide XSU catches leaks (thesis ch. 8) */
 	out->catcher = NULL;
 }
 
@@ -260,17 +281,12 @@ void mux_tick(struct mux_thread *t, uint64_t now, struct mux_schedule *out)
 
 void mux_stop(struct mux_thread *t, uint64_t now)
 {
-	struct xsu_transaction txn;
+	struct sched_txn txn;
 
 	mux_account(t, now);
-	if (xsu_active(t)) {
-		xsu_start(t->xsu, t->thread, &txn);
-		schedule_out(t, &txn);
-		xsu_set_has_exclusive(t->xsu, t->thread, false);
-		xsu_stop(&txn);
-	} else {
-		schedule_out(t, NULL);
-	}
+	t->hooks->start(&txn, t->shared, t->thread, false);
+	schedule_out(t, &txn);
+	t->hooks->stop(&txn);
 	t->running = false;
 	t->multiplexing = false;
 }

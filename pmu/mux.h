@@ -5,43 +5,46 @@
  * equation 6.1; Linux perf_rotate_context, update_event_times, perf's scaling in perf stat).
  *
  * This is the one entry point the kernel (and tools/schedsim) call per thread: it ties together
- * the time accounting, the rotation of the flexible list, the XSU transaction (pmu/xsu.h) and
- * the scheduler (pmu/sched.h). Everything is in caller-owned structures of fixed size: no
+ * the time accounting, the rotation of the flexible list and the scheduler (pmu/sched.h), and it
+ * schedules through the thread's scheduling hooks (struct sched_hooks, pmu/sched.h), as Linux's
+ * x86_schedule_events() calls struct x86_pmu's: constraints in, a start/commit/stop transaction
+ * around the assignment. What the hooks do with what the threads share (Linux's XSU, pmu/xsu.h)
+ * the multiplexer does not know. Everything is in caller-owned structures of fixed size: no
  * allocation, no globals, no printing, no locks.
  *
- * Kernel integration. Per physical core: one struct xsu_core and the spinlock that protects it;
- * per sibling thread (0 and 1): one struct mux_thread. Times are whatever clock the caller uses
- * (TSC ticks, nanoseconds, schedsim's ticks), as long as it never goes backwards.
+ * Kernel integration. Per physical core: the hooks' shared state (struct xsu_states) and the
+ * spinlock that protects it; per sibling thread (0 and 1): one struct mux_thread. Times are
+ * whatever clock the caller uses (TSC ticks, nanoseconds, schedsim's ticks), as long as it never
+ * goes backwards. A pair of threads under an XSU mode is pmu/mux_pair.h, which does the set-up:
  *
  *	setup (once, either CPU, before both start):
- *		xsu_init(&core->xsu, workaround_on, starvation_limit);
- *		mux_init(&thread[t], &config, &core->xsu, t);        // for t = 0, 1
+ *		mux_init(&thread[t], &config, t);                    // for t = 0, 1
+ *		mux_set_hooks(&thread[t], &xsu_hooks, &states);      // shares states with t ^ 1
  *		mux_add_events(&thread[t], events, n);               // parsed by event_parse_list()
  *
  *	start, on CPU t:
- *		spin_lock(&core->xsu_lock);
+ *		spin_lock(&core_lock);
  *		mux_start(&thread[t], now, &schedule);
- *		spin_unlock(&core->xsu_lock);
+ *		spin_unlock(&core_lock);
  *		program the counters from schedule.counter[]; enable them
  *
  *	every multiplexing tick (APIC timer, every mux_ms), on CPU t:
  *		stop this thread's counters; read them; thread[t].events[i].count += delta for every
  *		    event i that was counting (schedule.counter[i] != SCHED_NO_COUNTER)
- *		spin_lock(&core->xsu_lock);
+ *		spin_lock(&core_lock);
  *		mux_tick(&thread[t], now, &schedule);
  *		    // accounts [last, now) to time_enabled/time_running, rotates the flexible list if
- *		    // the last schedule needed multiplexing, releases this thread's XSU states,
- *		    // schedules on static AND dynamic constraints against the sibling's states,
- *		    // commits the new states and fills schedule
- *		assert(xsu_invariant(&core->xsu, mux_usage(&thread[0]), mux_usage(&thread[1])))
- *		spin_unlock(&core->xsu_lock);
+ *		    // the last schedule needed multiplexing, gives up its counters (hooks->put),
+ *		    // schedules on static AND dynamic constraints (hooks->allowed), commits the new
+ *		    // counters (hooks->commit) and fills schedule
+ *		spin_unlock(&core_lock);
  *		program the counters from schedule.counter[]; enable them
  *
  *	end, on CPU t:
  *		stop and read the counters as on a tick
- *		spin_lock(&core->xsu_lock);
- *		mux_stop(&thread[t], now);   // final accounting; releases every XSU state
- *		spin_unlock(&core->xsu_lock);
+ *		spin_lock(&core_lock);
+ *		mux_stop(&thread[t], now);   // final accounting; gives every counter up
+ *		spin_unlock(&core_lock);
  *		report mux_read(&thread[t].events[i]) for every event
  *
  * Semantics follow Linux:
@@ -51,9 +54,9 @@
  *  - the flexible list is rotated (head to tail, Linux rotate_ctx) at a tick only when the
  *    previous schedule left a flexible group out;
  *  - the fast path keeps an event on the counter it last ran on while that is still allowed.
- * One difference from Linux 4.1: every tick reschedules the whole list and recommits this
- * thread's XSU states from scratch, so a counter an event moved away from can never stay marked
- * (4.1 only marked, and released through hwc->idx).
+ * One difference from Linux 4.1: every tick reschedules the whole list and recommits every
+ * counter through the hooks from scratch, so a counter an event moved away from can never stay
+ * marked (4.1 only marked, and released through hwc->idx).
  */
 #ifndef PMU_MUX_H
 #define PMU_MUX_H
@@ -88,7 +91,7 @@ struct mux_event {
 	uint64_t time_running;
 	uint64_t count; /* raw count; the caller adds what the counter counted while it ran */
 	uint64_t leak;	/* xsu=core: what the sibling's leak catcher caught of this event's count
-			 * and gave back (mux_core_add_leak); always 0 with xsu off and on */
+			 * and gave back (mux_pair_add_leak); always 0 with xsu off and on */
 };
 
 struct mux_config {
@@ -104,8 +107,9 @@ struct mux_config {
 
 struct mux_thread {
 	struct mux_config config;
-	struct xsu_core *xsu; /* shared with the sibling; NULL or disabled: no XSU */
-	unsigned thread;      /* 0 or 1: this thread's index in xsu->state */
+	const struct sched_hooks *hooks; /* sched_hooks_none until mux_set_hooks() */
+	void *shared;			 /* the hooks' state, shared with the sibling */
+	unsigned thread;		 /* 0 or 1: which of the two sharing it this is */
 	unsigned nr_events;
 	unsigned nr_groups;
 	struct mux_event events[MUX_MAX_EVENTS];
@@ -127,15 +131,18 @@ struct mux_schedule {
 	 * Leak catchers (xsu=core only; none with off and on): bit i set means GP counter i of this
 	 * thread counts *catcher, an event that never occurs here, because the sibling counts the
 	 * corrupting event number leak_of[i] of its list on its counter i. What the catcher reads
-	 * is that event's leak (thesis ch. 8), for mux_core_add_leak().
+	 * is that event's leak (thesis ch. 8), for mux_pair_add_leak().
 	 */
 	uint8_t catchers;
 	int8_t leak_of[PMU_MAX_GP];
 	const struct pmu_event *catcher;
 };
 
-void mux_init(struct mux_thread *t, const struct mux_config *config, struct xsu_core *xsu,
-	      unsigned thread);
+/* Thread `thread` (0 or 1) with no events, scheduled with sched_hooks_none. */
+void mux_init(struct mux_thread *t, const struct mux_config *config, unsigned thread);
+
+/* Schedule through hooks, over the state shared with the sibling (before mux_start). */
+void mux_set_hooks(struct mux_thread *t, const struct sched_hooks *hooks, void *shared);
 
 /*
  * Add one group of n events (n = 1 for a lone event); pinned when events[0].pinned. Static
@@ -160,13 +167,13 @@ void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out);
 /* One multiplexing tick at time now (see the sequence above). XSU lock held. */
 void mux_tick(struct mux_thread *t, uint64_t now, struct mux_schedule *out);
 
-/* The final stop at time now: accounting, then every event out and its XSU state released. */
+/* The final stop at time now: accounting, then every event out and its counter given up. */
 void mux_stop(struct mux_thread *t, uint64_t now);
 
 /*
  * Account [last, now) to the events' time_enabled (enabled events) and time_running (events on a
- * counter), Linux update_event_times(). mux_tick and mux_stop do it themselves; the core-wide
- * scheduler (pmu/mux_core.h) calls it for both threads.
+ * counter), Linux update_event_times(). mux_tick and mux_stop do it themselves; core-wide XSU
+ * (pmu/xsu_core.c) calls it for both threads.
  */
 void mux_account(struct mux_thread *t, uint64_t now);
 

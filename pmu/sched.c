@@ -6,15 +6,22 @@
  */
 #include "pmu/sched.h"
 
-const char *sched_algorithm_name(enum sched_algorithm algorithm)
+const char *sched_algorithm_name(unsigned algorithm)
 {
-	return algorithm == SCHED_HOPCROFT_KARP ? "hopcroft-karp" : "greedy";
+	static const char *const names[SCHED_ALGORITHM_COUNT] = { "greedy", "hk" };
+
+	return algorithm < SCHED_ALGORITHM_COUNT ? names[algorithm] : "?";
+}
+
+const char *sched_algorithm_title(unsigned algorithm)
+{
+	return algorithm == SCHED_HK ? "Hopcroft-Karp" : sched_algorithm_name(algorithm);
 }
 
 unsigned sched_assign(enum sched_algorithm algorithm, const uint64_t *masks, unsigned n,
 		      unsigned gpmax, int8_t *assign)
 {
-	if (algorithm == SCHED_HOPCROFT_KARP)
+	if (algorithm == SCHED_HK)
 		return hk_assign(masks, n, gpmax, assign);
 	return greedy_assign(masks, n, gpmax, assign);
 }
@@ -44,3 +51,52 @@ unsigned sched_events(enum sched_algorithm algorithm, const uint64_t *masks, con
 		return 0;
 	return sched_assign(algorithm, masks, n, gpmax, assign);
 }
+
+/* ---- the hooks of a thread that shares nothing ----------------------------------------------- */
+
+static void none_start(struct sched_txn *txn, void *states, unsigned thread, bool corrupting)
+{
+	(void)corrupting;
+	txn->states = states;
+	txn->thread = thread;
+}
+
+static void none_counter(struct sched_txn *txn, unsigned counter)
+{
+	(void)txn;
+	(void)counter;
+}
+
+static uint64_t none_allowed(const struct sched_txn *txn, bool corrupting)
+{
+	(void)txn;
+	(void)corrupting;
+	return ~0ull;
+}
+
+static unsigned none_gpmax(const struct sched_txn *txn, unsigned gp)
+{
+	(void)txn;
+	return gp;
+}
+
+static void none_commit(struct sched_txn *txn, unsigned counter, bool corrupting)
+{
+	(void)txn;
+	(void)counter;
+	(void)corrupting;
+}
+
+static void none_stop(struct sched_txn *txn)
+{
+	(void)txn;
+}
+
+const struct sched_hooks sched_hooks_none = {
+	.start = none_start,
+	.put = none_counter,
+	.allowed = none_allowed,
+	.gpmax = none_gpmax,
+	.commit = none_commit,
+	.stop = none_stop,
+};

@@ -38,13 +38,20 @@
 /* assign[i] of an event that got no counter. */
 #define SCHED_NO_COUNTER (-1)
 
+/*
+ * The counter-assignment algorithm: the one enum of the concept, spelled "greedy" and "hk" from
+ * the command line (`sched=`) to the records and the report.
+ */
 enum sched_algorithm {
-	SCHED_GREEDY,	     /* Linux perf_assign_events(): weight order, first free counter */
-	SCHED_HOPCROFT_KARP, /* maximum bipartite matching (thesis ch. 6) */
+	SCHED_GREEDY, /* Linux perf_assign_events(): weight order, first free counter */
+	SCHED_HK,     /* Hopcroft-Karp maximum bipartite matching (thesis ch. 6) */
+	SCHED_ALGORITHM_COUNT
 };
 
-/* "greedy" or "hopcroft-karp". */
-const char *sched_algorithm_name(enum sched_algorithm algorithm);
+/* "greedy" or "hk"; "?" for a value out of range. */
+const char *sched_algorithm_name(unsigned algorithm);
+/* For prose (schedsim's header): "greedy" or "Hopcroft-Karp". */
+const char *sched_algorithm_title(unsigned algorithm);
 
 /* The weight of a constraint: how many counters it allows (Linux hweight64 of idxmsk). */
 static inline unsigned sched_weight(uint64_t mask)
@@ -105,6 +112,43 @@ void sched_weight_order(const uint64_t *masks, unsigned n, uint8_t *order);
  */
 unsigned sched_events(enum sched_algorithm algorithm, const uint64_t *masks, const int8_t *previous,
 		      unsigned n, unsigned gpmax, int8_t *assign);
+
+/*
+ * The scheduling hooks (Linux's struct x86_pmu: start_scheduling, get_event_constraints,
+ * put_event_constraints, commit_scheduling, stop_scheduling): how a thread's schedule is
+ * constrained by whatever it shares with its sibling. The multiplexer (pmu/mux.c) calls them
+ * around every pass and knows nothing of what is behind them: sched_hooks_none (every counter the
+ * static constraint allows), and Linux's XSU with and without the half limit (pmu/xsu.h).
+ *
+ * A pass is a transaction: start, put for every counter the thread gives up, allowed for the
+ * dynamic constraints, gpmax for the slow path, commit for every counter an event got, stop.
+ */
+#define SCHED_TXN_COUNTERS (PMU_FIXED_BASE + PMU_MAX_FIXED)
+
+/* What the hooks keep during one pass, on the caller's stack (Linux keeps it in cpu_hw_events). */
+struct sched_txn {
+	void *states;			  /* the hooks' state, shared with the sibling */
+	unsigned thread;		  /* whose pass it is: 0 or 1 */
+	uint8_t next[SCHED_TXN_COUNTERS]; /* the view the pass builds (XSU: the sibling's states) */
+};
+
+struct sched_hooks {
+	/* Open the pass of `thread`; corrupting: it has an enabled corrupting event. */
+	void (*start)(struct sched_txn *txn, void *states, unsigned thread, bool corrupting);
+	/* An event gives up `counter` (it is scheduled out). */
+	void (*put)(struct sched_txn *txn, unsigned counter);
+	/* The counters an event may use beside its static constraint (corrupting or not). */
+	uint64_t (*allowed)(const struct sched_txn *txn, bool corrupting);
+	/* The GP counters the slow path may use, of gp. */
+	unsigned (*gpmax)(const struct sched_txn *txn, unsigned gp);
+	/* An event got `counter`. */
+	void (*commit)(struct sched_txn *txn, unsigned counter, bool corrupting);
+	/* Close the pass: publish what it committed. */
+	void (*stop)(struct sched_txn *txn);
+};
+
+/* No sibling to share with: static constraints, every GP counter (XSU off). */
+extern const struct sched_hooks sched_hooks_none;
 
 /*
  * Layer 3: the generic layer.

@@ -7,14 +7,12 @@
 
 #include "pmu/xsu.h"
 
-void xsu_init(struct xsu_core *core, bool enabled, bool starvation_limit)
+void xsu_init(struct xsu_states *core)
 {
 	memset(core, 0, sizeof(*core));
-	core->enabled = enabled;
-	core->starvation_limit = starvation_limit;
 }
 
-uint64_t xsu_mask(const struct xsu_core *core, unsigned thread, bool corrupting)
+uint64_t xsu_mask(const struct xsu_states *core, unsigned thread, bool corrupting)
 {
 	uint64_t mask = 0;
 
@@ -28,44 +26,41 @@ uint64_t xsu_mask(const struct xsu_core *core, unsigned thread, bool corrupting)
 	return mask;
 }
 
-uint64_t xsu_dynamic_constraint(const struct xsu_core *core, unsigned thread, uint64_t static_mask,
-				bool corrupting)
+uint64_t xsu_dynamic_constraint(const struct xsu_states *core, unsigned thread,
+				uint64_t static_mask, bool corrupting)
 {
-	if (!core || !core->enabled)
-		return static_mask;
 	return static_mask & xsu_mask(core, thread, corrupting);
 }
 
-void xsu_set_has_exclusive(struct xsu_core *core, unsigned thread, bool has_exclusive)
+void xsu_set_has_exclusive(struct xsu_states *core, unsigned thread, bool has_exclusive)
 {
 	core->has_exclusive[thread] = has_exclusive;
 }
 
-unsigned xsu_gpmax(const struct xsu_core *core, unsigned gp)
+unsigned xsu_limit_gpmax(const struct xsu_states *core, unsigned gp)
 {
-	if (core && core->enabled && core->starvation_limit &&
-	    (core->has_exclusive[0] || core->has_exclusive[1]))
+	if (core->has_exclusive[0] || core->has_exclusive[1])
 		return gp / 2;
 	return gp;
 }
 
-void xsu_start(struct xsu_core *core, unsigned thread, struct xsu_transaction *txn)
+void xsu_start(struct xsu_states *core, unsigned thread, struct sched_txn *txn)
 {
 	/* Linux intel_start_scheduling(): the sibling's states are copied and changed in private
 	 * until the pass is over, so the sibling never sees a half-made schedule. */
-	txn->core = core;
+	txn->states = core;
 	txn->thread = thread;
 	memcpy(txn->next, core->state[thread ^ 1], sizeof(txn->next));
 }
 
-void xsu_release(struct xsu_transaction *txn, unsigned counter)
+void xsu_release(struct sched_txn *txn, unsigned counter)
 {
 	/* Linux intel_put_excl_constraints(): an event scheduled out frees its pair. */
 	if (counter < XSU_MAX_COUNTERS)
 		txn->next[counter] = XSU_UNUSED;
 }
 
-void xsu_commit(struct xsu_transaction *txn, unsigned counter, bool corrupting)
+void xsu_commit(struct sched_txn *txn, unsigned counter, bool corrupting)
 {
 	/* Linux intel_commit_scheduling(): the sibling sees X behind a corrupting event, S behind
 	 * any other. */
@@ -73,10 +68,12 @@ void xsu_commit(struct xsu_transaction *txn, unsigned counter, bool corrupting)
 		txn->next[counter] = corrupting ? XSU_EXCLUSIVE : XSU_SHARED;
 }
 
-void xsu_stop(struct xsu_transaction *txn)
+void xsu_stop(struct sched_txn *txn)
 {
 	/* Linux intel_stop_scheduling(): publish. */
-	memcpy(txn->core->state[txn->thread ^ 1], txn->next, sizeof(txn->next));
+	struct xsu_states *core = txn->states;
+
+	memcpy(core->state[txn->thread ^ 1], txn->next, sizeof(txn->next));
 }
 
 bool xsu_no_corruption(struct xsu_usage thread0, struct xsu_usage thread1)
@@ -87,7 +84,7 @@ bool xsu_no_corruption(struct xsu_usage thread0, struct xsu_usage thread1)
 }
 
 /* Thread `holder`'s usage seen in the states of its sibling. */
-static bool states_match(const struct xsu_core *core, unsigned holder, struct xsu_usage use)
+static bool states_match(const struct xsu_states *core, unsigned holder, struct xsu_usage use)
 {
 	for (unsigned i = 0; i < XSU_MAX_COUNTERS; i++) {
 		uint64_t bit = 1ull << i;
@@ -103,12 +100,53 @@ static bool states_match(const struct xsu_core *core, unsigned holder, struct xs
 	return true;
 }
 
-bool xsu_invariant(const struct xsu_core *core, struct xsu_usage thread0, struct xsu_usage thread1)
+bool xsu_invariant(const struct xsu_states *core, struct xsu_usage thread0,
+		   struct xsu_usage thread1)
 {
-	if (!core->enabled)
-		return false;
 	if ((thread0.corrupting & ~thread0.enabled) || (thread1.corrupting & ~thread1.enabled))
 		return false;
 	return xsu_no_corruption(thread0, thread1) && states_match(core, 0, thread0) &&
 	       states_match(core, 1, thread1);
 }
+
+/* ---- Linux's XSU as the multiplexer's scheduling hooks (pmu/sched.h) ---------------------- */
+
+static void hook_start(struct sched_txn *txn, void *states, unsigned thread, bool corrupting)
+{
+	xsu_start(states, thread, txn);
+	xsu_set_has_exclusive(states, thread, corrupting);
+}
+
+static uint64_t hook_allowed(const struct sched_txn *txn, bool corrupting)
+{
+	return xsu_mask(txn->states, txn->thread, corrupting);
+}
+
+static unsigned hook_gpmax(const struct sched_txn *txn, unsigned gp)
+{
+	(void)txn;
+	return gp;
+}
+
+static unsigned hook_limit_gpmax(const struct sched_txn *txn, unsigned gp)
+{
+	return xsu_limit_gpmax(txn->states, gp);
+}
+
+const struct sched_hooks xsu_hooks = {
+	.start = hook_start,
+	.put = xsu_release,
+	.allowed = hook_allowed,
+	.gpmax = hook_gpmax,
+	.commit = xsu_commit,
+	.stop = xsu_stop,
+};
+
+const struct sched_hooks xsu_hooks_limit = {
+	.start = hook_start,
+	.put = xsu_release,
+	.allowed = hook_allowed,
+	.gpmax = hook_limit_gpmax,
+	.commit = xsu_commit,
+	.stop = xsu_stop,
+};

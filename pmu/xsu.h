@@ -20,23 +20,23 @@
  *   non-corrupting event: counters in state U or S.
  * Fixed counters are only ever marked S (no corrupting event can use one), so they never block.
  *
- * The per-core state is shared by the two threads and protected by a lock that the caller owns
- * (the kernel's per-core XSU spinlock). Every function here, except xsu_init, must be called
- * with that lock held. A scheduling pass is a transaction (Linux's start/commit/stop):
+ * The per-core states are shared by the two threads and protected by a lock that the caller owns
+ * (the run's core lock). Every function here, except xsu_init, must be called with that lock
+ * held. A scheduling pass is a transaction (Linux's start/commit/stop):
  *
  *	lock(core lock)
- *	xsu_start(core, thread, &txn);            // begin; the sibling's view is frozen
+ *	xsu_start(states, thread, &txn);          // begin; the sibling's view is frozen
  *	xsu_release(&txn, i) for each counter i this thread stops using (schedule-out)
- *	dynamic masks: xsu_dynamic_constraint(core, thread, static_mask, corrupting), or the
- *	    static mask AND xsu_mask(core, thread, corrupting), the two masks taken once per pass
- *	gpmax = xsu_gpmax(core, gp)               // the starvation limit, when switched on
+ *	dynamic masks: the static mask AND xsu_mask(states, thread, corrupting)
  *	... assign counters (pmu/sched.h) ...
  *	xsu_commit(&txn, counter, corrupting) for each event that got a counter
  *	xsu_stop(&txn);                           // publish the sibling's new view
  *	unlock(core lock)
  *
- * pmu/mux.h wraps exactly this sequence in mux_start/mux_tick/mux_stop; the kernel and
- * tools/schedsim call those.
+ * The multiplexer (pmu/mux.c) knows nothing of this: it schedules through the hooks of struct
+ * sched_hooks (pmu/sched.h), and xsu_hooks and xsu_hooks_limit below are Linux's XSU without and
+ * with 4.1-rc7's half-of-the-counters limit behind them, as Linux's intel_pmu hooks are behind
+ * struct x86_pmu.
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests.
  */
@@ -46,10 +46,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu/sched.h"
 #include "pmu/uarch.h"
 
 /* Counter indices the state covers: every GP counter and every fixed counter (idxmsk space). */
-#define XSU_MAX_COUNTERS (PMU_FIXED_BASE + PMU_MAX_FIXED)
+#define XSU_MAX_COUNTERS SCHED_TXN_COUNTERS
 #define XSU_THREADS 2
 
 enum xsu_state {
@@ -58,27 +59,17 @@ enum xsu_state {
 	XSU_EXCLUSIVE = 2,
 };
 
-struct xsu_core {
-	bool enabled;	       /* the workaround is on: erratum present and HT on (or forced) */
-	bool starvation_limit; /* Linux 4.1-rc7: at most half the GP counters per thread while
-				* either thread has a corrupting event (gpmax /= 2) */
+/* A physical core's XSU states (Linux's struct intel_excl_cntrs). */
+struct xsu_states {
 	uint8_t state[XSU_THREADS][XSU_MAX_COUNTERS]; /* enum xsu_state; see above */
 	bool has_exclusive[XSU_THREADS];	      /* thread t has an enabled corrupting event */
 };
 
-/* One thread's scheduling pass; on the caller's stack, valid between xsu_start and xsu_stop. */
-struct xsu_transaction {
-	struct xsu_core *core;
-	unsigned thread;
-	/* The sibling's view being built: starts as published, then releases and commits. */
-	uint8_t next[XSU_MAX_COUNTERS];
-};
-
 /* Everything Unused, no exclusive event. Called once per core before either thread starts. */
-void xsu_init(struct xsu_core *core, bool enabled, bool starvation_limit);
+void xsu_init(struct xsu_states *core);
 
 /* The state that constrains thread's counter (what its sibling holds there). */
-static inline enum xsu_state xsu_state_of(const struct xsu_core *core, unsigned thread,
+static inline enum xsu_state xsu_state_of(const struct xsu_states *core, unsigned thread,
 					  unsigned counter)
 {
 	return (enum xsu_state)core->state[thread][counter];
@@ -88,31 +79,33 @@ static inline enum xsu_state xsu_state_of(const struct xsu_core *core, unsigned 
  * The XSU mask of thread for an event (thesis fig. 5.3): the counters, over every index the state
  * covers, that a corrupting (or non-corrupting) event may use given the sibling's holdings.
  */
-uint64_t xsu_mask(const struct xsu_core *core, unsigned thread, bool corrupting);
+uint64_t xsu_mask(const struct xsu_states *core, unsigned thread, bool corrupting);
 
-/* Dynamic constraint = static constraint AND XSU mask (thesis 5.1). Static when XSU is off. */
-uint64_t xsu_dynamic_constraint(const struct xsu_core *core, unsigned thread, uint64_t static_mask,
-				bool corrupting);
+/* Dynamic constraint = static constraint AND XSU mask (thesis 5.1). */
+uint64_t xsu_dynamic_constraint(const struct xsu_states *core, unsigned thread,
+				uint64_t static_mask, bool corrupting);
 
 /*
  * Record whether thread has an enabled corrupting event (Linux has_exclusive[tid], set when the
  * constraint of such an event is taken and cleared when the last one is released).
  */
-void xsu_set_has_exclusive(struct xsu_core *core, unsigned thread, bool has_exclusive);
+void xsu_set_has_exclusive(struct xsu_states *core, unsigned thread, bool has_exclusive);
 
 /*
- * The GP counters the slow path may use: gp, or gp / 2 when the workaround and the starvation
- * limit are on and either thread has a corrupting event (Linux 4.1-rc7 x86_schedule_events,
- * "Do not allow scheduling of more than half the available generic counters";
- * exclusive_present is has_exclusive[0] | has_exclusive[1]).
+ * The GP counters the slow path may use under the starvation limit: gp / 2 while either thread
+ * has a corrupting event, gp otherwise (Linux 4.1-rc7 x86_schedule_events, "Do not allow
+ * scheduling of more than half the available generic counters"; exclusive_present is
+ * has_exclusive[0] | has_exclusive[1]).
  */
-unsigned xsu_gpmax(const struct xsu_core *core, unsigned gp);
+unsigned xsu_limit_gpmax(const struct xsu_states *core, unsigned gp);
 
-/* The transaction. See the sequence at the top of this file. */
-void xsu_start(struct xsu_core *core, unsigned thread, struct xsu_transaction *txn);
-void xsu_release(struct xsu_transaction *txn, unsigned counter);
-void xsu_commit(struct xsu_transaction *txn, unsigned counter, bool corrupting);
-void xsu_stop(struct xsu_transaction *txn);
+/* The transaction (struct sched_txn, pmu/sched.h: states is the struct xsu_states, next the
+ * sibling's view being built, as published at start, then released and committed). See the
+ * sequence at the top of this file. */
+void xsu_start(struct xsu_states *core, unsigned thread, struct sched_txn *txn);
+void xsu_release(struct sched_txn *txn, unsigned counter);
+void xsu_commit(struct sched_txn *txn, unsigned counter, bool corrupting);
+void xsu_stop(struct sched_txn *txn);
 
 /*
  * What one thread has programmed, as idxmsk bit sets: counters with an enabled event, and the
@@ -135,8 +128,15 @@ bool xsu_no_corruption(struct xsu_usage thread0, struct xsu_usage thread1);
  * the core lock held and no transaction open: xsu_no_corruption() holds, and each thread's
  * states are exactly what its sibling has programmed (X for a corrupting event, S for any other,
  * U for an idle counter), so neither a lost release nor a stale commit can go unnoticed.
- * Only meaningful with the workaround on; returns false when it is off.
  */
-bool xsu_invariant(const struct xsu_core *core, struct xsu_usage thread0, struct xsu_usage thread1);
+bool xsu_invariant(const struct xsu_states *core, struct xsu_usage thread0,
+		   struct xsu_usage thread1);
+
+/*
+ * Linux's XSU as the multiplexer's scheduling hooks (struct sched_hooks, pmu/sched.h): dynamic
+ * constraints from the sibling's states and the transaction around every pass; _limit adds
+ * 4.1-rc7's half-of-the-GP-counters limit. The hooks' states are a struct xsu_states.
+ */
+extern const struct sched_hooks xsu_hooks, xsu_hooks_limit;
 
 #endif

@@ -5,7 +5,7 @@
  * Whatever a counter selecting it reads came from somewhere else: on a part with the
  * BJ122/BV98/HSD29 erratum, from a corrupting event on the sibling's counter of the same index
  * (thesis 4.2: the "really zero" LBR inserts read 137,641,709). So it is what the leak catcher of
- * xsu=core counts (pmu/mux_core.h), and what a survey of the leak puts on the sibling counter.
+ * xsu=core counts (pmu/xsu_core.c), and what a survey of the leak puts on the sibling counter.
  * The table is data, in zero_event.c, with the reason each event is zero.
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests.

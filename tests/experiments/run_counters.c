@@ -11,21 +11,10 @@
 #include "kernel/time.h"
 #include "tests/experiments/run_counters.h"
 
-static const struct mux_policy *const policies[XSU_MODE_COUNT] = {
-	[XSU_MODE_OFF] = &mux_policy_off,
-	[XSU_MODE_ON] = &mux_policy_on,
-	[XSU_MODE_CORE] = &mux_policy_core,
-};
-
-const struct mux_policy *run_policy(unsigned mode)
-{
-	return mode < XSU_MODE_COUNT ? policies[mode] : &mux_policy_off;
-}
-
 /*
  * Fold what each counter counted since the last take into its event, with the schedule the
  * counters hold: the counts, interference marks, the model's true counts, and what leak catchers
- * caught (given back to the sibling's corrupting event, pmu/mux_core.h).
+ * caught (given back to the sibling's corrupting event, pmu/mux_pair.h).
  */
 static void collect(struct run_thread *rt)
 {
@@ -51,7 +40,7 @@ static void collect(struct run_thread *rt)
 		pmu_driver_take_interfered(rt->driver, c);
 		if (model)
 			model_true_take(model, rt->thread, c);
-		mux_core_add_leak(&rt->run->core, rt->thread, s, c, caught);
+		mux_pair_add_leak(&rt->run->pair, rt->thread, s, c, caught);
 	}
 }
 
@@ -79,12 +68,12 @@ static void program(struct run_thread *rt, const struct mux_schedule *s)
 }
 
 /* After every schedule, with XSU: no corrupting event facing a measured event of the sibling,
- * the XSU states as the threads hold them, every leak caught (pmu/mux_core.h). */
+ * the XSU states as the threads hold them, every leak caught (pmu/mux_pair.h). */
 static void check_invariant(struct run_thread *rt)
 {
-	const struct mux_core *core = &rt->run->core;
+	const struct mux_pair *pair = &rt->run->pair;
 
-	if (core->policy->xsu && !mux_core_invariant(core))
+	if (!mux_pair_invariant(pair))
 		rt->violations++;
 }
 
@@ -98,15 +87,15 @@ static void end_model_tick(const struct run_thread *rt)
 static void own_tick(struct trap_frame *frame, void *context)
 {
 	struct run_thread *rt = context;
-	struct mux_core *core = &rt->run->core;
+	struct mux_pair *pair = &rt->run->pair;
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	(void)frame;
 
 	collect(rt);
 	end_model_tick(rt);
-	core->policy->tick(core, rt->thread, rdtsc());
+	pair->ops->tick(pair, rt->thread, rdtsc());
 	check_invariant(rt);
-	program(rt, &core->schedule[rt->thread]);
+	program(rt, &pair->schedule[rt->thread]);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	rt->ticks++;
 }
@@ -149,18 +138,18 @@ static struct mux_schedule part_of(const struct run_thread *rt, const struct mux
 static bool joint_begin(struct run_thread *rt)
 {
 	struct run *run = rt->run;
-	struct mux_core *core = &run->core;
+	struct mux_pair *pair = &run->pair;
 	struct mux_schedule catchers = part_of(rt, &rt->programmed, false);
 
 	collect(rt);
 	end_model_tick(rt);
-	core->policy->tick(core, rt->thread, rdtsc());
+	pair->ops->tick(pair, rt->thread, rdtsc());
 	check_invariant(rt);
 	if (!run->thread[1].following) {
 		/* No sibling yet to catch the leaks: the corrupting events wait for it (it raises
 		 * this tick when it comes). Without a sibling at all nothing leaks. */
-		struct mux_schedule alone = part_of(rt, &core->schedule[rt->thread], true);
-		program(rt, the_pair.thread_count == 2 ? &alone : &core->schedule[rt->thread]);
+		struct mux_schedule alone = part_of(rt, &pair->schedule[rt->thread], true);
+		program(rt, the_pair.thread_count == 2 ? &alone : &pair->schedule[rt->thread]);
 		return false;
 	}
 	program(rt, &catchers);
@@ -182,7 +171,7 @@ static void leader_tick(struct trap_frame *frame, void *context)
 		rt->ticks++;
 	} else if (run->joint_step == JOINT_START_LEADER) {
 		collect(rt);
-		program(rt, &run->core.schedule[rt->thread]);
+		program(rt, &run->pair.schedule[rt->thread]);
 		run->joint_step = JOINT_START_SIBLING;
 		raise = true;
 	} else if (!run->join_raised) {
@@ -199,7 +188,7 @@ static void follower_tick(struct trap_frame *frame, void *context)
 {
 	struct run_thread *rt = context;
 	struct run *run = rt->run;
-	const struct mux_schedule *next = &run->core.schedule[rt->thread];
+	const struct mux_schedule *next = &run->pair.schedule[rt->thread];
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	bool raise = false;
 	(void)frame;
@@ -251,7 +240,7 @@ static void joint_raise(int thread)
 
 void run_counters_enter(struct run_thread *rt, unsigned mux_ms)
 {
-	bool joint = rt->run->core.policy->joint;
+	bool joint = rt->run->pair.ops->joint;
 	int raise = -1;
 
 	/* The hook first: thread 0 raises thread 1's tick only once it follows. */
@@ -274,7 +263,7 @@ static void joint_join(struct run_thread *rt)
 {
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 
-	rt->run->core.policy->start(&rt->run->core, rt->thread, rdtsc());
+	rt->run->pair.ops->start(&rt->run->pair, rt->thread, rdtsc());
 	int raise = joint_hurry(rt);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	joint_raise(raise);
@@ -282,16 +271,16 @@ static void joint_join(struct run_thread *rt)
 
 void run_counters_join(struct run_thread *rt, unsigned mux_ms)
 {
-	struct mux_core *core = &rt->run->core;
+	struct mux_pair *pair = &rt->run->pair;
 
-	if (core->policy->joint) {
+	if (pair->ops->joint) {
 		joint_join(rt);
 		return;
 	}
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
-	core->policy->start(core, rt->thread, rdtsc());
+	pair->ops->start(pair, rt->thread, rdtsc());
 	check_invariant(rt);
-	program(rt, &core->schedule[rt->thread]);
+	program(rt, &pair->schedule[rt->thread]);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	tick_start(mux_ms, own_tick, rt);
 }
@@ -313,28 +302,28 @@ static void stop_counting(struct run_thread *rt)
 
 uint64_t run_counters_depart(struct run_thread *rt)
 {
-	struct mux_core *core = &rt->run->core;
+	struct mux_pair *pair = &rt->run->pair;
 
-	if (!core->policy->joint) {
+	if (!pair->ops->joint) {
 		stop_counting(rt);
 		return rdtsc();
 	}
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
 	uint64_t now = rdtsc();
-	core->policy->stop(core, rt->thread, now);
+	pair->ops->stop(pair, rt->thread, now);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 	return now;
 }
 
 void run_counters_exit(struct run_thread *rt, uint64_t departed)
 {
-	struct mux_core *core = &rt->run->core;
+	struct mux_pair *pair = &rt->run->pair;
 
-	if (core->policy->joint) {
+	if (pair->ops->joint) {
 		stop_counting(rt);
 		return;
 	}
 	uint64_t flags = spin_lock_irqsave(&the_pmu.lock);
-	core->policy->stop(core, rt->thread, departed);
+	pair->ops->stop(pair, rt->thread, departed);
 	spin_unlock_irqrestore(&the_pmu.lock, flags);
 }

@@ -2,7 +2,7 @@
 /*
  * The counters of one run on both siblings (private to runner.c and run_counters.c): the state a
  * run keeps per thread, and the steps that schedule, program and read the counters at the start,
- * on every tick and at the end, under the XSU policy of the run (pmu/mux_core.h).
+ * on every tick and at the end, under the XSU policy of the run (pmu/mux_pair.h).
  *
  * With `off` and `on` each sibling ticks on its own APIC timer and reschedules its own list
  * (Linux's way). With `core` (policy->joint) thread 0's timer is the only one: its tick makes the
@@ -19,7 +19,7 @@
 #include "kernel/tick.h"
 #include "pmu/driver.h"
 #include "pmu/mux.h"
-#include "pmu/mux_core.h"
+#include "pmu/mux_pair.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/runner.h"
 
@@ -49,7 +49,7 @@ struct run {
 	const struct exp_settings *settings;
 	const struct workload *workload[2];
 	struct workload_params *params[2];
-	struct mux_core core; /* the two threads' lists under the run's XSU policy */
+	struct mux_pair pair; /* the two threads' lists under the run's XSU mode */
 	struct run_thread thread[2];
 	uint64_t start_tsc;
 	uint64_t duration_tsc;
@@ -62,9 +62,6 @@ struct run {
 	uint64_t joint_unanswered;
 	uint64_t joint_began_at, joint_gap_tsc;
 };
-
-/* The XSU policy of each mode (kernel/cmdline.h enum xsu_mode). */
-const struct mux_policy *run_policy(unsigned mode);
 
 /*
  * A thread's part in a run, on its CPU, in this order:

@@ -66,7 +66,7 @@ enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorit
 	case EXP_SCHED_GREEDY:
 		return SCHED_GREEDY;
 	case EXP_SCHED_HK:
-		return SCHED_HOPCROFT_KARP;
+		return SCHED_HK;
 	default:
 		return configured;
 	}
@@ -103,7 +103,7 @@ static void run_thread_main(unsigned thread, void *arg)
 	run_counters_enter(rt, run->settings->mux_ms);
 	/* Core-wide XSU: both threads take part from the common start (the catchers), the events
 	 * of a thread started later from its offset (pair_run() applies the others'). */
-	if (run->core.policy->joint)
+	if (run->pair.ops->joint)
 		wait_until(rdtsc() + tsc_from_us(spec->offset_ms * 1000ull));
 	/*
 	 * A thread started later starts inside the other's run, as the thesis's second perf does:
@@ -229,7 +229,7 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		const struct exp_thread *th = &spec->thread[t];
 		rt->run = &run;
 		rt->thread = t;
-		mux_init(&rt->mux, &config, NULL, t);
+		mux_init(&rt->mux, &config, t);
 		for (unsigned i = 0; i < MUX_MAX_EVENTS; i++)
 			rt->programmed.counter[i] = SCHED_NO_COUNTER;
 		if (!prepare_workload(&run, t, s))
@@ -244,7 +244,7 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		for (unsigned i = 0; th->counters && i < rt->mux.nr_events; i++)
 			mux_set_constraint(&rt->mux, i, th->counters);
 	}
-	mux_core_init(&run.core, run_policy(spec->xsu), spec->limit, &run.thread[0].mux,
+	mux_pair_init(&run.pair, xsu_ops_of(spec->xsu, spec->limit), &run.thread[0].mux,
 		      &run.thread[1].mux, uarch_zero_event(the_pmu.info.uarch));
 	if (error[0])
 		out->error = error;
@@ -283,9 +283,8 @@ void exp_run_measure(struct exp_run_result *out)
 
 	/* Under core-wide XSU both start together, and run_thread_main() applies the offsets. */
 	for (unsigned t = 0; t < 2; t++)
-		job.offset_tsc[t] = run.core.policy->joint
-					    ? 0
-					    : tsc_from_us(spec->thread[t].offset_ms * 1000ull);
+		job.offset_tsc[t] =
+			run.pair.ops->joint ? 0 : tsc_from_us(spec->thread[t].offset_ms * 1000ull);
 	/* Generous: the longer thread's offset and duration, and time to start and stop. */
 	uint64_t longest =
 		job.offset_tsc[0] > job.offset_tsc[1] ? job.offset_tsc[0] : job.offset_tsc[1];

@@ -71,9 +71,9 @@ static void run_keys(struct record *r, const struct suite *s, const struct exper
 	record_string(r, "sched", sched_name(s, run));
 	record_uint(r, "rep", s->results.rep);
 	if (e->policies)
-		record_string(r, "policy",
-			      exp_run_policy(run, exp_run_sched(run, s->settings.sched) ==
-							  SCHED_HOPCROFT_KARP));
+		record_string(
+			r, "policy",
+			exp_run_policy(run, exp_run_sched(run, s->settings.sched) == SCHED_HK));
 }
 
 static void thread_keys(struct record *r, const struct exp_run *run,
@@ -479,7 +479,7 @@ void experiments_run(const struct config *config)
 		.dur_ms = config->dur_ms,
 		.mux_ms = config->mux_ms,
 		.triad_reps = config->triad_reps,
-		.sched = config->sched == SCHED_MODE_HK ? SCHED_HOPCROFT_KARP : SCHED_GREEDY,
+		.sched = config->sched,
 		.workloads = { .triad_kib = config->triad_kib, .chase_kib = config->chase_kib },
 		.memory = &memory,
 	};

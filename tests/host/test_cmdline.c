@@ -28,7 +28,7 @@ static void test_defaults(void **state)
 	assert_int_equal(parse(""), 0);
 	assert_string_equal(cfg.exp, ""); /* not given: the payload decides (all, or custom) */
 	assert_int_equal(cfg.xsu, XSU_MODES_ALL);
-	assert_int_equal(cfg.sched, SCHED_MODE_GREEDY);
+	assert_int_equal(cfg.sched, SCHED_GREEDY);
 	assert_int_equal(cfg.pmu, PMU_REQ_AUTO);
 	assert_int_equal(cfg.exit, EXIT_MODE_HALT);
 	assert_int_equal(cfg.mux_ms, 1);
@@ -138,7 +138,7 @@ static void test_every_key(void **state)
 			 0);
 	assert_string_equal(cfg.exp, "ch7-aligned,ch4-branch-misses");
 	assert_int_equal(cfg.xsu, XSU_MODE_BIT(XSU_MODE_OFF));
-	assert_int_equal(cfg.sched, SCHED_MODE_HK);
+	assert_int_equal(cfg.sched, SCHED_HK);
 	assert_int_equal(cfg.pmu, PMU_REQ_MODEL);
 	assert_int_equal(cfg.mux_ms, 4);
 	assert_int_equal(cfg.exit, EXIT_MODE_QEMU);
@@ -243,10 +243,10 @@ static void test_later_value_wins(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("sched=hk sched=greedy"), 0);
-	assert_int_equal(cfg.sched, SCHED_MODE_GREEDY);
+	assert_int_equal(cfg.sched, SCHED_GREEDY);
 	/* A bad later value does not undo a good earlier one. */
 	assert_int_equal(parse("sched=hk sched=best"), 1);
-	assert_int_equal(cfg.sched, SCHED_MODE_HK);
+	assert_int_equal(cfg.sched, SCHED_HK);
 	assert_string_equal(warnings[0].message,
 			    "sched=best is not valid (accepted: greedy|hk); keeping sched=hk");
 }

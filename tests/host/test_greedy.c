@@ -174,7 +174,7 @@ static void test_fast_path(void **state)
 	assert_int_equal(a[2], 2);
 	assert_int_equal(sched_events(SCHED_GREEDY, masks, fresh, 3, 2, a), 1);
 	/* The same fast path in front of Hopcroft-Karp. */
-	assert_int_equal(sched_events(SCHED_HOPCROFT_KARP, masks, keep, 3, 4, a), 0);
+	assert_int_equal(sched_events(SCHED_HK, masks, keep, 3, 4, a), 0);
 	assert_int_equal(a[0], 3);
 	assert_int_equal(a[1], 1);
 }

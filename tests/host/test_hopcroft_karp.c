@@ -148,7 +148,7 @@ static void check_generic(const uint64_t *masks, unsigned n, const struct sched_
 			  unsigned nr_groups, unsigned gpmax, unsigned max_events)
 {
 	struct sched_generic_params params = {
-		.algorithm = SCHED_HOPCROFT_KARP,
+		.algorithm = SCHED_HK,
 		.gpmax = gpmax,
 		.max_events = max_events,
 	};

@@ -49,7 +49,7 @@ static void test_thesis_constraint_example(void **state)
 		fixture_thread(&t, "haswell", 0,
 			       "l2_lines_in:any,l1d_pend_miss:occurrences,"
 			       "cycle_activity:stalls_l1d_pending,inst_retired:any_p",
-			       alg ? SCHED_HOPCROFT_KARP : SCHED_GREEDY, NULL, 0);
+			       alg ? SCHED_HK : SCHED_GREEDY, NULL, 0);
 		for (unsigned i = 0; i < 4; i++)
 			mux_set_constraint(&t, i, masks[i]);
 		fixture_run(&t, 1000);
@@ -168,25 +168,27 @@ static void test_article_group_blocks_later_groups(void **state)
  */
 static void test_article_half_counter_limit(void **state)
 {
-	struct xsu_core core;
+	struct xsu_states core;
 	struct mux_thread t;
 
 	(void)state;
-	xsu_init(&core, true, true);
+	xsu_init(&core);
 	fixture_thread(&t, "haswell", 0,
 		       "mem_load_uops_retired.l1_hit,mem_load_uops_retired.l1_miss,"
 		       "mem_load_uops_retired.l2_hit",
 		       SCHED_GREEDY, &core, 0);
+	mux_set_hooks(&t, &xsu_hooks_limit, &core);
 	fixture_run(&t, 999);
 	for (unsigned i = 0; i < 3; i++)
 		assert_int_equal(fixture_percent(&t, i), 6667);
 
-	xsu_init(&core, true, true);
+	xsu_init(&core);
 	fixture_thread(&t, "haswell", 0,
 		       "mem_load_uops_retired.l1_hit,mem_load_uops_retired.l1_miss,"
 		       "mem_load_uops_retired.hit_lfb,mem_load_uops_retired.l2_hit,"
 		       "mem_load_uops_retired.l3_hit",
 		       SCHED_GREEDY, &core, 0);
+	mux_set_hooks(&t, &xsu_hooks_limit, &core);
 	fixture_run(&t, 1000);
 	for (unsigned i = 0; i < 5; i++)
 		assert_int_equal(fixture_percent(&t, i), 4000);
@@ -273,7 +275,7 @@ static void test_capacity(void **state)
 	struct pmu_event e[MUX_MAX_EVENTS + 1] = { 0 };
 
 	(void)state;
-	mux_init(&t, &config, NULL, 0);
+	mux_init(&t, &config, 0);
 	assert_int_equal(mux_add_group(&t, e, 0), -1);
 	assert_int_equal(mux_add_events(&t, e, MUX_MAX_EVENTS + 1), -1);
 	assert_int_equal(t.nr_events, 0);

@@ -82,7 +82,7 @@ static void test_group_all_or_nothing(void **state)
 {
 	const uint64_t masks[] = { 0xf, 0x4, 0x4, 0x1 };
 	const struct sched_group order[] = { GROUP(0, 1), GROUP(1, 2), GROUP(3, 1) };
-	struct sched_generic_result r = run(masks, 4, order, 3, SCHED_HOPCROFT_KARP, false);
+	struct sched_generic_result r = run(masks, 4, order, 3, SCHED_HK, false);
 
 	(void)state;
 	assert_int_equal(r.nr_scheduled, 1);
@@ -90,7 +90,7 @@ static void test_group_all_or_nothing(void **state)
 	assert_int_equal(r.counter[1], SCHED_NO_COUNTER);
 	assert_int_equal(r.counter[2], SCHED_NO_COUNTER);
 	assert_int_equal(r.counter[3], SCHED_NO_COUNTER);
-	r = run(masks, 4, order, 3, SCHED_HOPCROFT_KARP, true);
+	r = run(masks, 4, order, 3, SCHED_HK, true);
 	assert_int_equal(r.nr_scheduled, 2);
 	assert_int_not_equal(r.counter[3], SCHED_NO_COUNTER);
 }

@@ -27,7 +27,8 @@ static const struct pmu_event corrupting = { .event = 0xd0, .umask = 0x81, .usr 
 static const struct pmu_event non_corrupting = { .event = 0xcc, .umask = 0x20, .usr = true };
 
 struct pair {
-	struct xsu_core core;
+	struct xsu_states core;
+	bool limit; /* Linux 4.1-rc7's half limit: xsu_hooks_limit */
 	struct mux_thread t[2];
 	struct mux_schedule s[2];
 	unsigned long now;
@@ -48,9 +49,19 @@ static void pair_init(struct pair *p, bool limit)
 	};
 
 	memset(p, 0, sizeof(*p));
-	xsu_init(&p->core, true, limit);
-	mux_init(&p->t[0], &config, &p->core, 0);
-	mux_init(&p->t[1], &config, &p->core, 1);
+	p->limit = limit;
+	xsu_init(&p->core);
+	for (unsigned t = 0; t < 2; t++) {
+		mux_init(&p->t[t], &config, t);
+		mux_set_hooks(&p->t[t], limit ? &xsu_hooks_limit : &xsu_hooks, &p->core);
+	}
+}
+
+/* Thread t's events, parsed for Haswell, scheduled with the pair's XSU hooks. */
+static void load(struct pair *p, unsigned t, const char *events)
+{
+	fixture_thread(&p->t[t], "haswell", 0, events, SCHED_GREEDY, &p->core, t);
+	mux_set_hooks(&p->t[t], p->limit ? &xsu_hooks_limit : &xsu_hooks, &p->core);
 }
 
 /* Thread t gets one more event and reschedules (start the first time, tick afterwards). */
@@ -148,11 +159,11 @@ static void test_thesis_figures_5_4_to_5_10(void **state)
 /* Fig. 5.3: X blocks both kinds, S blocks corrupting events, U blocks nothing. */
 static void test_xsu_masks(void **state)
 {
-	struct xsu_core core;
-	struct xsu_transaction txn;
+	struct xsu_states core;
+	struct sched_txn txn;
 
 	(void)state;
-	xsu_init(&core, true, false);
+	xsu_init(&core);
 	xsu_start(&core, 1, &txn);
 	xsu_commit(&txn, 0, true);
 	xsu_commit(&txn, 1, false);
@@ -167,20 +178,23 @@ static void test_xsu_masks(void **state)
 			 PMU_FIXED_BIT(1) | 0xe);
 	/* The other thread is not constrained by its own holdings. */
 	assert_int_equal(xsu_dynamic_constraint(&core, 1, 0xf, true), 0xf);
-	/* Off: the static constraint. */
-	core.enabled = false;
-	assert_int_equal(xsu_dynamic_constraint(&core, 0, 0xf, true), 0xf);
-	assert_int_equal(xsu_dynamic_constraint(NULL, 0, 0x5, true), 0x5);
+	/* Through the hooks: Linux's XSU allows what the states allow; with no XSU
+	 * (sched_hooks_none) the static constraint stays whole. */
+	xsu_start(&core, 0, &txn);
+	assert_int_equal(xsu_hooks.allowed(&txn, true) & 0xf, 0xc);
+	assert_int_equal(xsu_hooks.allowed(&txn, false) & 0xf, 0xe);
+	xsu_stop(&txn);
+	assert_int_equal(sched_hooks_none.allowed(&txn, true) & 0xf, 0xf);
 }
 
 /* The transaction: the sibling sees nothing of a pass until it is committed and stopped. */
 static void test_transaction(void **state)
 {
-	struct xsu_core core;
-	struct xsu_transaction txn;
+	struct xsu_states core;
+	struct sched_txn txn;
 
 	(void)state;
-	xsu_init(&core, true, false);
+	xsu_init(&core);
 	xsu_start(&core, 0, &txn);
 	xsu_commit(&txn, 2, true);
 	assert_int_equal(xsu_state_of(&core, 1, 2), U);
@@ -200,27 +214,27 @@ static void test_transaction(void **state)
  * only when switched on. */
 static void test_starvation_limit(void **state)
 {
-	struct xsu_core core;
+	struct xsu_states core;
 
 	(void)state;
-	xsu_init(&core, true, true);
-	assert_int_equal(xsu_gpmax(&core, 4), 4);
+	xsu_init(&core);
+	assert_int_equal(xsu_limit_gpmax(&core, 4), 4);
 	xsu_set_has_exclusive(&core, 1, true);
-	assert_int_equal(xsu_gpmax(&core, 4), 2);
-	assert_int_equal(xsu_gpmax(&core, 8), 4);
-	core.starvation_limit = false;
-	assert_int_equal(xsu_gpmax(&core, 4), 4);
-	core.starvation_limit = true;
-	core.enabled = false;
-	assert_int_equal(xsu_gpmax(&core, 4), 4);
-	assert_int_equal(xsu_gpmax(NULL, 4), 4);
+	assert_int_equal(xsu_limit_gpmax(&core, 4), 2);
+	assert_int_equal(xsu_limit_gpmax(&core, 8), 4);
+	/* Through the hooks: only xsu_hooks_limit halves; Linux's XSU without it and no XSU at
+	 * all leave every GP counter. */
+	struct sched_txn txn = { .states = &core, .thread = 0 };
+	assert_int_equal(xsu_hooks_limit.gpmax(&txn, 4), 2);
+	assert_int_equal(xsu_hooks.gpmax(&txn, 4), 4);
+	assert_int_equal(sched_hooks_none.gpmax(&txn, 4), 4);
 }
 
 /* The invariant detects what it is there for. */
 static void test_invariant_detects(void **state)
 {
-	struct xsu_core core;
-	struct xsu_transaction txn;
+	struct xsu_states core;
+	struct sched_txn txn;
 	struct xsu_usage t0 = { .enabled = 0x1, .corrupting = 0x1 };
 	struct xsu_usage t1 = { .enabled = 0x2, .corrupting = 0 };
 	struct xsu_usage clash = { .enabled = 0x1, .corrupting = 0 };
@@ -231,7 +245,7 @@ static void test_invariant_detects(void **state)
 	assert_false(xsu_no_corruption(t0, clash));
 	assert_false(xsu_no_corruption(clash, t0));
 	assert_true(xsu_no_corruption(t0, fixed));
-	xsu_init(&core, true, false);
+	xsu_init(&core);
 	/* States not matching what is programmed. */
 	assert_false(xsu_invariant(&core, t0, t1));
 	xsu_start(&core, 0, &txn);
@@ -245,8 +259,6 @@ static void test_invariant_detects(void **state)
 	assert_false(xsu_invariant(&core, t0, (struct xsu_usage){ 0, 0 }));
 	/* A corrupting event facing an enabled sibling counter, states notwithstanding. */
 	assert_false(xsu_invariant(&core, t0, (struct xsu_usage){ 0x3, 0 }));
-	core.enabled = false;
-	assert_false(xsu_invariant(&core, t0, t1));
 }
 
 /* Run two threads for n ticks; HT_1 starts at `offset`. Both tick in every tick, HT_0 first. */
@@ -278,8 +290,8 @@ static void test_thesis_chapter_7_replay(void **state)
 
 	(void)state;
 	pair_init(&p, false);
-	fixture_thread(&p.t[0], "haswell", 0, "r81d0:u,r08d1:u,r20cc:u", SCHED_GREEDY, &p.core, 0);
-	fixture_thread(&p.t[1], "haswell", 0, "r20cc:u,r81d0:u,r08d1:u", SCHED_GREEDY, &p.core, 1);
+	load(&p, 0, "r81d0:u,r08d1:u,r20cc:u");
+	load(&p, 1, "r20cc:u,r81d0:u,r08d1:u");
 	replay(&p, 1000, 10);
 	for (unsigned i = 0; i < 3; i++)
 		assert_int_equal(fixture_percent(&p.t[0], i), 10000);
@@ -294,8 +306,8 @@ static void test_thesis_chapter_7_replay(void **state)
 
 	/* With Linux 4.1-rc7's limit each thread gets two GP counters: HT_0 multiplexes too. */
 	pair_init(&p, true);
-	fixture_thread(&p.t[0], "haswell", 0, "r81d0:u,r08d1:u,r20cc:u", SCHED_GREEDY, &p.core, 0);
-	fixture_thread(&p.t[1], "haswell", 0, "r20cc:u,r81d0:u,r08d1:u", SCHED_GREEDY, &p.core, 1);
+	load(&p, 0, "r81d0:u,r08d1:u,r20cc:u");
+	load(&p, 1, "r20cc:u,r81d0:u,r08d1:u");
 	replay(&p, 1000, 10);
 	for (unsigned i = 0; i < 3; i++) {
 		assert_in_range(fixture_percent(&p.t[0], i), 6660, 6670);
@@ -314,17 +326,15 @@ static void test_thesis_chapter_8_starvation(void **state)
 
 	(void)state;
 	pair_init(&p, false);
-	fixture_thread(&p.t[0], "haswell", 0, "r81d0:u,r08d1:u,r10d1:u,r01d1:u", SCHED_GREEDY,
-		       &p.core, 0);
-	fixture_thread(&p.t[1], "haswell", 0, "branches", SCHED_GREEDY, &p.core, 1);
+	load(&p, 0, "r81d0:u,r08d1:u,r10d1:u,r01d1:u");
+	load(&p, 1, "branches");
 	replay(&p, 100, 1);
 	assert_int_equal(fixture_percent(&p.t[0], 0), 10000);
 	assert_false(mux_read(&p.t[1].events[0]).counted);
 
 	pair_init(&p, true);
-	fixture_thread(&p.t[0], "haswell", 0, "r81d0:u,r08d1:u,r10d1:u,r01d1:u", SCHED_GREEDY,
-		       &p.core, 0);
-	fixture_thread(&p.t[1], "haswell", 0, "branches", SCHED_GREEDY, &p.core, 1);
+	load(&p, 0, "r81d0:u,r08d1:u,r10d1:u,r01d1:u");
+	load(&p, 1, "branches");
 	replay(&p, 100, 1);
 	assert_int_equal(fixture_percent(&p.t[0], 0), 5000);
 	assert_int_equal(fixture_percent(&p.t[1], 0), 10000);
@@ -348,8 +358,7 @@ static void test_random_interleavings(void **state)
 		for (unsigned t = 0; t < 2; t++) {
 			unsigned n = 1 + brute_random(&seed) % 8;
 
-			p.t[t].config.algorithm =
-				brute_random(&seed) & 1 ? SCHED_HOPCROFT_KARP : SCHED_GREEDY;
+			p.t[t].config.algorithm = brute_random(&seed) & 1 ? SCHED_HK : SCHED_GREEDY;
 			for (unsigned i = 0; i < n;) {
 				struct pmu_event g[3];
 				unsigned size = 1 + brute_random(&seed) % 3;

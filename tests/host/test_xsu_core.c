@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Core-wide XSU (pmu/mux_core.c, pmu/core_sched.c): the thesis's starvation case; the XSU
+ * Core-wide XSU (pmu/xsu_core.c, pmu/core_sched.c): the thesis's starvation case; the XSU
  * guarantee, groups whole and pinned events running after every joint schedule; the joint
  * placement exactly the best one for its order and worths (against an exhaustive search of every
  * joint placement); on thousands of seeded random pairs of lists, the smallest running fraction
@@ -21,7 +21,7 @@
 #include "pmu/core_sched.h"
 #include "pmu/driver.h"
 #include "pmu/model.h"
-#include "pmu/mux_core.h"
+#include "pmu/mux_pair.h"
 #include "pmu/zero_event.h"
 #include "tests/host/lib/brute_force.h"
 #include "tests/host/lib/fixtures.h"
@@ -35,7 +35,7 @@
 
 struct pair {
 	struct mux_thread t[2];
-	struct mux_core core;
+	struct mux_pair core;
 };
 
 static const struct uarch *haswell(void)
@@ -44,7 +44,7 @@ static const struct uarch *haswell(void)
 }
 
 static void pair_from_lists(struct pair *p, const struct random_list *lists,
-			    const struct mux_policy *policy, enum sched_algorithm algorithm)
+			    const struct xsu_ops *policy, enum sched_algorithm algorithm)
 {
 	struct mux_config config = {
 		.uarch = haswell(),
@@ -54,19 +54,19 @@ static void pair_from_lists(struct pair *p, const struct random_list *lists,
 	};
 
 	for (unsigned t = 0; t < 2; t++) {
-		mux_init(&p->t[t], &config, NULL, t);
+		mux_init(&p->t[t], &config, t);
 		assert_int_equal(mux_add_events(&p->t[t], lists[t].events, lists[t].n),
 				 (int)lists[t].n);
 	}
-	mux_core_init(&p->core, policy, false, &p->t[0], &p->t[1], uarch_zero_event(haswell()));
+	mux_pair_init(&p->core, policy, &p->t[0], &p->t[1], uarch_zero_event(haswell()));
 }
 
 static void pair_from_text(struct pair *p, const char *ht0, const char *ht1,
-			   const struct mux_policy *policy)
+			   const struct xsu_ops *policy)
 {
 	fixture_thread(&p->t[0], "haswell", 4, ht0, SCHED_GREEDY, NULL, 0);
 	fixture_thread(&p->t[1], "haswell", 4, ht1, SCHED_GREEDY, NULL, 1);
-	mux_core_init(&p->core, policy, false, &p->t[0], &p->t[1], uarch_zero_event(haswell()));
+	mux_pair_init(&p->core, policy, &p->t[0], &p->t[1], uarch_zero_event(haswell()));
 }
 
 static double fraction(const struct mux_event *e)
@@ -81,7 +81,7 @@ static double fraction(const struct mux_event *e)
  */
 static void check_schedule(const struct pair *p)
 {
-	assert_true(mux_core_invariant(&p->core));
+	assert_true(mux_pair_invariant(&p->core));
 	for (unsigned t = 0; t < 2; t++) {
 		const struct mux_thread *th = &p->t[t];
 		uint64_t used = 0;
@@ -145,12 +145,12 @@ static void test_thesis_starvation(void **state)
 	const char *ht0 = "r81d0:u,r08d1:u,r10d1:u,r01d1:u", *ht1 = "r00c5:u";
 
 	(void)state;
-	pair_from_text(&p, ht0, ht1, &mux_policy_core);
-	p.core.policy->start(&p.core, 0, 0);
+	pair_from_text(&p, ht0, ht1, &xsu_ops_core);
+	p.core.ops->start(&p.core, 0, 0);
 	for (unsigned k = 0; k < 1000; k++) {
 		if (k == 1)
-			p.core.policy->start(&p.core, 1, 1);
-		p.core.policy->tick(&p.core, 0, k);
+			p.core.ops->start(&p.core, 1, 1);
+		p.core.ops->tick(&p.core, 0, k);
 		check_schedule(&p);
 		/* HT1's four GP counters: its branches event or a catcher. */
 		if (k && p.t[1].events[0].counter != SCHED_NO_COUNTER)
@@ -161,25 +161,25 @@ static void test_thesis_starvation(void **state)
 			assert_int_equal(p.core.schedule[1].catchers, 0xf);
 	}
 	for (unsigned t = 0; t < 2; t++)
-		p.core.policy->stop(&p.core, t, 1000);
+		p.core.ops->stop(&p.core, t, 1000);
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned i = 0; i < p.t[t].nr_events; i++)
 			assert_true(fraction(&p.t[t].events[i]) > 0.795 &&
 				    fraction(&p.t[t].events[i]) < 0.805);
 
 	/* Linux's XSU, the same lists: branches never runs. */
-	pair_from_text(&p, ht0, ht1, &mux_policy_on);
-	p.core.policy->start(&p.core, 0, 0);
+	pair_from_text(&p, ht0, ht1, &xsu_ops_on);
+	p.core.ops->start(&p.core, 0, 0);
 	for (unsigned k = 1; k < 1000; k++) {
-		p.core.policy->tick(&p.core, 0, k);
+		p.core.ops->tick(&p.core, 0, k);
 		if (k == 1)
-			p.core.policy->start(&p.core, 1, 1);
+			p.core.ops->start(&p.core, 1, 1);
 		else
-			p.core.policy->tick(&p.core, 1, k);
-		assert_true(mux_core_invariant(&p.core));
+			p.core.ops->tick(&p.core, 1, k);
+		assert_true(mux_pair_invariant(&p.core));
 	}
 	for (unsigned t = 0; t < 2; t++)
-		p.core.policy->stop(&p.core, t, 1000);
+		p.core.ops->stop(&p.core, t, 1000);
 	assert_int_equal(p.t[1].events[0].time_running, 0);
 }
 
@@ -232,7 +232,7 @@ static bool better(const struct core_sched_input *in, const unsigned *order, uin
  * it accepts are exactly the best feasible set for the order. With every group pinned (strict
  * order) that is the lexicographically best set, groups included (the feasible sets are closed
  * under subsets, so it is the greedy choice over the union of every split's sets). With worths
- * as pmu/mux_core.c makes them (not increasing along the order, some pinned groups first) the
+ * as pmu/xsu_core.c makes them (not increasing along the order, some pinned groups first) the
  * most worth: exactly, for lists of single events (a transversal matroid per split, where the
  * greedy pass finds the most worth). The placement keeps the guarantee.
  */
@@ -252,7 +252,7 @@ static void core_sched_against_reference(bool worths, unsigned instances, uint64
 		int m;
 
 		random_lists(&seed, &o, lists);
-		pair_from_lists(&p, lists, &mux_policy_core, SCHED_GREEDY);
+		pair_from_lists(&p, lists, &xsu_ops_core, SCHED_GREEDY);
 		m = joint_maximal_sets(&p.t[0], &p.t[1], sets, JOINT_MAX_SETS);
 		assert_true(m > 0);
 
@@ -444,7 +444,7 @@ static bool fair_instance(struct pair *p, const struct random_list *lists, unsig
 	uint64_t runnable = 0;
 	int m;
 
-	pair_from_lists(p, lists, &mux_policy_core, SCHED_GREEDY);
+	pair_from_lists(p, lists, &xsu_ops_core, SCHED_GREEDY);
 	groups = p->t[0].nr_groups + p->t[1].nr_groups;
 	m = joint_maximal_sets(&p->t[0], &p->t[1], sets, JOINT_MAX_SETS);
 	assert_true(m > 0);
@@ -453,15 +453,15 @@ static bool fair_instance(struct pair *p, const struct random_list *lists, unsig
 	for (int s = 0; s < m; s++)
 		runnable |= sets[s];
 
-	p->core.policy->start(&p->core, 0, 0);
+	p->core.ops->start(&p->core, 0, 0);
 	for (unsigned k = 0; k < ticks; k++) {
 		if (k == offset)
-			p->core.policy->start(&p->core, 1, k);
-		p->core.policy->tick(&p->core, 0, k);
+			p->core.ops->start(&p->core, 1, k);
+		p->core.ops->tick(&p->core, 0, k);
 		check_schedule(p);
 	}
 	for (unsigned t = 0; t < 2; t++)
-		p->core.policy->stop(&p->core, t, ticks);
+		p->core.ops->stop(&p->core, t, ticks);
 
 	for (unsigned t = 0; t < 2; t++) {
 		for (unsigned g = 0; g < p->t[t].nr_groups; g++) {
@@ -523,7 +523,7 @@ static void fair_sweep(uint64_t seed, const struct random_lists_options *o, unsi
 		      FAIR_TOLERANCE);
 	/*
 	 * The leximin shares themselves (max-min fairness all the way up, not only at the bottom)
-	 * are met closely but not always (pmu/mux_core.c, group_worth()): nine pairs in ten or
+	 * are met closely but not always (pmu/xsu_core.c, group_worth()): nine pairs in ten or
 	 * more within the tolerance, and on average well within.
 	 */
 	assert_true(f.leximin_off * 10 <= f.pairs);
@@ -563,24 +563,25 @@ static void test_per_thread_policies_unchanged(void **state)
 
 	(void)state;
 	for (unsigned instance = 0; instance < 300; instance++) {
-		const struct mux_policy *policy = instance & 1 ? &mux_policy_on : &mux_policy_off;
-		enum sched_algorithm algorithm = instance & 2 ? SCHED_HOPCROFT_KARP : SCHED_GREEDY;
-		struct xsu_core xsu;
+		const struct xsu_ops *policy = instance & 1 ? &xsu_ops_on : &xsu_ops_off;
+		enum sched_algorithm algorithm = instance & 2 ? SCHED_HK : SCHED_GREEDY;
+		struct xsu_states xsu;
 		struct mux_schedule s[2];
 		struct random_list lists[2];
 
 		random_lists(&seed, &o, lists);
 		pair_from_lists(&via, lists, policy, algorithm);
 		pair_from_lists(&direct, lists, policy, algorithm);
-		xsu_init(&xsu, policy->xsu, false);
-		direct.t[0].xsu = direct.t[1].xsu = &xsu;
+		xsu_init(&xsu);
+		for (unsigned t = 0; t < 2; t++)
+			mux_set_hooks(&direct.t[t], policy->hooks, &xsu);
 		for (unsigned k = 0; k < 60; k++) {
 			for (unsigned t = 0; t < 2; t++) {
 				if (k == t) {
-					via.core.policy->start(&via.core, t, k);
+					via.core.ops->start(&via.core, t, k);
 					mux_start(&direct.t[t], k, &s[t]);
 				} else if (k > t) {
-					via.core.policy->tick(&via.core, t, k);
+					via.core.ops->tick(&via.core, t, k);
 					mux_tick(&direct.t[t], k, &s[t]);
 				} else {
 					continue;
@@ -588,21 +589,23 @@ static void test_per_thread_policies_unchanged(void **state)
 				assert_memory_equal(via.core.schedule[t].counter, s[t].counter,
 						    sizeof(s[t].counter));
 				assert_int_equal(via.core.schedule[t].catchers, 0);
-				assert_true(mux_core_invariant(&via.core));
+				assert_true(mux_pair_invariant(&via.core));
 			}
 		}
 		for (unsigned t = 0; t < 2; t++) {
-			via.core.policy->stop(&via.core, t, 60);
+			via.core.ops->stop(&via.core, t, 60);
 			mux_stop(&direct.t[t], 60);
 			for (unsigned i = 0; i < direct.t[t].nr_events; i++)
 				assert_int_equal(via.t[t].events[i].time_running,
 						 direct.t[t].events[i].time_running);
 		}
 	}
-	assert_ptr_equal(mux_policy_by_name("off"), &mux_policy_off);
-	assert_ptr_equal(mux_policy_by_name("on"), &mux_policy_on);
-	assert_ptr_equal(mux_policy_by_name("core"), &mux_policy_core);
-	assert_null(mux_policy_by_name("both"));
+	assert_ptr_equal(xsu_ops_of(XSU_MODE_OFF, false), &xsu_ops_off);
+	assert_ptr_equal(xsu_ops_of(XSU_MODE_OFF, true), &xsu_ops_off);
+	assert_ptr_equal(xsu_ops_of(XSU_MODE_ON, false), &xsu_ops_on);
+	assert_ptr_equal(xsu_ops_of(XSU_MODE_ON, true), &xsu_ops_on_limit);
+	assert_ptr_equal(xsu_ops_of(XSU_MODE_CORE, false), &xsu_ops_core);
+	assert_ptr_equal(xsu_ops_of(XSU_MODE_COUNT, false), &xsu_ops_off);
 }
 
 /*
@@ -615,9 +618,9 @@ static void test_join_and_leave(void **state)
 	static struct pair p;
 
 	(void)state;
-	pair_from_text(&p, "r81d0:u,r00c5:u", "r00c4:u,r08d1:u", &mux_policy_core);
-	p.core.policy->start(&p.core, 0, 0);
-	p.core.policy->tick(&p.core, 0, 0);
+	pair_from_text(&p, "r81d0:u,r00c5:u", "r00c4:u,r08d1:u", &xsu_ops_core);
+	p.core.ops->start(&p.core, 0, 0);
+	p.core.ops->tick(&p.core, 0, 0);
 	check_schedule(&p);
 	/* HT1 has not started: HT0 alone, and its corrupting event's leak is caught on HT1. */
 	assert_int_not_equal(p.t[0].events[0].counter, SCHED_NO_COUNTER);
@@ -628,13 +631,13 @@ static void test_join_and_leave(void **state)
 
 	for (unsigned k = 1; k < 100; k++) {
 		if (k == 10)
-			p.core.policy->start(&p.core, 1, k);
+			p.core.ops->start(&p.core, 1, k);
 		if (k == 60)
-			p.core.policy->stop(&p.core, 1, k);
-		p.core.policy->tick(&p.core, 0, k);
+			p.core.ops->stop(&p.core, 1, k);
+		p.core.ops->tick(&p.core, 0, k);
 		check_schedule(&p);
 	}
-	p.core.policy->stop(&p.core, 0, 100);
+	p.core.ops->stop(&p.core, 0, 100);
 	check_schedule(&p);
 	for (unsigned i = 0; i < 2; i++) {
 		assert_int_equal(p.t[0].events[i].time_enabled, 100);
@@ -646,18 +649,17 @@ static void test_join_and_leave(void **state)
 	/* A thread with no events takes part without harm. */
 	fixture_thread(&p.t[0], "haswell", 4, "r81d0:u,r08d1:u,r10d1:u,r01d1:u,r00c5:u",
 		       SCHED_GREEDY, NULL, 0);
-	mux_init(&p.t[1], &p.t[0].config, NULL, 1);
-	mux_core_init(&p.core, &mux_policy_core, false, &p.t[0], &p.t[1],
-		      uarch_zero_event(haswell()));
+	mux_init(&p.t[1], &p.t[0].config, 1);
+	mux_pair_init(&p.core, &xsu_ops_core, &p.t[0], &p.t[1], uarch_zero_event(haswell()));
 	for (unsigned t = 0; t < 2; t++)
-		p.core.policy->start(&p.core, t, 0);
+		p.core.ops->start(&p.core, t, 0);
 	for (unsigned k = 0; k < 50; k++) {
-		p.core.policy->tick(&p.core, 0, k);
+		p.core.ops->tick(&p.core, 0, k);
 		check_schedule(&p);
 		assert_int_equal(p.core.schedule[0].nr_scheduled, 4);
 		assert_int_equal(mux_usage(&p.t[0]).corrupting, p.core.schedule[1].catchers);
 	}
-	p.core.policy->stop(&p.core, 0, 50);
+	p.core.ops->stop(&p.core, 0, 50);
 	/* Five events on four counters: 4/5 each, exactly, by the lowest fraction first. */
 	for (unsigned i = 0; i < 5; i++)
 		assert_int_equal(p.t[0].events[i].time_running, 40);
@@ -665,7 +667,7 @@ static void test_join_and_leave(void **state)
 
 /* ---- leak re-integration ----------------------------------------------------------------- */
 
-/* mux_core_add_leak() gives the catch to the event opposite, and mux_read() counts it. */
+/* mux_pair_add_leak() gives the catch to the event opposite, and mux_read() counts it. */
 static void test_add_leak(void **state)
 {
 	static struct pair p;
@@ -673,26 +675,26 @@ static void test_add_leak(void **state)
 	struct mux_reading r;
 
 	(void)state;
-	pair_from_text(&p, "r00c5:u,r10d1:u", "r00c4:u", &mux_policy_core);
+	pair_from_text(&p, "r00c5:u,r10d1:u", "r00c4:u", &xsu_ops_core);
 	for (unsigned t = 0; t < 2; t++)
-		p.core.policy->start(&p.core, t, 0);
-	p.core.policy->tick(&p.core, 0, 0);
+		p.core.ops->start(&p.core, t, 0);
+	p.core.ops->tick(&p.core, 0, 0);
 	programmed = p.core.schedule[1];
 	unsigned c = (unsigned)p.t[0].events[1].counter;
 
 	assert_int_equal(programmed.catchers, 1u << c);
-	mux_core_add_leak(&p.core, 1, &programmed, c, 500);
+	mux_pair_add_leak(&p.core, 1, &programmed, c, 500);
 	/* No catcher on another counter, nor on thread 0's side: nothing is given. */
-	mux_core_add_leak(&p.core, 1, &programmed, (c + 1) % 4, 77);
-	mux_core_add_leak(&p.core, 0, &p.core.schedule[0], c, 99);
-	mux_core_add_leak(&p.core, 1, &programmed, PMU_FIXED_BASE, 11);
+	mux_pair_add_leak(&p.core, 1, &programmed, (c + 1) % 4, 77);
+	mux_pair_add_leak(&p.core, 0, &p.core.schedule[0], c, 99);
+	mux_pair_add_leak(&p.core, 1, &programmed, PMU_FIXED_BASE, 11);
 	assert_int_equal(p.t[0].events[1].leak, 500);
 	assert_int_equal(p.t[0].events[0].leak, 0);
 	assert_int_equal(p.t[1].events[0].leak, 0);
 
 	p.t[0].events[1].count = 1000;
-	p.core.policy->tick(&p.core, 0, 4);
-	p.core.policy->stop(&p.core, 0, 4);
+	p.core.ops->tick(&p.core, 0, 4);
+	p.core.ops->stop(&p.core, 0, 4);
 	r = mux_read(&p.t[0].events[1]);
 	assert_int_equal(r.raw, 1500);
 	assert_int_equal(r.scaled, 1500);
@@ -742,7 +744,7 @@ static void read_thread(struct run_state *r, struct pair *p, unsigned t)
 			continue;
 		/* The catcher's true count: its event never occurs. */
 		assert_int_equal(model_true_take(&r->model, t, c), 0);
-		mux_core_add_leak(&p->core, t, s, c, pmu_driver_take(&r->driver[t], c));
+		mux_pair_add_leak(&p->core, t, s, c, pmu_driver_take(&r->driver[t], c));
 	}
 }
 
@@ -789,10 +791,10 @@ static void test_leak_reintegration_on_model(void **state)
 		pmu_driver_init(&r.driver[t], &b, &cfg.geo, 0);
 	}
 	pair_from_text(&p, "r81d0:u,r08d1:u,r10d1:u,r00c5:u,r00c0:u",
-		       "r01d1:u,r00c4:u,r10d1:u,r08d1:u,r003c:u", &mux_policy_core);
+		       "r01d1:u,r00c4:u,r10d1:u,r08d1:u,r003c:u", &xsu_ops_core);
 	for (unsigned t = 0; t < 2; t++)
-		p.core.policy->start(&p.core, t, 0);
-	p.core.policy->tick(&p.core, 0, 0);
+		p.core.ops->start(&p.core, t, 0);
+	p.core.ops->tick(&p.core, 0, 0);
 	for (unsigned t = 0; t < 2; t++)
 		program_thread(&r, &p, t);
 
@@ -802,15 +804,15 @@ static void test_leak_reintegration_on_model(void **state)
 		for (unsigned t = 0; t < 2; t++)
 			model_tick(&r.model, t);
 		read_thread(&r, &p, 0);
-		p.core.policy->tick(&p.core, 0, k);
-		assert_true(mux_core_invariant(&p.core));
+		p.core.ops->tick(&p.core, 0, k);
+		assert_true(mux_pair_invariant(&p.core));
 		read_thread(&r, &p, 1);
 		program_thread(&r, &p, 1);
 		program_thread(&r, &p, 0);
 	}
 	for (unsigned t = 0; t < 2; t++) {
 		read_thread(&r, &p, t);
-		p.core.policy->stop(&p.core, t, 301);
+		p.core.ops->stop(&p.core, t, 301);
 	}
 
 	for (unsigned t = 0; t < 2; t++) {

@@ -12,7 +12,7 @@
 #include "tests/host/lib/fixtures.h"
 
 void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const char *events,
-		    enum sched_algorithm algorithm, struct xsu_core *xsu, unsigned thread)
+		    enum sched_algorithm algorithm, struct xsu_states *xsu, unsigned thread)
 {
 	const struct uarch *u = uarch_by_name(uarch);
 	struct pmu_event list[MUX_MAX_EVENTS];
@@ -31,7 +31,9 @@ void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const 
 		.fixed = u->fixed,
 		.algorithm = algorithm,
 	};
-	mux_init(t, &config, xsu, thread);
+	mux_init(t, &config, thread);
+	if (xsu)
+		mux_set_hooks(t, &xsu_hooks, xsu);
 	assert_int_equal(mux_add_events(t, list, (unsigned)n), n);
 }
 
@@ -41,9 +43,9 @@ static void check_alone(const struct mux_thread *t)
 	struct xsu_usage idle = { 0, 0 };
 	struct xsu_usage mine = mux_usage(t);
 
-	if (t->xsu && t->xsu->enabled)
-		assert_true(t->thread ? xsu_invariant(t->xsu, idle, mine)
-				      : xsu_invariant(t->xsu, mine, idle));
+	if (t->hooks != &sched_hooks_none)
+		assert_true(t->thread ? xsu_invariant(t->shared, idle, mine)
+				      : xsu_invariant(t->shared, mine, idle));
 }
 
 void fixture_run(struct mux_thread *t, unsigned ticks)

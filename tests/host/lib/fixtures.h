@@ -9,10 +9,11 @@
 
 /*
  * Parse events for uarch (by name) and load them into t, with gp GP counters (0: the uarch's
- * HT-on count) and the uarch's fixed counters. Fails the test on a parse error.
+ * HT-on count) and the uarch's fixed counters, scheduled with Linux's XSU over xsu (xsu_hooks;
+ * NULL: sched_hooks_none). Fails the test on a parse error.
  */
 void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const char *events,
-		    enum sched_algorithm algorithm, struct xsu_core *xsu, unsigned thread);
+		    enum sched_algorithm algorithm, struct xsu_states *xsu, unsigned thread);
 
 /* One thread alone: mux_start at 0, mux_tick at 1..ticks-1, mux_stop at ticks; with XSU on,
  * the invariant is checked after each of them (the sibling idle). */

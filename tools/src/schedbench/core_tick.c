@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * make bench, part 2: the cost of scheduling a core per multiplexing tick. Core-wide XSU
- * (xsu=core: one mux_core_tick for both threads) beside Linux's XSU (xsu=on: mux_tick for
+ * (xsu=core: one joint tick for both threads) beside Linux's XSU (xsu=on: mux_tick for
  * thread 0, then for thread 1, against the XSU states), on the same pairs of lists of 4+4, 8+8
  * and 16+16 events (corrupting events on both threads, counter-bound and fixed-counter events,
  * so that both multiplex). Each list pair runs TICKS ticks per round after WARMUP untimed ones;
@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "pmu/event_parse.h"
-#include "pmu/mux_core.h"
+#include "pmu/mux_pair.h"
 #include "pmu/zero_event.h"
 #include "tools/src/schedbench/schedbench.h"
 
@@ -46,8 +46,8 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static void load(struct mux_thread t[2], struct mux_core *core, const struct pair_lists *p,
-		 const struct mux_policy *policy)
+static void load(struct mux_thread t[2], struct mux_pair *core, const struct pair_lists *p,
+		 const struct xsu_ops *policy)
 {
 	const struct uarch *u = uarch_by_name("haswell");
 	struct mux_config config = { .uarch = u, .gp = 4, .fixed = 3 };
@@ -57,34 +57,33 @@ static void load(struct mux_thread t[2], struct mux_core *core, const struct pai
 		struct event_parse_error error;
 		int n = event_parse_list(p->events[i], u, events, MUX_MAX_EVENTS, &error);
 
-		mux_init(&t[i], &config, NULL, i);
+		mux_init(&t[i], &config, i);
 		if (n < 0 || mux_add_events(&t[i], events, (unsigned)n) < 0) {
 			fprintf(stderr, "schedbench: bad list '%s'\n", p->events[i]);
 			return;
 		}
 	}
-	mux_core_init(core, policy, false, &t[0], &t[1], uarch_zero_event(u));
+	mux_pair_init(core, policy, &t[0], &t[1], uarch_zero_event(u));
 	for (unsigned i = 0; i < 2; i++)
 		policy->start(core, i, 0);
 }
 
 /* One core tick under policy: one joint call, or each thread's. */
-static void tick(struct mux_core *core, uint64_t now)
+static void tick(struct mux_pair *core, uint64_t now)
 {
-	if (core->policy->joint) {
-		core->policy->tick(core, 0, now);
+	if (core->ops->joint) {
+		core->ops->tick(core, 0, now);
 		return;
 	}
-	core->policy->tick(core, 0, now);
-	core->policy->tick(core, 1, now);
+	core->ops->tick(core, 0, now);
+	core->ops->tick(core, 1, now);
 }
 
 /* ns per core tick, one round; *splits gets the core-wide ticks' mean splits tried. */
-static double time_round(const struct pair_lists *p, const struct mux_policy *policy,
-			 double *splits)
+static double time_round(const struct pair_lists *p, const struct xsu_ops *policy, double *splits)
 {
 	static struct mux_thread t[2];
-	struct mux_core core;
+	struct mux_pair core;
 	unsigned long tried = 0;
 	double start;
 
@@ -117,11 +116,11 @@ bool bench_core_tick(void)
 			double a, b, s;
 
 			if (r & 1) {
-				b = time_round(&pairs[i], &mux_policy_core, &s);
-				a = time_round(&pairs[i], &mux_policy_on, &splits);
+				b = time_round(&pairs[i], &xsu_ops_core, &s);
+				a = time_round(&pairs[i], &xsu_ops_on, &splits);
 			} else {
-				a = time_round(&pairs[i], &mux_policy_on, &splits);
-				b = time_round(&pairs[i], &mux_policy_core, &s);
+				a = time_round(&pairs[i], &xsu_ops_on, &splits);
+				b = time_round(&pairs[i], &xsu_ops_core, &s);
 			}
 			on = a < on ? a : on;
 			core = b < core ? b : core;

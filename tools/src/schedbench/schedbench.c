@@ -76,11 +76,11 @@ static double ratio_on(const struct workload *w, double *greedy_ns, double *hk_n
 
 	for (unsigned r = 0; r < ROUNDS; r++) {
 		if (r & 1) {
-			h[r] = time_round(w, SCHED_HOPCROFT_KARP);
+			h[r] = time_round(w, SCHED_HK);
 			g[r] = time_round(w, SCHED_GREEDY);
 		} else {
 			g[r] = time_round(w, SCHED_GREEDY);
-			h[r] = time_round(w, SCHED_HOPCROFT_KARP);
+			h[r] = time_round(w, SCHED_HK);
 		}
 	}
 	qsort(g, ROUNDS, sizeof(double), compare);

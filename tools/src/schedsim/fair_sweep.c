@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/mux_core.h"
+#include "pmu/mux_pair.h"
 #include "pmu/zero_event.h"
 #include "tests/host/lib/brute_force.h"
 #include "tests/host/lib/joint_placements.h"
@@ -30,16 +30,15 @@
 
 struct policy {
 	const char *name;
-	const struct mux_policy *ops;
+	const struct xsu_ops *ops;
 	enum sched_algorithm algorithm;
-	bool limit;
 };
 
 static const struct policy policies[] = {
-	{ "on greedy", &mux_policy_on, SCHED_GREEDY, false },
-	{ "on hopcroft-karp", &mux_policy_on, SCHED_HOPCROFT_KARP, false },
-	{ "on limit", &mux_policy_on, SCHED_GREEDY, true },
-	{ "core", &mux_policy_core, SCHED_GREEDY, false },
+	{ "on-greedy", &xsu_ops_on, SCHED_GREEDY },
+	{ "on-hk", &xsu_ops_on, SCHED_HK },
+	{ "on-limit", &xsu_ops_on_limit, SCHED_GREEDY },
+	{ "core", &xsu_ops_core, SCHED_GREEDY },
 };
 
 #define NR_POLICIES (sizeof(policies) / sizeof(policies[0]))
@@ -50,23 +49,23 @@ struct tally {
 };
 
 /* Both threads loaded with one pair's lists under one policy. */
-static void load(struct mux_thread t[2], struct mux_core *core, const struct random_list *lists,
+static void load(struct mux_thread t[2], struct mux_pair *core, const struct random_list *lists,
 		 const struct policy *p)
 {
 	const struct uarch *u = uarch_by_name("haswell");
 	struct mux_config config = { .uarch = u, .gp = 4, .fixed = 3, .algorithm = p->algorithm };
 
 	for (unsigned i = 0; i < 2; i++) {
-		mux_init(&t[i], &config, NULL, i);
+		mux_init(&t[i], &config, i);
 		mux_add_events(&t[i], lists[i].events, lists[i].n);
 	}
-	mux_core_init(core, p->ops, p->limit, &t[0], &t[1], uarch_zero_event(u));
+	mux_pair_init(core, p->ops, &t[0], &t[1], uarch_zero_event(u));
 }
 
 /* A sibling replay of `iterations` ticks, HT1 from the second; the invariant after each. */
-static bool replay(struct mux_core *core, unsigned iterations)
+static bool replay(struct mux_pair *core, unsigned iterations)
 {
-	const struct mux_policy *ops = core->policy;
+	const struct xsu_ops *ops = core->ops;
 	bool held = true;
 
 	for (unsigned k = 0; k < iterations; k++) {
@@ -78,7 +77,7 @@ static bool replay(struct mux_core *core, unsigned iterations)
 		}
 		if (ops->joint)
 			ops->tick(core, 0, k);
-		held &= mux_core_invariant(core);
+		held &= mux_pair_invariant(core);
 	}
 	for (unsigned t = 0; t < 2; t++)
 		if (core->thread[t]->running)
@@ -153,7 +152,7 @@ int fair_sweep(unsigned n, unsigned long long seed, unsigned iterations, bool js
 	uint64_t state = seed ^ 0x9e3779b97f4a7c15ull; /* xorshift: never 0 */
 	double lex_worst = 0, lex_sum = 0;
 	unsigned lex_off = 0, violations = 0;
-	struct mux_core core;
+	struct mux_pair core;
 
 	memset(tally, 0, sizeof(tally));
 	for (unsigned p = 0; p < NR_POLICIES; p++)

@@ -122,6 +122,8 @@ int main(int argc, char **argv)
 	const char *uarch_name = "haswell";
 	bool list = false;
 	unsigned sweep_n = 0, fair_n = 0, seed = 1;
+	enum xsu_mode mode =
+		XSU_MODE_COUNT; /* none asked: on where the erratum is, off elsewhere */
 	int c;
 
 	memset(&o, 0, sizeof(o));
@@ -143,7 +145,7 @@ int main(int argc, char **argv)
 			o.constraints[0] = optarg;
 			break;
 		case 'M':
-			o.algorithm = SCHED_HOPCROFT_KARP;
+			o.algorithm = SCHED_HK;
 			break;
 		case 'u':
 			uarch_name = optarg;
@@ -162,8 +164,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case OPT_XSU:
-			o.policy = mux_policy_by_name(optarg);
-			if (!o.policy) {
+			if (!xsu_mode_by_name(optarg, strlen(optarg), &mode)) {
 				fprintf(stderr, "schedsim: --xsu takes off, on or core, not '%s'\n",
 					optarg);
 				return 2;
@@ -227,8 +228,9 @@ int main(int argc, char **argv)
 	}
 	o.gp = uarch_gp(o.uarch, o.ht);
 	o.fixed = o.uarch->fixed;
-	if (!o.policy)
-		o.policy = o.ht && uarch_has_erratum(o.uarch) ? &mux_policy_on : &mux_policy_off;
+	if (mode == XSU_MODE_COUNT)
+		mode = o.ht && uarch_has_erratum(o.uarch) ? XSU_MODE_ON : XSU_MODE_OFF;
+	o.ops = xsu_ops_of(mode, o.limit);
 
 	if (list)
 		return list_events(o.uarch, o.gp, o.fixed, o.json);

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "pmu/mux_core.h"
+#include "pmu/mux_pair.h"
 #include "pmu/sched.h"
 #include "pmu/uarch.h"
 
@@ -20,14 +20,14 @@ struct sim_options {
 	bool ht;
 	enum sched_algorithm algorithm;
 	unsigned iterations;
-	const char *events[2];		 /* per thread; events[1] NULL: one thread only */
-	const char *constraints[2];	 /* -C and --sibling-constraints, or NULL */
-	const struct mux_policy *policy; /* --xsu: off, on (Linux's XSU) or core */
-	bool limit;			 /* Linux 4.1-rc7 starvation limit */
-	unsigned offset;		 /* tick at which the sibling starts */
-	bool verbose;			 /* print every iteration */
-	bool past_failure;		 /* thesis 7.2: go on after the first failure, up to 2N */
-	bool json;			 /* --json: the run as one JSON object */
+	const char *events[2];	    /* per thread; events[1] NULL: one thread only */
+	const char *constraints[2]; /* -C and --sibling-constraints, or NULL */
+	const struct xsu_ops *ops;  /* --xsu: off, on (Linux's XSU) or core, with --limit */
+	bool limit;		    /* Linux 4.1-rc7 starvation limit */
+	unsigned offset;	    /* tick at which the sibling starts */
+	bool verbose;		    /* print every iteration */
+	bool past_failure;	    /* thesis 7.2: go on after the first failure, up to 2N */
+	bool json;		    /* --json: the run as one JSON object */
 };
 
 /* One thread (-e) or a sibling replay (-e and --sibling). Returns the exit status. */

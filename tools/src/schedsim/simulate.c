@@ -2,7 +2,7 @@
 /*
  * schedsim's runs: one thread multiplexed for -n iterations (thesis 7.2), or two sibling threads
  * replayed under an XSU policy (thesis 7.1, fig. 7.3). Every iteration is exactly what the kernel
- * does on a multiplexing tick, through the policy's ops (pmu/mux_core.h): with `off` and `on`
+ * does on a multiplexing tick, through the policy's ops (pmu/mux_pair.h): with `off` and `on`
  * each thread's mux_tick in turn, HT0 first (the XSU lock implied: one thread runs at a time);
  * with `core` one joint schedule for both. The invariant is checked after every schedule.
  */
@@ -13,7 +13,7 @@
 
 #include "pmu/event_parse.h"
 #include "pmu/mux.h"
-#include "pmu/mux_core.h"
+#include "pmu/mux_pair.h"
 #include "pmu/regs.h"
 #include "pmu/xsu.h"
 #include "pmu/zero_event.h"
@@ -92,7 +92,7 @@ static bool load_thread(struct mux_thread *t, const struct sim_options *o, unsig
 		show_parse_error(option, o->events[which], &error);
 		return false;
 	}
-	mux_init(t, &config, NULL, which);
+	mux_init(t, &config, which);
 	if (mux_add_events(t, events, (unsigned)n) < 0) {
 		fprintf(stderr, "schedsim: %s: too many events\n", option);
 		return false;
@@ -163,7 +163,7 @@ static char state_letter(enum xsu_state s)
 	return s == XSU_EXCLUSIVE ? 'X' : s == XSU_SHARED ? 'S' : 'U';
 }
 
-static void print_states(const struct xsu_core *core, unsigned gp, unsigned fixed)
+static void print_states(const struct xsu_states *core, unsigned gp, unsigned fixed)
 {
 	printf("XSU states (what constrains each thread's counters");
 	for (unsigned i = 0; i < gp; i++)
@@ -189,17 +189,17 @@ struct sim_checks {
 	unsigned long exposure; /* schedules with a corrupting event facing a measured event */
 };
 
-static void check(const struct mux_core *core, struct sim_checks *c, unsigned iteration)
+static void check(const struct mux_pair *core, struct sim_checks *c, unsigned iteration)
 {
 	c->schedules++;
 	if (!xsu_no_corruption(mux_usage(core->thread[0]), mux_usage(core->thread[1])))
 		c->exposure++;
-	if (core->policy->xsu && !mux_core_invariant(core) && !c->violations++)
+	if ((core->ops->mode != XSU_MODE_OFF) && !mux_pair_invariant(core) && !c->violations++)
 		c->first_violation = iteration + 1;
 }
 
 /* The leak catchers a thread counts, with the sibling's events they catch for. */
-static void print_catchers(const struct mux_core *core, unsigned t, const struct mux_schedule *s)
+static void print_catchers(const struct mux_pair *core, unsigned t, const struct mux_schedule *s)
 {
 	const struct mux_thread *sibling = core->thread[t ^ 1];
 
@@ -212,18 +212,18 @@ static void print_catchers(const struct mux_core *core, unsigned t, const struct
 	printf("\n");
 }
 
-static void print_header(const struct sim_options *o, const struct mux_core *core, bool replay)
+static void print_header(const struct sim_options *o, const struct mux_pair *core, bool replay)
 {
 	sim_print_processor(o->uarch, o->gp, o->fixed);
 	printf("Scheduling Algorithm      : %s%s\n",
-	       core->policy->joint ? "core-wide (both threads, max-min fair)"
-				   : sched_algorithm_name(o->algorithm),
+	       core->ops->joint ? "core-wide (both threads, max-min fair)"
+				: sched_algorithm_title(o->algorithm),
 	       o->past_failure ? ", past the first failure up to 2N events" : "");
 	if (replay) {
-		printf("XSU                       : %s", core->policy->name);
+		printf("XSU                       : %s", xsu_mode_name(core->ops->mode));
 		if (o->uarch->erratum)
 			printf(" (erratum %s)", o->uarch->erratum);
-		if (core->policy->joint)
+		if (core->ops->joint)
 			printf(", leak catcher %s\n", core->catcher ? core->catcher->name : "none");
 		else
 			printf(", starvation limit %s\n", o->limit ? "on" : "off");
@@ -231,7 +231,7 @@ static void print_header(const struct sim_options *o, const struct mux_core *cor
 		print_event_list(core->thread[0], "HT0 Event List");
 		print_event_list(core->thread[1], "HT1 Event List");
 	} else {
-		if (core->policy->xsu && o->limit)
+		if ((core->ops->mode != XSU_MODE_OFF) && o->limit)
 			printf("XSU                       : on (idle sibling), starvation limit "
 			       "on\n");
 		print_event_list(core->thread[0], "Event List");
@@ -239,10 +239,10 @@ static void print_header(const struct sim_options *o, const struct mux_core *cor
 }
 
 /* One iteration k: threads start, then the ticks (one joint, or each thread's). */
-static void iterate(const struct sim_options *o, struct mux_core *core, unsigned threads,
+static void iterate(const struct sim_options *o, struct mux_pair *core, unsigned threads,
 		    unsigned k, struct sim_checks *c)
 {
-	const struct mux_policy *p = core->policy;
+	const struct xsu_ops *p = core->ops;
 
 	for (unsigned t = 0; t < threads; t++) {
 		unsigned start = t ? o->offset : 0;
@@ -275,12 +275,12 @@ static void print_json_string(const char *s)
 }
 
 /* --json: the run as one object (README, "schedsim"). */
-static void print_json(const struct sim_options *o, const struct mux_core *core, unsigned threads,
+static void print_json(const struct sim_options *o, const struct mux_pair *core, unsigned threads,
 		       const struct mux_schedule *last, const struct sim_checks *c)
 {
 	printf("{\"uarch\": \"%s\", \"xsu\": \"%s\", \"iterations\": %u, \"offset\": %u, "
 	       "\"threads\": [",
-	       o->uarch->name, core->policy->name, o->iterations, o->offset);
+	       o->uarch->name, xsu_mode_name(core->ops->mode), o->iterations, o->offset);
 	for (unsigned t = 0; t < threads; t++) {
 		const struct mux_thread *th = core->thread[t];
 
@@ -313,11 +313,11 @@ static void print_json(const struct sim_options *o, const struct mux_core *core,
 	       c->schedules, c->violations, c->exposure);
 }
 
-static void print_result(const struct sim_options *o, const struct mux_core *core, unsigned threads,
-			 const struct mux_schedule *last, const struct xsu_core *states,
+static void print_result(const struct sim_options *o, const struct mux_pair *core, unsigned threads,
+			 const struct mux_schedule *last, const struct xsu_states *states,
 			 const struct sim_checks *c)
 {
-	bool replay = threads == 2, xsu = core->policy->xsu;
+	bool replay = threads == 2, xsu = core->ops->mode != XSU_MODE_OFF;
 
 	printf("Iteration %u\n", o->iterations);
 	if (replay && xsu)
@@ -352,8 +352,8 @@ int simulate(const struct sim_options *o)
 {
 	static struct mux_thread thread[2];
 	struct mux_schedule last[2];
-	struct mux_core core;
-	struct xsu_core states;
+	struct mux_pair core;
+	struct xsu_states states;
 	struct sim_checks c = { 0, 0, 0, 0 };
 	bool replay = o->events[1] != NULL;
 	unsigned threads = replay ? 2 : 1;
@@ -366,10 +366,9 @@ int simulate(const struct sim_options *o)
 		 * act. */
 		struct mux_config idle = { .uarch = o->uarch, .gp = o->gp, .fixed = o->fixed };
 
-		mux_init(&thread[1], &idle, NULL, 1);
+		mux_init(&thread[1], &idle, 1);
 	}
-	mux_core_init(&core, o->policy, o->limit, &thread[0], &thread[1],
-		      uarch_zero_event(o->uarch));
+	mux_pair_init(&core, o->ops, &thread[0], &thread[1], uarch_zero_event(o->uarch));
 	if (!o->json)
 		print_header(o, &core, replay);
 
@@ -381,7 +380,8 @@ int simulate(const struct sim_options *o)
 				if (thread[t].running)
 					print_iteration(&thread[t], &core.schedule[t],
 							replay ? (t ? "HT1: " : "HT0: ") : "",
-							false, replay && o->policy->xsu);
+							false,
+							replay && (o->ops->mode != XSU_MODE_OFF));
 		}
 	}
 
@@ -390,7 +390,7 @@ int simulate(const struct sim_options *o)
 	for (unsigned t = 0; t < threads; t++) {
 		last[t] = core.schedule[t];
 		if (thread[t].running)
-			o->policy->stop(&core, t, o->iterations);
+			o->ops->stop(&core, t, o->iterations);
 	}
 	if (o->json)
 		print_json(o, &core, threads, last, &c);

@@ -65,7 +65,7 @@ static struct totals first_iteration_sweep(unsigned n)
 		masks[i] = 1;
 	for (;;) {
 		unsigned g = run_generic(SCHED_GREEDY, masks, n, n, false);
-		unsigned h = run_generic(SCHED_HOPCROFT_KARP, masks, n, n, false);
+		unsigned h = run_generic(SCHED_HK, masks, n, n, false);
 		unsigned i;
 
 		t.instances++;
@@ -157,7 +157,7 @@ static struct side step(enum variant v, struct side s, unsigned e, unsigned n)
 {
 	if (s.stopped)
 		return s;
-	if (accepts(v == HK_PAST ? SCHED_HOPCROFT_KARP : SCHED_GREEDY, &s, e, n)) {
+	if (accepts(v == HK_PAST ? SCHED_HK : SCHED_GREEDY, &s, e, n)) {
 		unsigned i = s.len++;
 
 		s.mask[i] = (uint8_t)e;
@@ -322,8 +322,7 @@ static unsigned long cross_check(unsigned n, unsigned samples)
 		}
 		differences += run_generic(SCHED_GREEDY, masks, events, n, false) != side[0].len;
 		differences += run_generic(SCHED_GREEDY, masks, events, n, true) != side[1].len;
-		differences +=
-			run_generic(SCHED_HOPCROFT_KARP, masks, events, n, true) != side[2].len;
+		differences += run_generic(SCHED_HK, masks, events, n, true) != side[2].len;
 	}
 	return differences;
 }

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A pair: the two sibling threads of one core (struct mux_thread each, pmu/mux.h) scheduled under
+ * one XSU mode (pmu/xsu_mode.h), whose ops plug in through struct xsu_ops, as Linux's model quirks
+ * plug in through struct x86_pmu:
+ *
+ *   off   each thread schedules alone (Linux without the workaround): sched_hooks_none;
+ *   on    each thread schedules alone against the sibling's XSU states (Linux 4.1's XSU, pmu/xsu.h):
+ *         mux_start/mux_tick/mux_stop through xsu_hooks, or xsu_hooks_limit with 4.1-rc7's
+ *         half-of-the-counters limit;
+ *   core  core-wide XSU (pmu/xsu_core.c): both threads reschedule at one tick boundary, with one
+ *         joint schedule for both (pmu/core_sched.h), fair across both threads, and a leak
+ *         catcher opposite every corrupting event so that its leak is given back.
+ *
+ * Exposure and the invariant. A corrupting event is *exposed* when a measured event of the
+ * sibling (one of its list, not a catcher) counts on the same GP index. ops->invariant() checks,
+ * after every schedule: off promises nothing; on: no exposure and the XSU states exactly what the
+ * threads hold (xsu_invariant); core: that, and every corrupting event of a running thread faces
+ * a catcher (when the microarchitecture has a zero event) and no catcher shares a counter with a
+ * measured event.
+ *
+ * Kernel integration, off and on: each thread, on its own tick, calls ops->start, ops->tick and
+ * ops->stop (pair, t, now): exactly mux_start/mux_tick/mux_stop of pmu/mux.h into
+ * pair.schedule[t]. Core-wide XSU (ops->joint): pmu/xsu_core.c says how its one timer drives both.
+ *
+ * Programming pair.schedule[t]: event i on counter[i], and the catcher (schedule.catcher) on
+ * every GP counter in schedule.catchers. Reading: with the schedule that was programmed, event i
+ * gets what counter[i] counted, and for every catcher counter c:
+ *	mux_pair_add_leak(&pair, t, &programmed, c, what counter c counted).
+ *
+ * Pure code: compiled unchanged into the kernel and into host tools and tests. Caller-owned state
+ * of fixed size, no globals but the const ops, no printing, no recursion.
+ */
+#ifndef PMU_MUX_PAIR_H
+#define PMU_MUX_PAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu/event.h"
+#include "pmu/mux.h"
+#include "pmu/xsu.h"
+#include "pmu/xsu_mode.h"
+
+struct mux_pair;
+
+/* An XSU mode's ops: how a pair's two threads are scheduled. */
+struct xsu_ops {
+	enum xsu_mode mode;
+	bool joint; /* one tick schedules both threads: call tick once, from thread 0 */
+	/* Each thread's schedule (mux_set_hooks); the joint schedule needs none. */
+	const struct sched_hooks *hooks;
+	/* Thread t starts (joint: joins, scheduled from the next tick). */
+	void (*start)(struct mux_pair *pair, unsigned thread, uint64_t now);
+	/* A tick: thread t's schedule (joint: both threads', whichever t). */
+	void (*tick)(struct mux_pair *pair, unsigned thread, uint64_t now);
+	/* Thread t stops for good: final accounting, its events out. */
+	void (*stop)(struct mux_pair *pair, unsigned thread, uint64_t now);
+	/* The invariant above, on what the two threads hold now. */
+	bool (*invariant)(const struct mux_pair *pair);
+};
+
+/* on_limit is `on` with Linux 4.1-rc7's half-of-the-counters limit. */
+extern const struct xsu_ops xsu_ops_off, xsu_ops_on, xsu_ops_on_limit, xsu_ops_core;
+
+/* The ops of a mode (limit: the half limit, which only `on` has); off's for a bad mode. */
+const struct xsu_ops *xsu_ops_of(unsigned mode, bool limit);
+
+struct mux_pair {
+	const struct xsu_ops *ops;
+	struct mux_thread *thread[2];
+	struct xsu_states xsu;		 /* Linux's states; under `core` they mirror the schedule */
+	const struct pmu_event *catcher; /* the leak catcher's event; NULL: no catchers */
+	struct mux_schedule schedule[2]; /* what each thread programs now */
+	uint8_t exclusive[2];		 /* core: the split of the last joint schedule */
+	unsigned splits;		 /* core: splits the last joint schedule tried */
+	unsigned ticks;			 /* core: joint schedules made */
+};
+
+/*
+ * Bind two threads (mux_init'ed, events added) to a pair under ops. catcher: uarch_zero_event()
+ * of the microarchitecture, or NULL for no leak catchers (only joint ops place catchers). Sets
+ * both threads' hooks to ops->hooks over pair->xsu.
+ */
+void mux_pair_init(struct mux_pair *pair, const struct xsu_ops *ops, struct mux_thread *thread0,
+		   struct mux_thread *thread1, const struct pmu_event *catcher);
+
+/* What each thread now holds, for the invariant: ops->invariant(pair). */
+static inline bool mux_pair_invariant(const struct mux_pair *pair)
+{
+	return pair->ops->invariant(pair);
+}
+
+/* Linux's invariant (xsu_invariant) on what the two threads hold now. */
+bool mux_pair_xsu_invariant(const struct mux_pair *pair);
+
+/*
+ * Give back a leak: GP counter `counter` of thread `thread`, programmed as `programmed` says
+ * (a catcher there), counted `caught`; it is added to the sibling's corrupting event opposite
+ * (its mux_event.leak). Nothing happens when programmed has no catcher on that counter.
+ */
+void mux_pair_add_leak(struct mux_pair *pair, unsigned thread,
+		       const struct mux_schedule *programmed, unsigned counter, uint64_t caught);
+
+/* An empty schedule: no counter, no catcher. */
+void mux_schedule_clear(struct mux_schedule *s);
+
+#endif
