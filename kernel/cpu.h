@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/cpuid_regs.h"
+#include "pmu/cpuid_regs.h"
 
 static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 {

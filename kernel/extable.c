@@ -4,7 +4,7 @@
  * sites), so a linear search is enough.
  */
 #include "kernel/extable.h"
-#include "kernel/trap.h"
+#include "kernel/trap_frame.h"
 
 extern const struct extable_entry __extable_start[], __extable_end[];
 

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/cpuid_regs.h"
+#include "pmu/cpuid_regs.h"
 
 /* The CPUID leaves the decision reads. */
 struct fpu_cpuid {

@@ -22,7 +22,7 @@
 #include "kernel/percpu.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
-#include "kernel/run.h"
+#include "kernel/end.h"
 #include "kernel/smp.h"
 #include "kernel/syscall.h"
 #include "kernel/tick.h"
@@ -90,6 +90,7 @@ static void early_cpu_setup(void)
 	percpu_install(cpu);
 	gdt_load(&cpu->tables, cpu->stack_top, cpu->ist_tops);
 	idt_init();
+	trap_set_fatal(boot_abort);
 	idt_load();
 	pic_disable();
 }
@@ -541,8 +542,7 @@ static void end_bring_up(const char *fatal)
 	}
 	kprintf(": %s\n", fatal);
 	emit_boot_record();
-	run_fail(fatal);
-	run_end();
+	boot_abort(fatal);
 }
 
 static void kmain(const char *handoff_error, const char *handoff_warning)
@@ -556,7 +556,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 					: boot_info.cmdline;
 	unsigned warning_count = cmdline_parse(arguments, &config, warnings, MAX_WARNINGS);
 	console_setup();
-	run_set_exit_mode(config.exit);
+	boot_set_exit_mode(config.exit);
 
 	step("paging");
 	paging_init();
@@ -604,7 +604,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	pmu_core_setup(config.pmu, the_pair.thread_count == 2, config.selftest);
 
 	payload_main(&config);
-	run_end();
+	boot_end();
 }
 
 /* From boot/multiboot.asm, on the boot stack, in long mode on the boot identity map. */

@@ -13,7 +13,7 @@
 #include "kernel/pair.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
-#include "kernel/run.h"
+#include "kernel/end.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/user_rdpmc.h"
@@ -205,7 +205,7 @@ struct pmu_driver *pmu_thread_begin(unsigned thread)
 	pmu_driver_init(d, &the_pmu.backend[thread], &the_pmu.geometry, flags);
 	spin_unlock(&the_pmu.lock);
 	/* Ring 3 reads counters natively on real ones, through the fault under the model. */
-	user_rdpmc_setup(!the_pmu.model);
+	user_rdpmc_setup(the_pmu.model ? &the_pmu.model_state : NULL, &the_pmu.lock);
 	return d;
 }
 
@@ -235,7 +235,7 @@ static void take_over_from_firmware(void)
 
 	if (!pair_run(&job, tsc_hz() * 5)) {
 		kprintf("PMU takeover: %s\n", job.error);
-		run_fail("the PMU could not be taken over from the firmware on both threads");
+		boot_fail("the PMU could not be taken over from the firmware on both threads");
 	}
 }
 
@@ -289,8 +289,7 @@ void pmu_core_setup(unsigned request, bool smt, unsigned selftest)
 		take_over_from_firmware();
 	emit_pmu_record(&rec);
 	if (!rec.ok) {
-		run_fail(rec.reason);
-		run_end();
+		boot_abort(rec.reason);
 	}
 	warn_about_firmware();
 	if (model_firmware_for(selftest) != MODEL_FIRMWARE_CLEAN && !the_pmu.model)

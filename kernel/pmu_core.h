@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "kernel/spinlock.h"
-#include "pmu/backend_hw.h"
+#include "kernel/pmu_backend_hw.h"
 #include "pmu/driver.h"
 #include "pmu/enumerate.h"
 #include "pmu/firmware.h"

@@ -14,10 +14,8 @@
 #include "kernel/format.h"
 #include "kernel/percpu.h"
 #include "kernel/record_stream.h"
-#include "kernel/run.h"
 #include "kernel/serial.h"
 #include "kernel/trap.h"
-#include "kernel/user_rdpmc.h"
 
 void idt_set_dpl3(uint8_t vector);
 
@@ -169,6 +167,45 @@ static void emit_exception_record(const struct trap_frame *f, uint64_t cr2, cons
 	record_emit(&r);
 }
 
+static trap_fixup fixups[TRAP_MAX_FIXUPS];
+static trap_fatal fatal;
+
+void trap_add_fixup(trap_fixup fixup)
+{
+	for (unsigned i = 0; i < TRAP_MAX_FIXUPS; i++) {
+		if (fixups[i] == fixup)
+			return;
+		if (!fixups[i]) {
+			fixups[i] = fixup;
+			return;
+		}
+	}
+}
+
+void trap_set_fatal(trap_fatal f)
+{
+	fatal = f;
+}
+
+/* The exception table first, then the registered fixups (RDPMC at CPL 3 under the model). */
+static bool fixed_up(struct trap_frame *frame)
+{
+	if (extable_fixup(frame))
+		return true;
+	for (unsigned i = 0; i < TRAP_MAX_FIXUPS && fixups[i]; i++)
+		if (fixups[i](frame))
+			return true;
+	return false;
+}
+
+/* The registered end of the boot, or a halt before there is one. */
+static __attribute__((noreturn)) void end_boot(const char *reason)
+{
+	if (fatal)
+		fatal(reason);
+	cpu_halt_forever();
+}
+
 void trap_report_unexpected(struct trap_frame *f)
 {
 	struct percpu *cpu = this_cpu();
@@ -181,15 +218,14 @@ void trap_report_unexpected(struct trap_frame *f)
 			static const char last_word[] = "\r\n*** nested exception while reporting "
 							"an exception; giving up\r\n";
 			serial_write(last_word, sizeof(last_word) - 1);
-			run_fail("nested exception while reporting an exception");
-			run_end();
+			end_boot("nested exception while reporting an exception");
 		}
 		cpu_halt_forever();
 	}
 	/*
 	 * One report per run: both siblings run the same ring-3 code, so a bug there faults on both
 	 * at once, and the record and reason below are static. The second CPU stops here; the first
-	 * one's run_end() stops it for good.
+	 * one's end of the boot stops it for good.
 	 */
 	static bool reporting;
 	if (__atomic_exchange_n(&reporting, true, __ATOMIC_ACQ_REL))
@@ -232,8 +268,7 @@ void trap_report_unexpected(struct trap_frame *f)
 	/* The CPU as the exception record names it: cpu_index, then cpu (its APIC id). */
 	format_snprintf(reason, sizeof(reason), "%s on CPU %u (APIC %u) at RIP %p",
 			vector_name(f->vector), cpu->index, cpu->apic_id, (void *)f->rip);
-	run_fail(reason);
-	run_end();
+	end_boot(reason);
 }
 
 void trap_dispatch(struct trap_frame *frame)
@@ -245,11 +280,7 @@ void trap_dispatch(struct trap_frame *frame)
 	 * with #GP or #UD). Only those two vectors consult it: an NMI or #MC landing on such an
 	 * instruction must not be taken for its fault.
 	 */
-	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) && extable_fixup(frame))
-		return;
-	/* RDPMC at CPL 3 under the model PMU faults by design and is answered from the model. */
-	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) &&
-	    user_rdpmc_emulate(frame))
+	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) && fixed_up(frame))
 		return;
 	if (handlers[v]) {
 		handlers[v](frame);

@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Exceptions and interrupts: the IDT, the frame every entry stub builds, handler registration and
- * the exception report that ends a run instead of a triple fault.
+ * the exception report that ends the boot instead of a triple fault.
  */
 #ifndef KERNEL_TRAP_H
 #define KERNEL_TRAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/* As kernel/isr.asm leaves it on the stack, lowest address first. */
-struct trap_frame {
-	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
-	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	uint64_t vector, error_code;
-	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
-};
+#include "kernel/trap_frame.h"
 
 typedef void (*trap_handler)(struct trap_frame *frame);
 
@@ -37,7 +32,24 @@ void trap_register(uint8_t vector, trap_handler handler, int dpl3);
 /* Called by the entry stubs. */
 void trap_dispatch(struct trap_frame *frame);
 
-/* Report an exception or interrupt nobody handles and end the run (verdict fail). */
+/*
+ * A fixup for #UD and #GP that faulted by design: it answers the instruction (moving frame->rip
+ * past it) and returns true, or returns false to let the fault stand. The exception table
+ * (kernel/extable.h) is always consulted first; RDPMC at CPL 3 under the model registers one
+ * (kernel/user_rdpmc.h). At most TRAP_MAX_FIXUPS; registering one twice keeps one.
+ */
+typedef bool (*trap_fixup)(struct trap_frame *frame);
+#define TRAP_MAX_FIXUPS 4
+void trap_add_fixup(trap_fixup fixup);
+
+/*
+ * What ends the boot after an exception nobody handles: kmain registers kernel/end.h's, so that
+ * the trap code below it never calls up into it. Before it is set, a fatal exception halts.
+ */
+typedef void (*trap_fatal)(const char *reason);
+void trap_set_fatal(trap_fatal fatal);
+
+/* Report an exception or interrupt nobody handles and end the boot (verdict fail). */
 __attribute__((noreturn)) void trap_report_unexpected(struct trap_frame *frame);
 
 /* Mask the legacy 8259 PICs, remapped out of the exception vectors. */

@@ -4,7 +4,6 @@
  */
 #include "kernel/cpu.h"
 #include "kernel/pair.h"
-#include "kernel/pmu_core.h"
 #include "kernel/user_rdpmc.h"
 
 /* CR4.PCE, performance-monitoring counter enable (SDM vol. 3A, 2.5). */
@@ -15,14 +14,21 @@
 
 extern char __user_start[], __user_end[];
 
-/* Emulated reads per pair thread, under the_pmu.lock. */
+/* The model that answers, and its lock; emulated reads per pair thread, under that lock. */
+static struct model_core *model;
+static struct spinlock *model_lock;
 static uint64_t emulated[2];
 
-void user_rdpmc_setup(bool native)
+void user_rdpmc_setup(struct model_core *from, struct spinlock *lock)
 {
 	uint64_t cr4 = read_cr4();
 
-	write_cr4(native ? cr4 | CR4_PCE : cr4 & ~CR4_PCE);
+	write_cr4(from ? cr4 & ~CR4_PCE : cr4 | CR4_PCE);
+	if (!from)
+		return;
+	model = from;
+	model_lock = lock;
+	trap_add_fixup(user_rdpmc_emulate);
 }
 
 /* The faulting instruction is RDPMC, in the workloads' own pages (only their code runs at CPL 3:
@@ -43,14 +49,14 @@ bool user_rdpmc_emulate(struct trap_frame *frame)
 	uint64_t value = 0;
 	bool ok;
 
-	if (!the_pmu.model || thread < 0 || !is_user_rdpmc(frame))
+	if (!model || thread < 0 || !is_user_rdpmc(frame))
 		return false;
 	/* Exceptions come through interrupt gates: IF is clear, no tick can take the lock here. */
-	spin_lock(&the_pmu.lock);
-	ok = model_rdpmc(&the_pmu.model_state.thread[thread], (uint32_t)frame->rcx, &value);
+	spin_lock(model_lock);
+	ok = model_rdpmc(&model->thread[thread], (uint32_t)frame->rcx, &value);
 	if (ok)
 		emulated[thread]++;
-	spin_unlock(&the_pmu.lock);
+	spin_unlock(model_lock);
 	if (!ok)
 		return false;
 	/* As the instruction does in 64-bit mode: EAX and EDX written, their upper halves cleared. */

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/cpuid_regs.h"
+#include "pmu/cpuid_regs.h"
 #include "pmu/event.h"
 #include "pmu/uarch.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The performance-monitoring MSRs by their SDM names, and the MSR backend: the only way the driver
- * touches them. Two backends exist: the real instructions (pmu/backend_hw.c, kernel only) and the
+ * touches them. Two backends exist: the real instructions (kernel/pmu_backend_hw.c, kernel only) and the
  * model PMU (pmu/model.c), which emulates the same registers for machines without a PMU (QEMU).
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests.

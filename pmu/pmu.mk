@@ -1,8 +1,7 @@
-# pmu/: events, microarchitecture tables, schedulers, XSU, multiplexing (pure), and the driver.
-# Every pmu/*.c is pure code (kernel and host) unless listed in PMU_KERNEL_ONLY.
-PMU_KERNEL_ONLY := pmu/backend_hw.c
-PURE_SRCS += $(filter-out $(PMU_KERNEL_ONLY),$(wildcard pmu/*.c))
-KERNEL_SRCS += $(PMU_KERNEL_ONLY)
+# pmu/: events, microarchitecture tables, schedulers, XSU, multiplexing and the driver: every
+# pmu/*.c is pure code (kernel and host), with no kernel header (the real MSR backend is
+# kernel/pmu_backend_hw.c).
+PURE_SRCS += $(wildcard pmu/*.c)
 
 # Intel's event tables: pmu/intel_core_events.txt (committed; tools/perfmon-import makes it from
 # Intel's perfmon data) becomes C at build time, by eventgen, for the kernel, schedsim and the host

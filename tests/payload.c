@@ -5,7 +5,7 @@
  */
 #include "kernel/console.h"
 #include "kernel/payload.h"
-#include "kernel/run.h"
+#include "kernel/end.h"
 #include "tests/checks/boot_checks.h"
 #include "tests/checks/rdpmc_check.h"
 #include "tests/checks/selftest.h"
@@ -19,7 +19,7 @@ void payload_main(const struct config *config)
 	check_rdpmc();
 
 	selftest_run(config->selftest);
-	if (!run_failed())
+	if (!boot_failed())
 		experiments_run(config);
 	else
 		kprintf("the checks failed: no experiment runs\n");

@@ -8,7 +8,7 @@
 #include "kernel/pair.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
-#include "kernel/run.h"
+#include "kernel/end.h"
 #include "kernel/tick.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
@@ -89,7 +89,7 @@ void check_ticks(uint32_t period_ms)
 	c.interval_tsc = tsc_from_us(interval_ms * 1000ull);
 	if (!pair_run(&job, c.interval_tsc * 10)) {
 		kprintf("tick check: %s\n", job.error);
-		run_fail("the tick check did not complete on both threads");
+		boot_fail("the tick check did not complete on both threads");
 		return;
 	}
 	uint64_t expected = interval_ms / period_ms;
@@ -124,9 +124,9 @@ void check_ticks(uint32_t period_ms)
 	record_tick_stats(&r, &c);
 	record_emit(&r);
 	if (no_tick) {
-		run_fail("the APIC timer tick never arrived on a thread");
+		boot_fail("the APIC timer tick never arrived on a thread");
 	} else if (far_off && !the_pmu.info.hypervisor) {
-		run_fail("the APIC timer tick is more than 25% off on a thread");
+		boot_fail("the APIC timer tick is more than 25% off on a thread");
 	} else if (far_off) {
 		/* A hypervisor drops timer interrupts when its host is busy; the counts' time
 		 * accounting uses the TSC and is not affected, so the run goes on. */
@@ -156,7 +156,7 @@ void check_siblings(void)
 		probe_slots[t] = (struct probe_slot){ 0 };
 	if (!pair_run(&job, tsc_hz() * 5)) {
 		kprintf("sibling check: %s\n", job.error);
-		run_fail("the sibling check did not complete on both threads");
+		boot_fail("the sibling check did not complete on both threads");
 		return;
 	}
 	uint64_t skew = 0;
@@ -193,7 +193,7 @@ void check_siblings(void)
 		the_pair.thread_count, ok ? "correctly" : "WRONGLY", (unsigned long long)skew,
 		(unsigned long long)tsc_to_ns(skew));
 	if (!ok)
-		run_fail("ring-3 code on a sibling produced a wrong result");
+		boot_fail("ring-3 code on a sibling produced a wrong result");
 }
 
 #define PMU_CHECK_UNITS 100000
@@ -287,7 +287,7 @@ void check_pmu(void)
 			c.params[t] = (struct workload_params *)(uintptr_t)user_memory_alloc(
 				sizeof(struct workload_params));
 		if (!c.params[t]) {
-			run_fail("no memory for the PMU check");
+			boot_fail("no memory for the PMU check");
 			return;
 		}
 		*c.params[t] = (struct workload_params){
@@ -299,7 +299,7 @@ void check_pmu(void)
 	}
 	if (!pair_run(&job, tsc_hz() * 30)) {
 		kprintf("PMU check: %s\n", job.error);
-		run_fail("the PMU check did not complete on both threads");
+		boot_fail("the PMU check did not complete on both threads");
 		return;
 	}
 
@@ -365,5 +365,5 @@ void check_pmu(void)
 	record_bool(&r, "ok", ok);
 	record_emit(&r);
 	if (!ok)
-		run_fail("the PMU check counted wrong");
+		boot_fail("the PMU check counted wrong");
 }

@@ -8,7 +8,7 @@
 #include "kernel/pair.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
-#include "kernel/run.h"
+#include "kernel/end.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "kernel/user_rdpmc.h"
@@ -186,7 +186,7 @@ void check_rdpmc(void)
 	}
 	if (!pair_run(&job, tsc_hz() * 30)) {
 		kprintf("RDPMC check: %s\n", job.error);
-		run_fail("the RDPMC check did not complete on both threads");
+		boot_fail("the RDPMC check did not complete on both threads");
 		return;
 	}
 	record_begin(&r, "rdpmc");
@@ -202,5 +202,5 @@ void check_rdpmc(void)
 	record_bool(&r, "ok", ok);
 	record_emit(&r);
 	if (!ok)
-		run_fail("RDPMC from ring 3 read a wrong count");
+		boot_fail("RDPMC from ring 3 read a wrong count");
 }

@@ -9,7 +9,7 @@
 #include "kernel/pair.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
-#include "kernel/run.h"
+#include "kernel/end.h"
 #include "kernel/time.h"
 #include "pmu/event_names.h"
 #include "tests/experiments/custom.h"
@@ -280,10 +280,10 @@ void suite_emit_verdict(struct suite *s, const struct experiment *e, unsigned mo
 	if (v->result == RESULT_FAIL) {
 		/* The end record gives the first failure's reason: say which experiment it was. */
 		static char first_failure[sizeof(v->reason) + 64];
-		if (!run_failed())
+		if (!boot_failed())
 			format_snprintf(first_failure, sizeof(first_failure), "%s, XSU %s: %s",
 					e->name, config_xsu_mode_name(mode), v->reason);
-		run_fail(first_failure[0] ? first_failure : "an experiment's verdict failed");
+		boot_fail(first_failure[0] ? first_failure : "an experiment's verdict failed");
 	}
 }
 

@@ -3,8 +3,8 @@
  * What CPUID returns: the register type shared by the kernel (kernel/cpu.h) and the pure decoders
  * that take CPUID values as input (pmu/enumerate.h).
  */
-#ifndef KERNEL_CPUID_REGS_H
-#define KERNEL_CPUID_REGS_H
+#ifndef PMU_CPUID_REGS_H
+#define PMU_CPUID_REGS_H
 
 #include <stdint.h>
 

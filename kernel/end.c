@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Verdict and end of the run.
+ * The verdict of the boot and its end (kernel/end.h).
  */
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
 #include "kernel/record_stream.h"
-#include "kernel/run.h"
+#include "kernel/end.h"
 #include "kernel/smp.h"
 
 static unsigned failures;
@@ -15,29 +15,35 @@ static const char *first_reason;
 static unsigned exit_mode = EXIT_MODE_HALT;
 static int ending;
 
-void run_fail(const char *reason)
+void boot_fail(const char *reason)
 {
 	if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) == 0)
 		first_reason = reason;
 }
 
-bool run_failed(void)
+bool boot_failed(void)
 {
 	return __atomic_load_n(&failures, __ATOMIC_RELAXED) != 0;
 }
 
-void run_set_exit_mode(unsigned mode)
+void boot_abort(const char *reason)
+{
+	boot_fail(reason);
+	boot_end();
+}
+
+void boot_set_exit_mode(unsigned mode)
 {
 	exit_mode = mode;
 }
 
-void run_end(void)
+void boot_end(void)
 {
 	irq_disable();
 	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL))
 		cpu_halt_forever();
 
-	bool pass = !run_failed();
+	bool pass = !boot_failed();
 	/* Other CPUs must stop touching the console and the PMU before the end record. */
 	smp_stop_others();
 	console_break_lock();

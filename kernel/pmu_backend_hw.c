@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The real MSR backend (see pmu/backend_hw.h) on the kernel's own instructions: kernel/cpu.h for
+ * The real MSR backend (see kernel/pmu_backend_hw.h) on the kernel's own instructions: kernel/cpu.h for
  * RDMSR, WRMSR and CPUID, kernel/msr.h for the reads that may fault.
  */
 #include <stddef.h>
 
 #include "kernel/cpu.h"
 #include "kernel/msr.h"
-#include "pmu/backend_hw.h"
+#include "kernel/pmu_backend_hw.h"
 
 static uint64_t hw_read(void *ctx, uint32_t msr)
 {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The real MSR backend: rdmsr, wrmsr and rdpmc on the current logical CPU, and the cpuid and
- * MSR-probe functions enumeration asks for. Kernel only (pmu/pmu.mk lists it in PMU_KERNEL_ONLY):
+ * MSR-probe functions enumeration asks for. Kernel only (kernel/kernel.mk):
  * every call acts on the CPU it runs on, so the driver of a logical CPU runs on that CPU.
  */
-#ifndef PMU_BACKEND_HW_H
-#define PMU_BACKEND_HW_H
+#ifndef KERNEL_PMU_BACKEND_HW_H
+#define KERNEL_PMU_BACKEND_HW_H
 
 #include <stdbool.h>
 #include <stdint.h>
