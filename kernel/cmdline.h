@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel command line: `key=value` words (ARCHITECTURE.md, "Contracts"). An unknown key or a
- * bad value yields a warning that names the accepted values, and the default stays in force.
+ * The kernel command line: `key=value` words (docs/ARCHITECTURE.md, "Contracts"), parsed against
+ * tables of keys. The kernel has its table (kernel/config.c) and the payload its own (given by
+ * payload_keys(), kernel/payload.h): one parse over both, before the boot record, so that a word
+ * neither knows is named in a warning with every key, and the boot record's configuration shows
+ * the keys of both. An unknown key or a bad value yields a warning that names the accepted
+ * values, and the default stays in force.
  *
- * Pure code (host-tested). The table of keys is data, in cmdline.c.
+ * Pure code (host-tested). The tables are data.
  */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
@@ -12,64 +16,46 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/apic.h"
-#include "pmu/sched.h"
-#include "pmu/select.h"
-#include "pmu/xsu_mode.h"
+struct record;
 
-enum exit_mode { EXIT_MODE_HALT, EXIT_MODE_REBOOT, EXIT_MODE_QEMU };
-enum smp_mode { SMP_MODE_PAIR, SMP_MODE_ALL };
-#define CONFIG_CORE_BOOT (-1) /* the boot CPU's core */
-/* Deliberate faults that prove the exception path ends a run cleanly. */
-enum selftest {
-	SELFTEST_NONE,
-	SELFTEST_FAULT,	     /* page fault on an unmapped address (#PF, CR2 reported) */
-	SELFTEST_UD,	     /* invalid opcode (#UD) */
-	SELFTEST_GP,	     /* general protection: a non-canonical address (#GP) */
-	SELFTEST_DE,	     /* divide error (#DE) */
-	SELFTEST_STACK,	     /* kernel stack overflow: double fault on its own stack (#DF) */
-	SELFTEST_MISSING_AP, /* start a CPU the MADT does not list: it must time out, run goes on */
-	SELFTEST_USER_FAULT, /* a page fault in ring-3 code on a sibling: reported, run ends */
-	/* The model PMU starts as a BIOS that left counters running leaves it (pmu/model.h). */
-	SELFTEST_FIRMWARE_COUNTERS,
-	/* The model PMU zeroes a counter of thread 0 mid-run, as SMM code would (pmu/model.h). */
-	SELFTEST_COUNTER_RESET,
+/* One name of a KEY_CHOICE or KEY_CHOICE_SET key and the value it stands for. */
+struct cmdline_choice {
+	const char *name;
+	uint8_t value;
 };
 
-#define CONFIG_EXP_MAX 256
-#define CONFIG_EVENTS_MAX 256 /* an event list, ht0= / ht1= */
-#define CONFIG_NAME_MAX 24    /* a workload name */
-
-struct config {
-	/* Comma list of experiment names as given ("all", "none" or names; the payload checks the
-	 * names), or "" when exp= was not given. */
-	char exp[CONFIG_EXP_MAX];
-	uint8_t xsu;	      /* XSU_MODE_BIT()s of the modes to run */
-	uint8_t sched;	      /* enum sched_algorithm */
-	uint8_t pmu;	      /* enum pmu_request */
-	uint8_t exit;	      /* enum exit_mode */
-	uint8_t selftest;     /* enum selftest */
-	uint32_t mux_ms;      /* multiplexing tick, milliseconds */
-	uint16_t serial_port; /* 16550 I/O port, 0 for no serial console */
-	uint32_t baud;
-	int32_t core;	     /* index of the core to use, or CONFIG_CORE_BOOT */
-	uint8_t smp;	     /* enum smp_mode: start the chosen core's threads, or every CPU */
-	uint8_t apic;	     /* enum apic_request */
-	uint32_t dur_ms;     /* how long each run of an experiment measures */
-	uint32_t triad_kib;  /* size of each of triad's three arrays */
-	uint32_t triad_reps; /* passes over the arrays per run; 0: as many as dur_ms allows */
-	/* A run defined at boot (the payload's `custom` experiment): each thread's event list as
-	 * perf stat -e takes it ("" for none) and its workload; thread 1 starts start1_ms later. */
-	char events[2][CONFIG_EVENTS_MAX];
-	char work[2][CONFIG_NAME_MAX];
-	uint32_t start1_ms;
-	uint32_t repeat;		   /* each run this many times, as perf stat -r */
-	uint32_t chase_kib;		   /* the chase workload's working set */
-	char survey_work[CONFIG_NAME_MAX]; /* the workload both threads run in the leak survey */
+enum cmdline_kind {
+	KEY_CHOICE,	 /* one name from a list -> uint8_t */
+	KEY_CHOICE_SET,	 /* comma list of names from a list -> uint8_t, their values ORed */
+	KEY_UINT,	 /* decimal in [min, max] -> uint32_t */
+	KEY_NAME_LIST,	 /* comma list of names ([a-z0-9_-]), at most max bytes -> string */
+	KEY_NAME,	 /* one name ([a-z0-9_-]), at most max bytes -> string */
+	KEY_TEXT,	 /* printable ASCII without spaces, at most max bytes -> string */
+	KEY_SERIAL_PORT, /* com1..com4, 0xPORT or none -> uint16_t */
+	KEY_BAUD,	 /* a divisor of the 16550's 115200 base rate -> uint32_t */
+	KEY_CORE,	 /* "boot" or a core index 0-255 -> int32_t */
 };
 
-/* The defaults: the full suite, XSU off and on, greedy, PMU chosen from CPUID, halt at the end. */
-void config_defaults(struct config *cfg);
+/* CMDLINE_CORE_BOOT in a KEY_CORE field: the boot CPU's core. */
+#define CMDLINE_CORE_BOOT (-1)
+
+struct cmdline_key {
+	const char *name;
+	enum cmdline_kind kind;
+	size_t offset;			      /* of the field in the table's settings */
+	const struct cmdline_choice *choices; /* KEY_CHOICE, KEY_CHOICE_SET; ends with NULL */
+	uint32_t min, max;    /* KEY_UINT: the range; the string kinds: max is the field's size */
+	const char *accepted; /* for kinds whose accepted values are not a list of choices */
+	bool recorded;	      /* shown in the boot record's configuration (boot.config) */
+};
+
+/* A table of keys and the settings they fill. */
+struct cmdline_table {
+	const struct cmdline_key *keys;
+	unsigned count;
+	void *settings;
+	void (*defaults)(void *settings); /* the values in force before the line is parsed */
+};
 
 #define CMDLINE_KEY_MAX 32
 #define CMDLINE_VALUE_MAX 64
@@ -83,18 +69,31 @@ struct cmdline_warning {
 	char message[CMDLINE_ACCEPTED_MAX + 128];
 };
 
-/*
- * Parse line into cfg (which the caller has set to defaults). Values are checked for their form
- * and range here; what only the payload knows (experiment, workload and event names) it checks
- * itself. Writes at most max_warnings warnings and returns how many there were in all.
- */
-unsigned cmdline_parse(const char *line, struct config *cfg, struct cmdline_warning *warnings,
-		       unsigned max_warnings);
+/* Every table's defaults. */
+void cmdline_defaults(const struct cmdline_table *const *tables, unsigned count);
 
-/* The name of one XSU mode ("off", "on", "core"). */
-const char *config_xsu_mode_name(unsigned mode);
-/* A set of XSU modes as a comma list in mode order ("off,on"), into buf. */
-const char *config_xsu_modes_text(unsigned modes, char *buf, size_t size);
+/*
+ * Parse line into the tables' settings (which the caller has set to defaults). Values are
+ * checked for their form and range here; what only the payload knows (experiment, workload and
+ * event names) it checks itself. Writes at most max_warnings warnings and returns how many there
+ * were in all.
+ */
+unsigned cmdline_parse(const char *line, const struct cmdline_table *const *tables, unsigned count,
+		       struct cmdline_warning *warnings, unsigned max_warnings);
+
+/* The value of key in settings as the command line spells it ("greedy", "off,on", "500"). */
+const char *cmdline_value_text(const struct cmdline_key *key, const void *settings, char *buf,
+			       size_t size);
+
+/*
+ * The recorded keys of every table into the open object of r, in table order: a choice by its
+ * name, a set of choices as a comma list of the single ones ("off,on,core"), numbers as numbers,
+ * strings as strings (null when empty).
+ */
+void cmdline_record(struct record *r, const struct cmdline_table *const *tables, unsigned count);
+
+/* The name of choice value v in a list ending with NULL; "?" when none has it. */
+const char *cmdline_choice_name(const struct cmdline_choice *choices, unsigned v);
 
 /*
  * The command line without its first word: for a loader that puts the image's path there
@@ -109,13 +108,5 @@ const char *cmdline_skip_image_path(const char *line);
  * *word_len give the word that holds the first.
  */
 unsigned cmdline_non_ascii(const char *line, const char **word, size_t *word_len);
-
-/* Names of enum values, for records and messages. */
-const char *config_sched_name(unsigned v);
-const char *config_pmu_name(unsigned v);
-const char *config_exit_name(unsigned v);
-const char *config_selftest_name(unsigned v);
-const char *config_smp_name(unsigned v);
-const char *config_apic_name(unsigned v);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * The verdict of the boot and its end (kernel/end.h).
  */
-#include "kernel/cmdline.h"
+#include "kernel/config.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"

@@ -5,7 +5,7 @@
  * without one.
  */
 #include "kernel/acpi.h"
-#include "kernel/cmdline.h"
+#include "kernel/config.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"

@@ -8,6 +8,7 @@
 #include "kernel/apic_hw.h"
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
+#include "kernel/config.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
@@ -43,6 +44,9 @@
 
 static struct boot_info boot_info;
 static struct config config;
+/* The kernel's keys and the payload's, parsed together (kernel/cmdline.h). */
+static struct cmdline_table kernel_keys;
+static const struct cmdline_table *keys[2];
 static struct acpi_info acpi;
 static struct acpi_result acpi_result;
 static struct topology topology;
@@ -274,29 +278,13 @@ static void park_unused_cpus(void)
 	}
 }
 
-/* The command line's values in force (docs/records.md, `boot.config`). */
+/* The command line's values in force (docs/records.md, `boot.config`), the kernel's and the
+ * payload's. */
 static void emit_config(struct record *r)
 {
-	char modes[32];
-
 	record_begin_object(r, "config");
-	record_string(r, "exp", config.exp[0] ? config.exp : NULL);
-	record_string(r, "xsu", config_xsu_modes_text(config.xsu, modes, sizeof(modes)));
-	record_string(r, "sched", config_sched_name(config.sched));
-	record_string(r, "pmu", config_pmu_name(config.pmu));
-	record_uint(r, "mux_ms", config.mux_ms);
-	record_uint(r, "dur_ms", config.dur_ms);
-	record_uint(r, "repeat", config.repeat);
-	record_string(r, "exit", config_exit_name(config.exit));
-	record_string(r, "selftest", config_selftest_name(config.selftest));
-	record_string(r, "apic", config_apic_name(config.apic));
-	for (unsigned t = 0; t < 2; t++) {
-		static const char *const events_key[2] = { "ht0", "ht1" };
-		static const char *const work_key[2] = { "work0", "work1" };
-		record_string(r, events_key[t], config.events[t][0] ? config.events[t] : NULL);
-		record_string(r, work_key[t], config.work[t]);
-	}
-	record_uint(r, "start1_ms", config.start1_ms);
+	if (keys[0])
+		cmdline_record(r, keys, 2);
 	record_end_object(r);
 }
 
@@ -550,11 +538,14 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	static struct cmdline_warning warnings[MAX_WARNINGS];
 
 	record_set_boot_hook(emit_boot_record);
-	config_defaults(&config);
+	config_table(&config, &kernel_keys);
+	keys[0] = &kernel_keys;
+	keys[1] = payload_keys();
+	cmdline_defaults(keys, 2);
 	const char *arguments = boot_cmdline_has_image_path(&boot_info)
 					? cmdline_skip_image_path(boot_info.cmdline)
 					: boot_info.cmdline;
-	unsigned warning_count = cmdline_parse(arguments, &config, warnings, MAX_WARNINGS);
+	unsigned warning_count = cmdline_parse(arguments, keys, 2, warnings, MAX_WARNINGS);
 	console_setup();
 	boot_set_exit_mode(config.exit);
 
@@ -603,7 +594,8 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	park_unused_cpus();
 	pmu_core_setup(config.pmu, the_pair.thread_count == 2, config.selftest);
 
-	payload_main(&config);
+	struct payload_env env = { &the_pmu, &the_pair, config.selftest };
+	payload_main(&env);
 	boot_end();
 }
 

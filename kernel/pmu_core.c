@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
+#include "kernel/config.h"
 #include "kernel/console.h"
 #include "kernel/format.h"
 #include "kernel/msr.h"
@@ -216,7 +216,7 @@ void pmu_thread_end(unsigned thread)
 	spin_unlock(&the_pmu.lock);
 }
 
-/* The firmware the model imitates for a selftest (kernel/cmdline.h). */
+/* The firmware the model imitates for a selftest (kernel/config.h). */
 static enum model_firmware model_firmware_for(unsigned selftest)
 {
 	switch (selftest) {

@@ -8,7 +8,8 @@
 
 const char *sched_algorithm_name(unsigned algorithm)
 {
-	static const char *const names[SCHED_ALGORITHM_COUNT] = { "greedy", "hk" };
+	static const char *const names[SCHED_ALGORITHM_COUNT] = { SCHED_NAME_GREEDY,
+								  SCHED_NAME_HK };
 
 	return algorithm < SCHED_ALGORITHM_COUNT ? names[algorithm] : "?";
 }

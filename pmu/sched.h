@@ -48,6 +48,10 @@ enum sched_algorithm {
 	SCHED_ALGORITHM_COUNT
 };
 
+/* The spellings, for tables that need them as constants (the command line's choices). */
+#define SCHED_NAME_GREEDY "greedy"
+#define SCHED_NAME_HK "hk"
+
 /* "greedy" or "hk"; "?" for a value out of range. */
 const char *sched_algorithm_name(unsigned algorithm);
 /* For prose (schedsim's header): "greedy" or "Hopcroft-Karp". */

@@ -7,9 +7,9 @@
 #include "pmu/xsu_mode.h"
 
 static const char *const names[XSU_MODE_COUNT] = {
-	[XSU_MODE_OFF] = "off",
-	[XSU_MODE_ON] = "on",
-	[XSU_MODE_CORE] = "core",
+	[XSU_MODE_OFF] = XSU_MODE_NAME_OFF,
+	[XSU_MODE_ON] = XSU_MODE_NAME_ON,
+	[XSU_MODE_CORE] = XSU_MODE_NAME_CORE,
 };
 
 const char *xsu_mode_name(unsigned mode)

@@ -22,6 +22,11 @@
 
 enum xsu_mode { XSU_MODE_OFF, XSU_MODE_ON, XSU_MODE_CORE, XSU_MODE_COUNT };
 
+/* The spellings, for tables that need them as constants (the command line's choices). */
+#define XSU_MODE_NAME_OFF "off"
+#define XSU_MODE_NAME_ON "on"
+#define XSU_MODE_NAME_CORE "core"
+
 /* A set of modes (what `xsu=` selects): a bit per mode. */
 #define XSU_MODE_BIT(m) (1u << (m))
 #define XSU_MODES_BOTH (XSU_MODE_BIT(XSU_MODE_OFF) | XSU_MODE_BIT(XSU_MODE_ON))

@@ -1,26 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The payload's entry point (kernel/payload.h): the boot checks, then the self-test asked for,
- * then the experiments.
+ * The payload's entry points (kernel/payload.h): its command-line keys, and its run: the boot
+ * checks, then the self-test asked for, then the experiments.
  */
 #include "kernel/console.h"
-#include "kernel/payload.h"
 #include "kernel/end.h"
+#include "kernel/payload.h"
 #include "tests/checks/boot_checks.h"
 #include "tests/checks/rdpmc_check.h"
 #include "tests/checks/selftest.h"
 #include "tests/experiments/suite.h"
+#include "tests/payload_config.h"
 
-void payload_main(const struct config *config)
+static struct payload_config config;
+
+const struct cmdline_table *payload_keys(void)
 {
-	check_ticks(config->mux_ms);
-	check_siblings();
-	check_pmu();
-	check_rdpmc();
+	static struct cmdline_table table;
 
-	selftest_run(config->selftest);
+	payload_config_table(&config, &table);
+	return &table;
+}
+
+void payload_main(const struct payload_env *env)
+{
+	check_ticks(env, config.mux_ms);
+	check_siblings(env);
+	check_pmu(env);
+	check_rdpmc(env);
+
+	selftest_run(env, env->selftest);
 	if (!boot_failed())
-		experiments_run(config);
+		experiments_run(env, &config);
 	else
 		kprintf("the checks failed: no experiment runs\n");
 }

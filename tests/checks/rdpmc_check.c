@@ -5,16 +5,14 @@
 #include <string.h>
 
 #include "kernel/console.h"
-#include "kernel/pair.h"
-#include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
-#include "kernel/end.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "kernel/user_rdpmc.h"
 #include "pmu/regs.h"
 #include "tests/bench/rdpmc_check.h"
 #include "tests/bench/user.h"
+#include "tests/check.h"
 #include "tests/checks/rdpmc_check.h"
 
 static const struct pmu_event near_call = {
@@ -27,6 +25,8 @@ static const struct pmu_event instructions = {
 #define INSTRUCTIONS_COUNTER (PMU_FIXED_BASE + 0)
 
 struct rdpmc_check {
+	struct pmu_core *pmu;
+	const struct pair *pair;
 	bool readable[2]; /* RDPMC works on the thread's CPU (the driver probed it) */
 	enum pmu_drv_status status[2];
 	uint64_t emulated[2]; /* reads the kernel answered during the check */
@@ -41,15 +41,15 @@ static void rdpmc_thread(unsigned thread, void *arg)
 	uint64_t before = user_rdpmc_emulated(thread);
 
 	c->readable[thread] = d->flags & PMU_DRV_RDPMC;
-	spin_lock(&the_pmu.lock);
+	spin_lock(&c->pmu->lock);
 	c->status[thread] = pmu_driver_program(d, a, 2);
-	spin_unlock(&the_pmu.lock);
+	spin_unlock(&c->pmu->lock);
 	if (c->readable[thread] && c->status[thread] == PMU_DRV_OK)
 		user_call((uint64_t)(uintptr_t)user_start, (uint64_t)(uintptr_t)rdpmc_check_run,
 			  thread, this_cpu()->user_stack_top);
-	spin_lock(&the_pmu.lock);
+	spin_lock(&c->pmu->lock);
 	pmu_driver_stop(d);
-	spin_unlock(&the_pmu.lock);
+	spin_unlock(&c->pmu->lock);
 	pmu_thread_end(thread);
 	c->emulated[thread] = user_rdpmc_emulated(thread) - before;
 }
@@ -57,11 +57,11 @@ static void rdpmc_thread(unsigned thread, void *arg)
 /* What the region must read: exactly the profile's counts under the model; on real counters the
  * calls within 1% of the units (callret's own call adds one, as do a few around it), and at least
  * one instruction per call. */
-static bool region_right(const struct rdpmc_check_slot *s)
+static bool region_right(const struct rdpmc_check *c, const struct rdpmc_check_slot *s)
 {
 	uint64_t units = s->work.max_units;
 
-	if (the_pmu.model)
+	if (c->pmu->model)
 		return s->region_counted == units &&
 		       s->region_instructions ==
 			       callret_profile.instructions * units / MODEL_RATE_UNITS;
@@ -75,13 +75,13 @@ static bool emit_thread(struct record *r, const struct rdpmc_check *c, unsigned 
 	const struct rdpmc_check_slot *s = &rdpmc_check_slots[t];
 	bool measured = c->readable[t] && c->status[t] == PMU_DRV_OK;
 	/* Under the model every read faults and is answered: the timed ones and the region's 4. */
-	uint64_t emulations = the_pmu.model ? s->reads + 4 : 0;
+	uint64_t emulations = c->pmu->model ? s->reads + 4 : 0;
 	bool ok = c->status[t] == PMU_DRV_OK &&
-		  (!measured || (region_right(s) && c->emulated[t] == emulations));
+		  (!measured || (region_right(c, s) && c->emulated[t] == emulations));
 
 	record_begin_object(r, NULL);
 	record_uint(r, "thread", t);
-	record_uint(r, "apic", the_pair.cpu[t]->apic_id);
+	record_uint(r, "apic", c->pair->cpu[t]->apic_id);
 	record_string(r, "status", pmu_drv_status_name(c->status[t]));
 	record_uint(r, "reads", measured ? s->reads : 0);
 	if (measured) {
@@ -111,13 +111,13 @@ static bool emit_thread(struct record *r, const struct rdpmc_check *c, unsigned 
 }
 
 /* The k-th smallest (from 0) of the sorted costs of the threads that measured. */
-static uint32_t kth_cost(const bool *measured, uint64_t k)
+static uint32_t kth_cost(const struct rdpmc_check *c, const bool *measured, uint64_t k)
 {
 	uint64_t at[2] = { 0, 0 };
 
 	for (;;) {
 		int next = -1;
-		for (unsigned t = 0; t < the_pair.thread_count; t++) {
+		for (unsigned t = 0; t < c->pair->thread_count; t++) {
 			const struct rdpmc_check_slot *s = &rdpmc_check_slots[t];
 			if (measured[t] && at[t] < s->reads &&
 			    (next < 0 || s->cost[at[t]] < rdpmc_check_slots[next].cost[at[next]]))
@@ -136,7 +136,7 @@ static void emit_totals(struct record *r, const struct rdpmc_check *c)
 	uint64_t reads = 0, sum = 0, min = UINT64_MAX, max = 0;
 	bool measured[2] = { false, false };
 
-	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+	for (unsigned t = 0; t < c->pair->thread_count; t++) {
 		const struct rdpmc_check_slot *s = &rdpmc_check_slots[t];
 		measured[t] = c->readable[t] && c->status[t] == PMU_DRV_OK;
 		if (!measured[t])
@@ -149,7 +149,7 @@ static void emit_totals(struct record *r, const struct rdpmc_check *c)
 	record_uint(r, "reads", reads);
 	if (reads) {
 		record_fixed(r, "cycles", (int64_t)(sum * 10 / reads), 1);
-		record_uint(r, "median", kth_cost(measured, reads / 2));
+		record_uint(r, "median", kth_cost(c, measured, reads / 2));
 		record_uint(r, "min", min);
 		record_uint(r, "max", max);
 		record_null(r, "reason");
@@ -164,13 +164,15 @@ static void emit_totals(struct record *r, const struct rdpmc_check *c)
 	}
 }
 
-void check_rdpmc(void)
+void check_rdpmc(const struct payload_env *env)
 {
 	static struct rdpmc_check c;
 	struct pair_job job = { .fn = rdpmc_thread, .arg = &c };
 	struct record r;
 	bool ok = true;
 
+	c.pmu = env->pmu;
+	c.pair = env->pair;
 	for (unsigned t = 0; t < 2; t++) {
 		struct rdpmc_check_slot *s = &rdpmc_check_slots[t];
 		/* Field by field: a compound literal of the slot (its costs are 8 KiB) could be built
@@ -178,29 +180,27 @@ void check_rdpmc(void)
 		memset(s, 0, sizeof(*s));
 		s->work.chunk_units = 1000;
 		s->work.max_units = RDPMC_CHECK_UNITS;
-		s->work.account = the_pmu.model;
+		s->work.account = c.pmu->model;
 		s->work.thread = t;
 		s->counter = regs_rdpmc_ecx(CALLS_COUNTER);
 		s->instructions = regs_rdpmc_ecx(INSTRUCTIONS_COUNTER);
 		s->reads = RDPMC_CHECK_READS;
 	}
-	if (!pair_run(&job, tsc_hz() * 30)) {
+	bool done = pair_run(&job, tsc_hz() * 30);
+	if (!done)
 		kprintf("RDPMC check: %s\n", job.error);
-		boot_fail("the RDPMC check did not complete on both threads");
+	if (!report(NULL, done, "the RDPMC check did not complete on both threads"))
 		return;
-	}
 	record_begin(&r, "rdpmc");
-	record_string(&r, "backend", the_pmu.model ? "model" : "hw");
+	record_string(&r, "backend", c.pmu->model ? "model" : "hw");
 	record_bool(&r, "emulated", c.emulated[0] + c.emulated[1] > 0);
 	record_string(&r, "event", near_call.name);
 	record_uint(&r, "units", RDPMC_CHECK_UNITS);
 	emit_totals(&r, &c);
 	record_begin_array(&r, "threads");
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
+	for (unsigned t = 0; t < c.pair->thread_count; t++)
 		ok = emit_thread(&r, &c, t) && ok;
 	record_end_array(&r);
 	record_bool(&r, "ok", ok);
-	record_emit(&r);
-	if (!ok)
-		boot_fail("RDPMC from ring 3 read a wrong count");
+	report(&r, ok, "RDPMC from ring 3 read a wrong count");
 }

@@ -11,8 +11,10 @@
 #ifndef TESTS_CHECKS_RDPMC_CHECK_H
 #define TESTS_CHECKS_RDPMC_CHECK_H
 
+#include "kernel/payload.h"
+
 #define RDPMC_CHECK_UNITS 10000
 
-void check_rdpmc(void);
+void check_rdpmc(const struct payload_env *env);
 
 #endif

@@ -2,9 +2,8 @@
 /*
  * Deliberate faults. Each announces itself first, so a log shows what was asked for.
  */
-#include "kernel/cmdline.h"
+#include "kernel/config.h"
 #include "kernel/console.h"
-#include "kernel/pair.h"
 #include "tests/checks/selftest.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
@@ -33,14 +32,15 @@ static __attribute__((noinline)) unsigned recurse(unsigned depth)
 
 static void user_fault_thread(unsigned thread, void *arg)
 {
-	(void)arg;
-	if (thread + 1 != the_pair.thread_count)
+	const struct pair *pair = arg;
+
+	if (thread + 1 != pair->thread_count)
 		return;
 	user_call((uint64_t)(uintptr_t)user_start, (uint64_t)(uintptr_t)probe_fault,
 		  (uint64_t)(uintptr_t)__image_start, this_cpu()->user_stack_top);
 }
 
-void selftest_run(unsigned which)
+void selftest_run(const struct payload_env *env, unsigned which)
 {
 	/* missing-ap happened during start-up (kernel/kmain.c) and faults nothing; the firmware
 	 * selftests are the model PMU's (kernel/pmu_core.c). */
@@ -72,7 +72,7 @@ void selftest_run(unsigned which)
 	case SELFTEST_USER_FAULT: {
 		/* The last thread of the pair (the sibling AP when there is one) writes to the
 		 * kernel image from ring 3: a page fault at CPL 3, reported from that CPU. */
-		struct pair_job job = { .fn = user_fault_thread };
+		struct pair_job job = { .fn = user_fault_thread, .arg = (void *)env->pair };
 		if (!pair_run(&job, tsc_hz() * 5))
 			kprintf("selftest=user-fault: %s\n", job.error);
 		break;

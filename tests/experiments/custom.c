@@ -119,7 +119,7 @@ static const char *workload_of(unsigned t, const char *name)
 	return "triad";
 }
 
-bool custom_build(const struct config *config, const struct uarch *u,
+bool custom_build(const struct payload_config *config, const struct uarch *u,
 		  const struct pmu_geometry *geometry, struct custom_run *out)
 {
 	struct experiment *e = &out->exp;

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/cmdline.h"
+#include "tests/payload_config.h"
 #include "pmu/enumerate.h"
 #include "pmu/uarch.h"
 #include "tests/experiments/experiment.h"
@@ -26,7 +26,7 @@ struct custom_run {
  * Build `custom` into *out. False, with a warning, when neither thread has an event left to
  * count.
  */
-bool custom_build(const struct config *config, const struct uarch *u,
+bool custom_build(const struct payload_config *config, const struct uarch *u,
 		  const struct pmu_geometry *geometry, struct custom_run *out);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/cmdline.h"
+#include "tests/payload_config.h"
 #include "pmu/event.h"
 #include "pmu/mux.h"
 
@@ -60,7 +60,7 @@ struct exp_thread {
 
 struct exp_run {
 	uint8_t phase; /* enum exp_phase */
-	uint8_t xsu;   /* enum xsu_mode (kernel/cmdline.h) */
+	uint8_t xsu;   /* enum xsu_mode (pmu/xsu_mode.h) */
 	uint8_t sched; /* enum exp_sched */
 	bool limit;    /* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
 	struct exp_thread thread[2];

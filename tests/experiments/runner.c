@@ -6,8 +6,6 @@
 
 #include "kernel/cpu.h"
 #include "kernel/format.h"
-#include "kernel/pair.h"
-#include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
 #include "kernel/tick.h"
 #include "kernel/time.h"
@@ -17,12 +15,12 @@
 #include "pmu/xsu.h"
 #include "tests/bench/user.h"
 #include "pmu/zero_event.h"
-#include "tests/experiments/run_counters.h"
+#include "tests/experiments/counting.h"
 #include "tests/experiments/runner.h"
 
 /* The run being set up and measured: exp_run_setup() fills it, exp_run_measure() uses it; and
  * why it could not run (out->error points here). */
-static struct run run;
+static struct measurement measurement;
 static char error[200];
 
 /*
@@ -30,8 +28,8 @@ static char error[200];
  * earlier error is there, and *unsupported when an event parses but this PMU cannot count it
  * (pmu_event_supported(): AnyThread below version 3, an architectural event CPUID disowns).
  */
-static bool parse_events(const char *text, struct pmu_event *events, unsigned *count,
-			 bool *unsupported)
+static bool parse_events(const struct pmu_core *pmu, const char *text, struct pmu_event *events,
+			 unsigned *count, bool *unsupported)
 {
 	struct event_parse_error e;
 	const char *why;
@@ -39,7 +37,7 @@ static bool parse_events(const char *text, struct pmu_event *events, unsigned *c
 	*count = 0;
 	if (!text[0])
 		return true;
-	int n = event_parse_list(text, the_pmu.info.uarch, events, EXP_MAX_EVENTS, &e);
+	int n = event_parse_list(text, pmu->info.uarch, events, EXP_MAX_EVENTS, &e);
 	if (n < 0) {
 		if (!error[0])
 			format_snprintf(error, sizeof(error),
@@ -48,7 +46,7 @@ static bool parse_events(const char *text, struct pmu_event *events, unsigned *c
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
-		if (pmu_event_supported(&the_pmu.geometry, &events[i], &why))
+		if (pmu_event_supported(&pmu->geometry, &events[i], &why))
 			continue;
 		if (!error[0])
 			format_snprintf(error, sizeof(error), "%s cannot be counted here: %s",
@@ -83,27 +81,27 @@ static void wait_until(uint64_t when)
  * Wait until the sibling has set *flag, or until `until` (it hangs: pair_run() reports that).
  * Only on a core with a sibling.
  */
-static void wait_for_sibling(const bool *flag, uint64_t until)
+static void wait_for_sibling(const struct pair *pair, const bool *flag, uint64_t until)
 {
-	if (the_pair.thread_count < 2)
+	if (pair->thread_count < 2)
 		return;
 	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE) && rdtsc() < until)
 		cpu_relax();
 }
 
-static void run_thread_main(unsigned thread, void *arg)
+static void measure_thread(unsigned thread, void *arg)
 {
-	struct run *run = arg;
-	struct run_thread *rt = &run->thread[thread], *sibling = &run->thread[thread ^ 1];
-	const struct exp_thread *spec = &run->spec->thread[thread];
-	struct workload_params *p = run->params[thread];
-	uint64_t give_up = rdtsc() + run->duration_tsc + tsc_hz() * 10;
+	struct measurement *m = arg;
+	struct measurement_thread *mt = &m->thread[thread], *sibling = &m->thread[thread ^ 1];
+	const struct exp_thread *spec = &m->spec->thread[thread];
+	struct workload_params *p = m->params[thread];
+	uint64_t give_up = rdtsc() + m->duration_tsc + tsc_hz() * 10;
 
-	rt->driver = pmu_thread_begin(thread);
-	run_counters_enter(rt, run->settings->mux_ms);
+	mt->driver = pmu_thread_begin(thread);
+	m->counting->enter(mt, m->settings->mux_ms);
 	/* Core-wide XSU: both threads take part from the common start (the catchers), the events
 	 * of a thread started later from its offset (pair_run() applies the others'). */
-	if (run->pair.ops->joint)
+	if (m->counting->common_start)
 		wait_until(rdtsc() + tsc_from_us(spec->offset_ms * 1000ull));
 	/*
 	 * A thread started later starts inside the other's run, as the thesis's second perf does:
@@ -111,35 +109,33 @@ static void run_thread_main(unsigned thread, void *arg)
 	 * (or TCG) a virtual CPU can be held back for longer than the offset, and the later list
 	 * would otherwise take the counters first (xsu-hk-vs-greedy, ch8-starvation).
 	 */
-	if (spec->offset_ms > run->spec->thread[thread ^ 1].offset_ms)
-		wait_for_sibling(&sibling->counting, give_up);
-	run_counters_join(rt, run->settings->mux_ms);
-	rt->window_start = rdtsc();
-	__atomic_store_n(&rt->counting, true, __ATOMIC_RELEASE);
+	if (spec->offset_ms > m->spec->thread[thread ^ 1].offset_ms)
+		wait_for_sibling(m->pair, &sibling->counting, give_up);
+	m->counting->join(mt, m->settings->mux_ms);
+	mt->window_start = rdtsc();
+	__atomic_store_n(&mt->counting, true, __ATOMIC_RELEASE);
 
 	/* Both threads end at one time: the first to count plus the duration (less its offset), so
 	 * that a thread started later measures inside the other's run. */
 	uint64_t now = rdtsc();
 	uint64_t offset = tsc_from_us(spec->offset_ms * 1000ull);
-	uint64_t mine = now + (run->duration_tsc > offset ? run->duration_tsc - offset : 0);
+	uint64_t mine = now + (m->duration_tsc > offset ? m->duration_tsc - offset : 0);
 	uint64_t none = 0;
-	__atomic_compare_exchange_n(&run->deadline_tsc, &none, mine, false, __ATOMIC_ACQ_REL,
+	__atomic_compare_exchange_n(&m->deadline_tsc, &none, mine, false, __ATOMIC_ACQ_REL,
 				    __ATOMIC_ACQUIRE);
-	p->deadline_tsc = __atomic_load_n(&run->deadline_tsc, __ATOMIC_ACQUIRE);
-	p->max_units = p->elements && run->settings->triad_reps
-			       ? run->settings->triad_reps * p->elements
-			       : 0;
-	p->account = the_pmu.model;
+	p->deadline_tsc = __atomic_load_n(&m->deadline_tsc, __ATOMIC_ACQUIRE);
+	p->max_units =
+		p->elements && m->settings->triad_reps ? m->settings->triad_reps * p->elements : 0;
+	p->account = m->pmu->model;
 	p->thread = thread;
 	p->units_done = 0;
 	if (thread == 0)
-		run->start_tsc = now;
-	user_call((uint64_t)(uintptr_t)user_start,
-		  (uint64_t)(uintptr_t)run->workload[thread]->entry, (uint64_t)(uintptr_t)p,
-		  this_cpu()->user_stack_top);
-	uint64_t departed = run_counters_depart(rt);
-	rt->window_end = departed;
-	__atomic_store_n(&rt->stopped, true, __ATOMIC_RELEASE);
+		m->start_tsc = now;
+	user_call((uint64_t)(uintptr_t)user_start, (uint64_t)(uintptr_t)m->workload[thread]->entry,
+		  (uint64_t)(uintptr_t)p, this_cpu()->user_stack_top);
+	uint64_t departed = m->counting->depart(mt);
+	mt->window_end = departed;
+	__atomic_store_n(&mt->stopped, true, __ATOMIC_RELEASE);
 
 	/*
 	 * The XSU claims stay until the sibling has stopped too: the first to stop would otherwise
@@ -147,55 +143,55 @@ static void run_thread_main(unsigned thread, void *arg)
 	 * see the deadline (a held-back virtual CPU: milliseconds). Under core-wide XSU its counters
 	 * go on catching the sibling's leaks until then.
 	 */
-	wait_for_sibling(&sibling->stopped, give_up);
-	run_counters_exit(rt, departed);
+	wait_for_sibling(m->pair, &sibling->stopped, give_up);
+	m->counting->exit(mt, departed);
 	pmu_thread_end(thread);
 }
 
-static void fill_results(struct run *run, struct exp_run_result *out)
+static void fill_results(struct measurement *m, struct exp_run_result *out)
 {
-	for (unsigned t = 0; t < the_pair.thread_count; t++) {
-		struct run_thread *rt = &run->thread[t];
+	for (unsigned t = 0; t < m->pair->thread_count; t++) {
+		struct measurement_thread *mt = &m->thread[t];
 		struct exp_thread_result *tr = &out->thread[t];
-		const struct workload_params *p = run->params[t];
+		const struct workload_params *p = m->params[t];
 
-		tr->nr_events = rt->mux.nr_events;
-		for (unsigned i = 0; i < rt->mux.nr_events; i++) {
-			const struct mux_event *e = &rt->mux.events[i];
+		tr->nr_events = mt->mux.nr_events;
+		for (unsigned i = 0; i < mt->mux.nr_events; i++) {
+			const struct mux_event *e = &mt->mux.events[i];
 			struct exp_count *c = &tr->counts[i];
 			c->event = e->event;
 			c->reading = mux_read(e);
 			c->last_counter = e->last_counter;
 			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
-			c->interfered = rt->interfered[i];
+			c->interfered = mt->interfered[i];
 			c->leak = e->leak;
-			c->has_true = the_pmu.model &&
-				      mux_scale(rt->true_count[i], c->reading.time_enabled,
+			c->has_true = m->pmu->model &&
+				      mux_scale(mt->true_count[i], c->reading.time_enabled,
 						c->reading.time_running, &c->true_scaled);
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
-		tr->ticks = rt->ticks;
-		tr->tick_tsc_mean = tick_stats_mean_tsc(&rt->tick);
-		tr->tick_tsc_max = rt->tick.handler_max_tsc;
-		tr->ticks_late = rt->tick.late;
-		tr->ticks_lost = rt->tick.lost;
-		tr->invariant_violations = rt->violations;
-		tr->exposure = the_pmu.model ? model_exposure_ticks(&the_pmu.model_state, t) -
-						       rt->exposure_at_start
+		tr->ticks = mt->ticks;
+		tr->tick_tsc_mean = tick_stats_mean_tsc(&mt->tick);
+		tr->tick_tsc_max = mt->tick.handler_max_tsc;
+		tr->ticks_late = mt->tick.late;
+		tr->ticks_lost = mt->tick.lost;
+		tr->invariant_violations = mt->violations;
+		tr->exposure = m->pmu->model ? model_exposure_ticks(&m->pmu->model_state, t) -
+						       mt->exposure_at_start
 					     : 0;
 	}
 }
 
 /* The thread's workload, prepared in user memory; false with error[] when it cannot be. */
-static bool prepare_workload(struct run *run, unsigned t, const struct exp_settings *s)
+static bool prepare_workload(struct measurement *m, unsigned t, const struct exp_settings *s)
 {
-	const char *name = run->spec->thread[t].workload;
+	const char *name = m->spec->thread[t].workload;
 	const struct workload *w = workload_by_name(name);
 
-	run->workload[t] = w;
-	run->params[t] = w ? workload_prepare(s->memory, w, t, &s->workloads) : NULL;
-	if (run->params[t])
+	m->workload[t] = w;
+	m->params[t] = w ? workload_prepare(s->memory, w, t, &s->workloads) : NULL;
+	if (m->params[t])
 		return true;
 	if (!error[0])
 		format_snprintf(error, sizeof(error), "thread %u: %s \"%s\"", t,
@@ -206,46 +202,51 @@ static bool prepare_workload(struct run *run, unsigned t, const struct exp_setti
 bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		   struct exp_run_result *out)
 {
+	struct measurement *m = &measurement;
+
 	memset(out, 0, sizeof(*out));
-	memset(&run, 0, sizeof(run));
+	memset(&measurement, 0, sizeof(measurement));
 	error[0] = 0;
 	out->run = spec;
-	run.spec = spec;
-	run.settings = s;
-	run.duration_tsc = tsc_from_us(s->dur_ms * 1000ull);
+	m->spec = spec;
+	m->settings = s;
+	m->pmu = s->pmu;
+	m->pair = s->pair;
+	m->duration_tsc = tsc_from_us(s->dur_ms * 1000ull);
 
 	struct mux_config config = {
-		.uarch = the_pmu.info.uarch,
-		.gp = the_pmu.geometry.gp,
-		.fixed = the_pmu.geometry.fixed,
+		.uarch = m->pmu->info.uarch,
+		.gp = m->pmu->geometry.gp,
+		.fixed = m->pmu->geometry.fixed,
 		.algorithm = exp_run_sched(spec, s->sched),
 	};
 	/* Both lists, even after one failed: the exp record shows what each thread would count. */
 	for (unsigned t = 0; t < 2; t++) {
-		struct run_thread *rt = &run.thread[t];
+		struct measurement_thread *mt = &m->thread[t];
 		struct exp_thread_result *tr = &out->thread[t];
 		struct pmu_event events[EXP_MAX_EVENTS];
 		unsigned n;
 		const struct exp_thread *th = &spec->thread[t];
-		rt->run = &run;
-		rt->thread = t;
-		mux_init(&rt->mux, &config, t);
+		mt->m = m;
+		mt->thread = t;
+		mux_init(&mt->mux, &config, t);
 		for (unsigned i = 0; i < MUX_MAX_EVENTS; i++)
-			rt->programmed.counter[i] = SCHED_NO_COUNTER;
-		if (!prepare_workload(&run, t, s))
+			mt->programmed.counter[i] = SCHED_NO_COUNTER;
+		if (!prepare_workload(m, t, s))
 			continue;
-		if (!parse_events(th->events, events, &n, &out->unsupported))
+		if (!parse_events(m->pmu, th->events, events, &n, &out->unsupported))
 			continue;
 		tr->nr_events = n;
 		for (unsigned i = 0; i < n; i++)
 			tr->counts[i].event = events[i];
-		if (mux_add_events(&rt->mux, events, n) < 0 && !error[0])
+		if (mux_add_events(&mt->mux, events, n) < 0 && !error[0])
 			format_snprintf(error, sizeof(error), "thread %u: too many events", t);
-		for (unsigned i = 0; th->counters && i < rt->mux.nr_events; i++)
-			mux_set_constraint(&rt->mux, i, th->counters);
+		for (unsigned i = 0; th->counters && i < mt->mux.nr_events; i++)
+			mux_set_constraint(&mt->mux, i, th->counters);
 	}
-	mux_pair_init(&run.pair, xsu_ops_of(spec->xsu, spec->limit), &run.thread[0].mux,
-		      &run.thread[1].mux, uarch_zero_event(the_pmu.info.uarch));
+	mux_pair_init(&m->mux, xsu_ops_of(spec->xsu, spec->limit), &m->thread[0].mux,
+		      &m->thread[1].mux, uarch_zero_event(m->pmu->info.uarch));
+	m->counting = m->mux.ops->joint ? &counting_joint : &counting_alone;
 	if (error[0])
 		out->error = error;
 	return !error[0];
@@ -259,14 +260,14 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
  * leak into counters the other has not started or has already stopped. A thread without events
  * counts nothing: 100.
  */
-static unsigned window_overlap_pct(const struct run *run)
+static unsigned window_overlap_pct(const struct measurement *m)
 {
-	const struct run_thread *a = &run->thread[0], *b = &run->thread[1];
+	const struct measurement_thread *a = &m->thread[0], *b = &m->thread[1];
 	uint64_t start = a->window_start > b->window_start ? a->window_start : b->window_start;
 	uint64_t end = a->window_end < b->window_end ? a->window_end : b->window_end;
 	uint64_t la = a->window_end - a->window_start, lb = b->window_end - b->window_start;
 	uint64_t longer = la > lb ? la : lb;
-	uint32_t oa = run->spec->thread[0].offset_ms, ob = run->spec->thread[1].offset_ms;
+	uint32_t oa = m->spec->thread[0].offset_ms, ob = m->spec->thread[1].offset_ms;
 	uint64_t apart = tsc_from_us((oa > ob ? oa - ob : ob - oa) * 1000ull);
 	uint64_t meant = longer > apart ? longer - apart : 0;
 
@@ -278,44 +279,46 @@ static unsigned window_overlap_pct(const struct run *run)
 
 void exp_run_measure(struct exp_run_result *out)
 {
-	const struct exp_run *spec = run.spec;
-	struct pair_job job = { .fn = run_thread_main, .arg = &run };
+	struct measurement *m = &measurement;
+	const struct exp_run *spec = m->spec;
+	struct pair_job job = { .fn = measure_thread, .arg = m };
 
 	/* Under core-wide XSU both start together, and run_thread_main() applies the offsets. */
 	for (unsigned t = 0; t < 2; t++)
-		job.offset_tsc[t] =
-			run.pair.ops->joint ? 0 : tsc_from_us(spec->thread[t].offset_ms * 1000ull);
+		job.offset_tsc[t] = m->counting->common_start
+					    ? 0
+					    : tsc_from_us(spec->thread[t].offset_ms * 1000ull);
 	/* Generous: the longer thread's offset and duration, and time to start and stop. */
 	uint64_t longest =
 		job.offset_tsc[0] > job.offset_tsc[1] ? job.offset_tsc[0] : job.offset_tsc[1];
-	if (!pair_run(&job, longest + run.duration_tsc * 4 + tsc_hz() * 10)) {
+	if (!pair_run(&job, longest + m->duration_tsc * 4 + tsc_hz() * 10)) {
 		out->error = job.error;
 		return;
 	}
-	for (unsigned t = 0; t < the_pair.thread_count; t++) {
-		if (run.thread[t].program_error != PMU_DRV_OK) {
+	for (unsigned t = 0; t < m->pair->thread_count; t++) {
+		if (m->thread[t].program_error != PMU_DRV_OK) {
 			format_snprintf(error, sizeof(error),
 					"thread %u: the driver refused an "
 					"assignment: %s",
-					t, pmu_drv_status_name(run.thread[t].program_error));
+					t, pmu_drv_status_name(m->thread[t].program_error));
 			out->error = error;
 			return;
 		}
 	}
-	fill_results(&run, out);
+	fill_results(m, out);
 	uint64_t first = job.start_tsc[0], last = job.end_tsc[0];
-	for (unsigned t = 1; t < the_pair.thread_count; t++) {
+	for (unsigned t = 1; t < m->pair->thread_count; t++) {
 		first = job.start_tsc[t] < first ? job.start_tsc[t] : first;
 		last = job.end_tsc[t] > last ? job.end_tsc[t] : last;
 	}
 	out->elapsed_tsc = last - first;
-	out->joint_unanswered = run.joint_unanswered;
+	out->joint_unanswered = m->joint_unanswered;
 	out->joint_gap_per_mille =
-		out->elapsed_tsc ? (unsigned)mux_mul_div(run.joint_gap_tsc, 1000, out->elapsed_tsc)
+		out->elapsed_tsc ? (unsigned)mux_mul_div(m->joint_gap_tsc, 1000, out->elapsed_tsc)
 				 : 0;
-	if (the_pair.thread_count == 2)
-		out->overlap_pct = window_overlap_pct(&run);
-	if (the_pair.thread_count == 2) {
+	if (m->pair->thread_count == 2)
+		out->overlap_pct = window_overlap_pct(m);
+	if (m->pair->thread_count == 2) {
 		uint64_t a = job.start_tsc[0] + job.offset_tsc[1],
 			 b = job.start_tsc[1] + job.offset_tsc[0];
 		out->skew_tsc = a > b ? a - b : b - a;

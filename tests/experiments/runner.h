@@ -12,11 +12,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/pair.h"
+#include "kernel/pmu_core.h"
 #include "pmu/sched.h"
 #include "tests/experiments/experiment.h"
 #include "tests/workloads/workloads.h"
 
 struct exp_settings {
+	struct pmu_core *pmu; /* the machine (kernel/payload.h) */
+	const struct pair *pair;
 	uint32_t dur_ms;
 	uint32_t mux_ms;
 	uint32_t triad_reps;	    /* passes over a workload's arrays; 0: until dur_ms */

@@ -6,10 +6,9 @@
 
 #include "kernel/console.h"
 #include "kernel/format.h"
-#include "kernel/pair.h"
-#include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
+#include "tests/check.h"
 #include "kernel/time.h"
 #include "pmu/event_names.h"
 #include "tests/experiments/custom.h"
@@ -67,7 +66,7 @@ static void run_keys(struct record *r, const struct suite *s, const struct exper
 {
 	record_string(r, "exp", e->name);
 	record_string(r, "phase", phase_names[run->phase]);
-	record_string(r, "xsu", config_xsu_mode_name(run->xsu));
+	record_string(r, "xsu", xsu_mode_name(run->xsu));
 	record_string(r, "sched", sched_name(s, run));
 	record_uint(r, "rep", s->results.rep);
 	if (e->policies)
@@ -76,7 +75,7 @@ static void run_keys(struct record *r, const struct suite *s, const struct exper
 			exp_run_policy(run, exp_run_sched(run, s->settings.sched) == SCHED_HK));
 }
 
-static void thread_keys(struct record *r, const struct exp_run *run,
+static void thread_keys(const struct suite *s, struct record *r, const struct exp_run *run,
 			const struct exp_run_result *res, unsigned t)
 {
 	const struct exp_thread *th = &run->thread[t];
@@ -84,7 +83,7 @@ static void thread_keys(struct record *r, const struct exp_run *run,
 
 	record_begin_object(r, NULL);
 	record_uint(r, "thread", t);
-	record_uint(r, "apic", the_pair.cpu[t]->apic_id);
+	record_uint(r, "apic", s->settings.pair->cpu[t]->apic_id);
 	record_begin_array(r, "events");
 	for (unsigned i = 0; i < tr->nr_events; i++)
 		record_string(r, NULL, tr->counts[i].event.name);
@@ -113,8 +112,8 @@ static void emit_exp(const struct suite *s, const struct experiment *e,
 	if (run->label)
 		record_string(&r, "lists", run->label);
 	record_begin_array(&r, "threads");
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
-		thread_keys(&r, run, res, t);
+	for (unsigned t = 0; t < s->settings.pair->thread_count; t++)
+		thread_keys(s, &r, run, res, t);
 	record_end_array(&r);
 	record_uint(&r, "duration_ns", s->settings.dur_ms * 1000000ull);
 	record_uint(&r, "mux_ms", s->settings.mux_ms);
@@ -131,7 +130,7 @@ static void emit_exp(const struct suite *s, const struct experiment *e,
 	}
 	record_emit(&r);
 	kprintf("\n== %s, %s, XSU %s, %s: %s\n", e->name, phase_names[run->phase],
-		config_xsu_mode_name(run->xsu), sched_name(s, run), e->title);
+		xsu_mode_name(run->xsu), sched_name(s, run), e->title);
 	if (s->config->repeat > 1)
 		kprintf("   repetition %u of %u\n", s->results.rep + 1, s->config->repeat);
 }
@@ -147,10 +146,10 @@ static void emit_count(const struct suite *s, const struct experiment *e, const 
 	record_begin(&r, "count");
 	run_keys(&r, s, e, run);
 	record_uint(&r, "thread", t);
-	record_uint(&r, "apic", the_pair.cpu[t]->apic_id);
+	record_uint(&r, "apic", s->settings.pair->cpu[t]->apic_id);
 	record_string(&r, "event", c->event.name);
 	record_string(&r, "code", code);
-	record_string(&r, "name", event_name_for(&c->event, the_pmu.info.uarch));
+	record_string(&r, "name", event_name_for(&c->event, s->settings.pmu->info.uarch));
 	record_bool(&r, "corrupting", c->corrupting);
 	record_bool(&r, "any_thread", c->event.any);
 	record_bool(&r, "interfered", c->interfered);
@@ -170,7 +169,7 @@ static void emit_count(const struct suite *s, const struct experiment *e, const 
 		record_uint(&r, "leak", c->leak);
 	if (c->has_true)
 		record_uint(&r, "true", c->true_scaled);
-	else if (the_pmu.model)
+	else if (s->settings.pmu->model)
 		record_null(&r, "true");
 	record_emit(&r);
 }
@@ -195,10 +194,11 @@ static void emit_counts(const struct suite *s, const struct experiment *e,
 {
 	const struct exp_run *run = res->run;
 
-	for (unsigned t = 0; t < the_pair.thread_count; t++) {
+	for (unsigned t = 0; t < s->settings.pair->thread_count; t++) {
 		const struct exp_thread_result *tr = &res->thread[t];
-		kprintf("  HT%u (APIC %u), %llu units of %s:\n", t, the_pair.cpu[t]->apic_id,
-			(unsigned long long)tr->units, run->thread[t].workload);
+		kprintf("  HT%u (APIC %u), %llu units of %s:\n", t,
+			s->settings.pair->cpu[t]->apic_id, (unsigned long long)tr->units,
+			run->thread[t].workload);
 		for (unsigned i = 0; i < tr->nr_events; i++) {
 			emit_count(s, e, run, t, &tr->counts[i]);
 			print_count(&tr->counts[i]);
@@ -207,10 +207,10 @@ static void emit_counts(const struct suite *s, const struct experiment *e,
 }
 
 static void per_thread(struct record *r, const char *key, const struct exp_run_result *res,
-		       size_t offset)
+		       unsigned threads, size_t offset)
 {
 	record_begin_array(r, key);
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
+	for (unsigned t = 0; t < threads; t++)
 		record_uint(r, NULL, *(const uint64_t *)((const char *)&res->thread[t] + offset));
 	record_end_array(r);
 }
@@ -220,19 +220,22 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 {
 	static struct record r;
 	uint64_t exposure = 0;
+	unsigned threads = s->settings.pair->thread_count;
 
 	record_begin(&r, "exp_end");
 	run_keys(&r, s, e, res->run);
 	record_uint(&r, "elapsed_ns", tsc_to_ns(res->elapsed_tsc));
-	per_thread(&r, "ticks", res, offsetof(struct exp_thread_result, ticks));
-	per_thread(&r, "units", res, offsetof(struct exp_thread_result, units));
-	per_thread(&r, "tick_tsc_mean", res, offsetof(struct exp_thread_result, tick_tsc_mean));
-	per_thread(&r, "tick_tsc_max", res, offsetof(struct exp_thread_result, tick_tsc_max));
-	per_thread(&r, "ticks_late", res, offsetof(struct exp_thread_result, ticks_late));
-	per_thread(&r, "ticks_lost", res, offsetof(struct exp_thread_result, ticks_lost));
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
+	per_thread(&r, "ticks", res, threads, offsetof(struct exp_thread_result, ticks));
+	per_thread(&r, "units", res, threads, offsetof(struct exp_thread_result, units));
+	per_thread(&r, "tick_tsc_mean", res, threads,
+		   offsetof(struct exp_thread_result, tick_tsc_mean));
+	per_thread(&r, "tick_tsc_max", res, threads,
+		   offsetof(struct exp_thread_result, tick_tsc_max));
+	per_thread(&r, "ticks_late", res, threads, offsetof(struct exp_thread_result, ticks_late));
+	per_thread(&r, "ticks_lost", res, threads, offsetof(struct exp_thread_result, ticks_lost));
+	for (unsigned t = 0; t < s->settings.pair->thread_count; t++)
 		exposure += res->thread[t].exposure;
-	if (the_pmu.model)
+	if (s->settings.pmu->model)
 		record_uint(&r, "exposure", exposure);
 	else
 		record_null(&r, "exposure");
@@ -246,7 +249,7 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 	}
 
 	record_emit(&r);
-	if (the_pmu.model)
+	if (s->settings.pmu->model)
 		kprintf("  exposure: %llu ticks in which a corrupting event shared a counter index "
 			"with the sibling\n",
 			(unsigned long long)exposure);
@@ -260,7 +263,7 @@ void suite_emit_verdict(struct suite *s, const struct experiment *e, unsigned mo
 
 	record_begin(&r, "verdict");
 	record_string(&r, "exp", e->name);
-	record_string(&r, "xsu", config_xsu_mode_name(mode));
+	record_string(&r, "xsu", xsu_mode_name(mode));
 	record_string(&r, "sched", sched);
 	record_string(&r, "result", results_text[v->result]);
 	record_string(&r, "reason", v->reason);
@@ -269,22 +272,20 @@ void suite_emit_verdict(struct suite *s, const struct experiment *e, unsigned mo
 	record_uint(&r, "exposure", v->exposure);
 	record_uint(&r, "checked", v->checked);
 	record_uint(&r, "corrupted", v->corrupted);
-	record_emit(&r);
 	kprintf("%s %s, XSU %s: %s\n",
 		v->result == RESULT_PASS   ? "PASS"
 		: v->result == RESULT_FAIL ? "FAIL"
 					   : "SKIP",
-		e->name, config_xsu_mode_name(mode), v->reason);
+		e->name, xsu_mode_name(mode), v->reason);
 	s->tally[v->result]++;
 	summary_verdict(&s->summary, e->name, mode, sched, v->result);
-	if (v->result == RESULT_FAIL) {
-		/* The end record gives the first failure's reason: say which experiment it was. */
-		static char first_failure[sizeof(v->reason) + 64];
-		if (!boot_failed())
-			format_snprintf(first_failure, sizeof(first_failure), "%s, XSU %s: %s",
-					e->name, config_xsu_mode_name(mode), v->reason);
-		boot_fail(first_failure[0] ? first_failure : "an experiment's verdict failed");
-	}
+	/* The end record gives the first failure's reason: say which experiment it was. */
+	static char first_failure[sizeof(v->reason) + 64];
+	if (v->result == RESULT_FAIL && !boot_failed())
+		format_snprintf(first_failure, sizeof(first_failure), "%s, XSU %s: %s", e->name,
+				xsu_mode_name(mode), v->reason);
+	report(&r, v->result != RESULT_FAIL,
+	       first_failure[0] ? first_failure : "an experiment's verdict failed");
 }
 
 bool suite_mode_selected(const struct suite *s, unsigned mode)
@@ -304,7 +305,7 @@ static void skip_without_sibling(struct suite *s, const struct experiment *e)
 
 	format_snprintf(v.reason, sizeof(v.reason),
 			"core %u has no SMT sibling: the cross-hyperthread experiment cannot run",
-			the_pair.thread_count ? the_pair.cpu[0]->apic_id : 0);
+			s->settings.pair->thread_count ? s->settings.pair->cpu[0]->apic_id : 0);
 	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++)
 		if (suite_mode_selected(s, mode) &&
 		    (e->measure ? mode == XSU_MODE_OFF : exp_has_mode(e, mode)))
@@ -328,7 +329,7 @@ static void measure_repetition(struct suite *s, const struct experiment *e, unsi
 		bool ready = exp_run_setup(run, &s->settings, res);
 		emit_exp(s, e, res);
 		summary_run_started(&s->summary, e->name, phase_names[run->phase],
-				    config_xsu_mode_name(run->xsu));
+				    xsu_mode_name(run->xsu));
 		if (ready)
 			exp_run_measure(res);
 		if (!res->done) {
@@ -418,7 +419,7 @@ static bool selection_valid(const char *list, char *message, size_t size)
 }
 
 /* What exp= runs: the list given, checked; all when it was not given or was wrong. */
-static const char *selection(const struct config *config)
+static const char *selection(const struct payload_config *config)
 {
 	char message[CONFIG_EXP_MAX + 64], accepted[512];
 	size_t len = 0;
@@ -450,8 +451,8 @@ static void run_selected_experiment(struct suite *s, const struct experiment *e)
 {
 	static struct exp_adapted adapted;
 
-	e = exp_adapt(e, the_pmu.info.uarch, &adapted);
-	if (the_pair.thread_count < 2)
+	e = exp_adapt(e, s->settings.pmu->info.uarch, &adapted);
+	if (s->settings.pair->thread_count < 2)
 		skip_without_sibling(s, e);
 	else if (e->measure)
 		e->measure(e, s);
@@ -459,7 +460,7 @@ static void run_selected_experiment(struct suite *s, const struct experiment *e)
 		run_experiment(s, e);
 }
 
-void experiments_run(const struct config *config)
+void experiments_run(const struct payload_env *env, const struct payload_config *config)
 {
 	static struct suite suite;
 	static struct workload_memory memory;
@@ -469,13 +470,15 @@ void experiments_run(const struct config *config)
 
 	s->config = config;
 	s->machine = (struct exp_machine){
-		.erratum = uarch_has_erratum(the_pmu.info.uarch),
-		.model = the_pmu.model,
-		.uarch = the_pmu.info.uarch->id == UARCH_GENERIC ? "unknown"
-								 : the_pmu.info.uarch->name,
-		.threads = the_pair.thread_count,
+		.erratum = uarch_has_erratum(env->pmu->info.uarch),
+		.model = env->pmu->model,
+		.uarch = env->pmu->info.uarch->id == UARCH_GENERIC ? "unknown"
+								   : env->pmu->info.uarch->name,
+		.threads = env->pair->thread_count,
 	};
 	s->settings = (struct exp_settings){
+		.pmu = env->pmu,
+		.pair = env->pair,
 		.dur_ms = config->dur_ms,
 		.mux_ms = config->mux_ms,
 		.triad_reps = config->triad_reps,
@@ -489,8 +492,8 @@ void experiments_run(const struct config *config)
 	/* The custom run is checked first, so that its warnings come before any measurement. */
 	bool custom_wanted =
 		exp_list_contains(list, "custom") || config->events[0][0] || config->events[1][0];
-	bool custom_ready = custom_wanted &&
-			    custom_build(config, the_pmu.info.uarch, &the_pmu.geometry, &custom);
+	bool custom_ready = custom_wanted && custom_build(config, s->settings.pmu->info.uarch,
+							  &s->settings.pmu->geometry, &custom);
 	for (unsigned i = 0; experiment_at(i); i++) {
 		if (!selected(list, experiment_at(i)))
 			continue;

@@ -7,7 +7,8 @@
 #ifndef TESTS_EXPERIMENTS_SUITE_H
 #define TESTS_EXPERIMENTS_SUITE_H
 
-#include "kernel/cmdline.h"
+#include "kernel/payload.h"
+#include "tests/payload_config.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/summary.h"
@@ -15,7 +16,7 @@
 
 /* What one boot's suite shares between its experiments. */
 struct suite {
-	const struct config *config;
+	const struct payload_config *config;
 	struct exp_settings settings;
 	struct exp_machine machine;
 	struct exp_results results; /* the repetition being measured */
@@ -23,8 +24,8 @@ struct suite {
 	struct summary summary;	    /* the screen's progress line and the table at the end */
 };
 
-/* Run the selection; a failed verdict marks the run failed. */
-void experiments_run(const struct config *config);
+/* Run the selection; a failed verdict fails the boot. */
+void experiments_run(const struct payload_env *env, const struct payload_config *config);
 
 /* For experiments that make their own runs (experiment.measure): whether XSU mode `mode` is one
  * the command line selected, and the records of one run and of one verdict. */

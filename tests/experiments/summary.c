@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "kernel/cmdline.h"
+#include "pmu/xsu_mode.h"
 #include "kernel/console.h"
 #include "kernel/format.h"
 #include "tests/experiments/experiment.h"
@@ -95,7 +95,7 @@ void summary_print(const struct summary *s)
 		if (modes & XSU_MODE_BIT(mode))
 			len += (size_t)format_snprintf(header + len, sizeof(header) - len,
 						       "  XSU %-*s", CELL_WIDTH - 4,
-						       config_xsu_mode_name(mode));
+						       xsu_mode_name(mode));
 	while (len > 0 && header[len - 1] == ' ')
 		header[--len] = 0;
 	kprintf("\nsummary: the verdict of each experiment in each XSU mode\n%s\n", header);

@@ -91,7 +91,7 @@ static void emit_point(const struct suite *s, const struct survey_point *p, cons
 	record_string(&r, "xsu", "off");
 	record_uint(&r, "rep", s->results.rep);
 	record_string(&r, "event", event);
-	record_string(&r, "name", event_name_for(parsed, the_pmu.info.uarch));
+	record_string(&r, "name", event_name_for(parsed, s->settings.pmu->info.uarch));
 	record_bool(&r, "corrupting", p->corrupting);
 	record_bool(&r, "control", p->control);
 	record_uint(&r, "index", p->index);
@@ -159,7 +159,7 @@ static void print_map(const struct survey_point *points, unsigned n)
 		"count side by side)\n");
 }
 
-static const char *survey_workload(const struct config *config)
+static const char *survey_workload(const struct payload_config *config)
 {
 	const struct workload *w = workload_by_name(config->survey_work);
 
@@ -206,10 +206,10 @@ static void survey_repetition(struct suite *s, const struct experiment *e, const
 {
 	static struct survey_point points[SURVEY_MAX_POINTS];
 	struct survey_event list[SURVEY_MAX_EVENTS];
-	unsigned nr_events = survey_events(the_pmu.info.uarch, list), n = 0;
+	unsigned nr_events = survey_events(s->settings.pmu->info.uarch, list), n = 0;
 
 	char zero[16];
-	survey_zero_event(the_pmu.info.uarch, zero, sizeof(zero));
+	survey_zero_event(s->settings.pmu->info.uarch, zero, sizeof(zero));
 	emit_survey_start(s, e, workload, zero, nr_events);
 	for (unsigned i = 0; i < nr_events; i++) {
 		char event[16];

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
+#include "pmu/xsu_mode.h"
 #include "kernel/format.h"
 #include "pmu/mux.h"
 #include "tests/experiments/survey.h"
@@ -84,7 +84,7 @@ void rule_set(struct exp_verdict *v, enum exp_result_kind result, const char *sk
 
 const char *rule_mode_name(unsigned mode)
 {
-	return config_xsu_mode_name(mode);
+	return xsu_mode_name(mode);
 }
 
 static void view_count(struct mode_view *v, const struct exp_count *c, unsigned t)

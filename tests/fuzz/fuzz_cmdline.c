@@ -14,7 +14,28 @@
 
 #include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
+#include "kernel/config.h"
 #include "tests/fuzz/fuzz_input.h"
+#include "tests/payload_config.h"
+
+/* The kernel's settings and the payload's, parsed together as the kernel does. */
+struct settings {
+	struct config kernel;
+	struct payload_config payload;
+};
+
+static unsigned parse(const char *line, struct settings *s, struct cmdline_warning *warnings,
+		      unsigned room)
+{
+	struct cmdline_table kernel_keys, payload_keys;
+	const struct cmdline_table *tables[2] = { &kernel_keys, &payload_keys };
+
+	memset(s, 0, sizeof(*s)); /* padding too: the two parses are compared byte for byte */
+	config_table(&s->kernel, &kernel_keys);
+	payload_config_table(&s->payload, &payload_keys);
+	cmdline_defaults(tables, 2);
+	return cmdline_parse(line, tables, 2, warnings, room);
+}
 
 static void check_warning(const struct cmdline_warning *w)
 {
@@ -26,21 +47,24 @@ static void check_warning(const struct cmdline_warning *w)
 	FUZZ_CHECK(w->message[0] != 0);
 }
 
-static void check_config(const struct config *cfg)
+static void check_config(const struct settings *s)
 {
-	FUZZ_CHECK(FUZZ_TERMINATED(cfg->exp));
-	FUZZ_CHECK(FUZZ_TERMINATED(cfg->events[0]) && FUZZ_TERMINATED(cfg->events[1]));
-	FUZZ_CHECK(FUZZ_TERMINATED(cfg->work[0]) && FUZZ_TERMINATED(cfg->work[1]));
-	FUZZ_CHECK(FUZZ_TERMINATED(cfg->survey_work));
-	FUZZ_CHECK(cfg->xsu != 0 && (cfg->xsu & ~XSU_MODES_ALL) == 0);
-	FUZZ_CHECK(strcmp(config_sched_name(cfg->sched), "?") != 0);
+	const struct config *cfg = &s->kernel;
+	const struct payload_config *p = &s->payload;
+
+	FUZZ_CHECK(FUZZ_TERMINATED(p->exp));
+	FUZZ_CHECK(FUZZ_TERMINATED(p->events[0]) && FUZZ_TERMINATED(p->events[1]));
+	FUZZ_CHECK(FUZZ_TERMINATED(p->work[0]) && FUZZ_TERMINATED(p->work[1]));
+	FUZZ_CHECK(FUZZ_TERMINATED(p->survey_work));
+	FUZZ_CHECK(p->xsu != 0 && (p->xsu & ~XSU_MODES_ALL) == 0);
+	FUZZ_CHECK(strcmp(sched_algorithm_name(p->sched), "?") != 0);
 	FUZZ_CHECK(strcmp(config_pmu_name(cfg->pmu), "?") != 0);
 	FUZZ_CHECK(strcmp(config_exit_name(cfg->exit), "?") != 0);
 	FUZZ_CHECK(strcmp(config_selftest_name(cfg->selftest), "?") != 0);
 	FUZZ_CHECK(strcmp(config_smp_name(cfg->smp), "?") != 0);
 	FUZZ_CHECK(strcmp(config_apic_name(cfg->apic), "?") != 0);
 	FUZZ_CHECK(cfg->core == CONFIG_CORE_BOOT || (cfg->core >= 0 && cfg->core <= 255));
-	FUZZ_CHECK(cfg->mux_ms >= 1);
+	FUZZ_CHECK(p->mux_ms >= 1);
 	FUZZ_CHECK(cfg->baud && 115200 % cfg->baud == 0);
 }
 
@@ -68,16 +92,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned room = fuzz_byte(&in) % 9;
 	char *line = fuzz_string(&in);
 	struct cmdline_warning *warnings = room ? malloc(room * sizeof(*warnings)) : NULL;
-	struct config cfg, again;
+	static struct settings cfg, again;
 
-	config_defaults(&cfg);
-	unsigned count = cmdline_parse(line, &cfg, warnings, room);
+	unsigned count = parse(line, &cfg, warnings, room);
 	for (unsigned i = 0; i < count && i < room; i++)
 		check_warning(&warnings[i]);
 	check_config(&cfg);
 
-	config_defaults(&again);
-	FUZZ_CHECK(cmdline_parse(line, &again, warnings, room) == count);
+	FUZZ_CHECK(parse(line, &again, warnings, room) == count);
 	FUZZ_CHECK(memcmp(&cfg, &again, sizeof(cfg)) == 0);
 	check_helpers(line);
 	free(warnings);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "kernel/cmdline.h"
+#include "tests/payload_config.h"
 #include "kernel/multiboot.h"
 #include "tests/host/lib/fake_phys.h"
 #include "tests/host/lib/test_util.h"
@@ -330,7 +331,9 @@ static size_t long_cmdline(char *out)
 /* The kept line has no word cut in two: mux_ms stays at its default, not 10. */
 static void assert_cut_cleanly(size_t loader_len)
 {
-	struct config cfg;
+	struct payload_config cfg;
+	struct cmdline_table table;
+	const struct cmdline_table *tables[1] = { &table };
 	struct cmdline_warning w[4];
 	size_t kept = strlen(info.cmdline);
 
@@ -339,8 +342,9 @@ static void assert_cut_cleanly(size_t loader_len)
 	assert_null(strstr(info.cmdline, "mux_ms"));
 	assert_int_equal(kept + info.cmdline_dropped_bytes, loader_len);
 	assert_int_equal(info.cmdline_dropped_words, 1 + (1090 - (kept + 1)) / 9);
-	config_defaults(&cfg);
-	assert_int_equal(cmdline_parse(info.cmdline, &cfg, w, 4), 0);
+	payload_config_table(&cfg, &table);
+	cmdline_defaults(tables, 1);
+	assert_int_equal(cmdline_parse(info.cmdline, tables, 1, w, 4), 0);
 	assert_int_equal(cfg.mux_ms, 1);
 }
 

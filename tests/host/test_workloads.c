@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/cmdline.h"
+#include "tests/payload_config.h"
 #include "kernel/user.h"
 #include "tests/workloads/random_data.h"
 #include "tests/workloads/setup.h"

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's command-line keys (the machine: console, CPUs, APIC, PMU backend, self-tests, how
+ * the boot leaves) and the settings they fill. The payload's keys are its own (kernel/payload.h);
+ * kernel/cmdline.h parses both. The table is data, in config.c.
+ */
+#ifndef KERNEL_CONFIG_H
+#define KERNEL_CONFIG_H
+
+#include <stdint.h>
+
+#include "kernel/apic.h"
+#include "kernel/cmdline.h"
+#include "pmu/select.h"
+
+enum exit_mode { EXIT_MODE_HALT, EXIT_MODE_REBOOT, EXIT_MODE_QEMU };
+enum smp_mode { SMP_MODE_PAIR, SMP_MODE_ALL };
+#define CONFIG_CORE_BOOT CMDLINE_CORE_BOOT /* the boot CPU's core */
+/* Deliberate faults that prove the exception path ends a boot cleanly. */
+enum selftest {
+	SELFTEST_NONE,
+	SELFTEST_FAULT,	     /* page fault on an unmapped address (#PF, CR2 reported) */
+	SELFTEST_UD,	     /* invalid opcode (#UD) */
+	SELFTEST_GP,	     /* general protection: a non-canonical address (#GP) */
+	SELFTEST_DE,	     /* divide error (#DE) */
+	SELFTEST_STACK,	     /* kernel stack overflow: double fault on its own stack (#DF) */
+	SELFTEST_MISSING_AP, /* start a CPU the MADT does not list: it must time out, boot goes on */
+	SELFTEST_USER_FAULT, /* a page fault in ring-3 code on a sibling: reported, boot ends */
+	/* The model PMU starts as a BIOS that left counters running leaves it (pmu/model.h). */
+	SELFTEST_FIRMWARE_COUNTERS,
+	/* The model PMU zeroes a counter of thread 0 mid-run, as SMM code would (pmu/model.h). */
+	SELFTEST_COUNTER_RESET,
+};
+
+struct config {
+	uint8_t pmu;	      /* enum pmu_request */
+	uint8_t exit;	      /* enum exit_mode */
+	uint8_t selftest;     /* enum selftest */
+	uint8_t smp;	      /* enum smp_mode: start the chosen core's threads, or every CPU */
+	uint8_t apic;	      /* enum apic_request */
+	uint16_t serial_port; /* 16550 I/O port, 0 for no serial console */
+	uint32_t baud;
+	int32_t core; /* index of the core to use, or CONFIG_CORE_BOOT */
+};
+
+/* The kernel's keys over *settings (defaults: PMU chosen from CPUID, halt at the end, COM1). */
+void config_table(struct config *settings, struct cmdline_table *table);
+
+/* Names of enum values, for records and messages. */
+const char *config_pmu_name(unsigned v);
+const char *config_exit_name(unsigned v);
+const char *config_selftest_name(unsigned v);
+const char *config_smp_name(unsigned v);
+const char *config_apic_name(unsigned v);
+
+#endif
