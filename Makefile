@@ -45,9 +45,9 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -nostdinc \
 	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer -mno-red-zone \
 	-mgeneral-regs-only -fno-asynchronous-unwind-tables -fcf-protection=none \
 	-mcmodel=small -DPMU_KERNEL=1
-# Workloads (tests/bench) run at CPL 3 on the siblings and may use SSE/AVX once the kernel has
+# Workloads (tests/ring3) run at CPL 3 on the siblings and may use SSE/AVX once the kernel has
 # enabled them. Their sections are renamed to .user.* so the linker places them on user pages.
-WORKLOAD_CFLAGS := $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) -msse2 -fno-builtin \
+RING3_CFLAGS := $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) -msse2 -fno-builtin \
 	-fno-tree-loop-distribute-patterns
 KERNEL_LDFLAGS := -nostdlib -static -no-pie -Wl,-n -Wl,-z,max-page-size=0x1000 -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
 	-Wl,--build-id=none -T linker.ld
@@ -62,7 +62,7 @@ TOOL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I.
 # Filled in by the fragments.
 PURE_SRCS :=        # pure C: compiled into the kernel and into host tests and tools
 KERNEL_SRCS :=      # kernel-only C and NASM
-WORKLOAD_SRCS :=    # ring-3 workloads, linked into the kernel on user pages
+RING3_SRCS :=    # ring-3 workloads, linked into the kernel on user pages
 HOST_TESTS :=       # names N of host unit tests: tests/host/N.c -> $(BUILD)/host/tests/N
 HOST_TEST_SRCS :=   # extra host-only sources linked into every host test (fakes, fixtures)
 TOOLS :=            # host programs, $(BUILD)/tools/<name>
@@ -76,7 +76,7 @@ include boot/boot.mk
 include kernel/kernel.mk
 include pmu/pmu.mk
 include tests/payload.mk
-include tests/bench/bench.mk
+include tests/ring3/ring3.mk
 include tests/experiments/experiments.mk
 include tests/host/host.mk
 include tools/tools.mk
@@ -85,7 +85,7 @@ include tests/report/report.mk
 
 kernel_obj = $(patsubst %.c,$(BUILD)/kernel/%.o,$(patsubst %.asm,$(BUILD)/kernel/%.o,$(1)))
 KERNEL_OBJS := $(call kernel_obj,$(KERNEL_SRCS) $(PURE_SRCS))
-WORKLOAD_OBJS := $(patsubst %.c,$(BUILD)/workload/%.o,$(WORKLOAD_SRCS))
+RING3_OBJS := $(patsubst %.c,$(BUILD)/ring3/%.o,$(RING3_SRCS))
 HOST_PURE_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(PURE_SRCS) $(HOST_TEST_SRCS))
 TOOL_PURE_OBJS := $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(PURE_SRCS))
 HOST_TEST_BINS := $(addprefix $(BUILD)/host/tests/,$(HOST_TESTS))
@@ -108,23 +108,23 @@ $(BUILD)/kernel/%.o: %.asm
 	@mkdir -p $(@D)
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
 
-$(BUILD)/workload/%.o: %.c
+$(BUILD)/ring3/%.o: %.c
 	$(say) CC $<
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -MT $@ -c $< -o $@.tmp
+	$(Q)$(CC) $(RING3_CFLAGS) $(DEPFLAGS) -MT $@ -c $< -o $@.tmp
 	$(Q)$(OBJCOPY) --prefix-alloc-sections=.user $@.tmp $@ && rm -f $@.tmp
 
 # Ring-3 code may only call ring-3 code: a call into the kernel's pages (say, a memcpy GCC
 # emitted) would fault at CPL 3. Linked alone, the workloads must leave nothing undefined.
-$(BUILD)/workload/user.o: $(WORKLOAD_OBJS)
+$(BUILD)/ring3/user.o: $(RING3_OBJS)
 	$(say) CHECK "ring-3 code is self-contained"
-	$(Q)ld -r -o $@ $(WORKLOAD_OBJS)
+	$(Q)ld -r -o $@ $(RING3_OBJS)
 	$(Q)undefined=$$(nm -u $@); if [ -n "$$undefined" ]; then \
 		echo "ring-3 workloads call outside their pages:"; echo "$$undefined"; rm -f $@; exit 1; fi
 
-$(KERNEL_ELF): $(KERNEL_OBJS) $(BUILD)/workload/user.o linker.ld
+$(KERNEL_ELF): $(KERNEL_OBJS) $(BUILD)/ring3/user.o linker.ld
 	$(say) LD $@
-	$(Q)$(CC) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/workload/user.o -lgcc
+	$(Q)$(CC) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ring3/user.o -lgcc
 
 # ---- host: unit tests and tools -----------------------------------------------------------------
 $(BUILD)/host/%.o: %.c

@@ -1,6 +1,6 @@
 # tests/: the payload the kernel starts (kernel/payload.h): its entry point here, the boot checks
 # in tests/checks/, the workloads' table and set-up in tests/workloads/ (their ring-3 loops are
-# tests/bench/), the experiments in tests/experiments/. The random data of the set-ups is pure
+# tests/ring3/), the experiments in tests/experiments/. The random data of the set-ups is pure
 # (host-tested).
 WORKLOADS_PURE := tests/workloads/random_data.c
 PURE_SRCS += $(WORKLOADS_PURE) tests/payload_config.c

@@ -9,8 +9,8 @@
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "pmu/regs.h"
-#include "tests/bench/user.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/user.h"
+#include "tests/ring3/workload.h"
 #include "tests/check.h"
 #include "tests/checks/boot_checks.h"
 

@@ -10,8 +10,8 @@
 #include "kernel/user.h"
 #include "kernel/user_rdpmc.h"
 #include "pmu/regs.h"
-#include "tests/bench/rdpmc_check.h"
-#include "tests/bench/user.h"
+#include "tests/ring3/rdpmc_check.h"
+#include "tests/ring3/user.h"
 #include "tests/check.h"
 #include "tests/checks/rdpmc_check.h"
 

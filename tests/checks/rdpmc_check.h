@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The boot check of counting from ring 3 (tests/bench/rdpmc.h, kernel/user_rdpmc.h): on each
+ * The boot check of counting from ring 3 (tests/ring3/rdpmc.h, kernel/user_rdpmc.h): on each
  * thread, with BR_INST_RETIRED.NEAR_CALL on GP counter 0 and INST_RETIRED.ANY on fixed counter 0,
  * ring-3 code times RDPMC_CHECK_READS reads of GP counter 0 and then reads both counters around a
  * known amount of call/return work. An `rdpmc` record (docs/records.md) gives the cost of one read

@@ -7,8 +7,8 @@
 #include "tests/checks/selftest.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
-#include "tests/bench/probe.h"
-#include "tests/bench/user.h"
+#include "tests/ring3/probe.h"
+#include "tests/ring3/user.h"
 
 extern char __image_start[];
 

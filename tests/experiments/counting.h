@@ -24,7 +24,7 @@
 #include "pmu/mux.h"
 #include "pmu/mux_pair.h"
 #include "tests/experiments/experiment.h"
-#include "tests/experiments/runner.h"
+#include "tests/experiments/settings.h"
 
 struct measurement;
 

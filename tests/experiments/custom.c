@@ -9,6 +9,7 @@
 #include "pmu/event_parse.h"
 #include "pmu/sched.h"
 #include "tests/experiments/custom.h"
+#include "tests/experiments/rule.h"
 #include "tests/workloads/workloads.h"
 
 static const char *const events_key[2] = { "ht0", "ht1" };
@@ -138,13 +139,12 @@ bool custom_build(const struct payload_config *config, const struct uarch *u,
 	e->name = "custom";
 	e->title = "A run defined on the command line";
 	e->section = "-";
-	e->rule = RULE_MEASURED;
+	e->rule = &rule_measured;
 	e->checked = "";
 	for (unsigned mode = 0; mode < XSU_MODE_COUNT && e->nr_runs < EXP_MAX_RUNS; mode++) {
 		struct exp_run *run = &e->runs[e->nr_runs++];
 		run->phase = PHASE_MEASURE;
 		run->xsu = (uint8_t)mode;
-		run->sched = EXP_SCHED_CONFIG;
 		for (unsigned t = 0; t < 2; t++) {
 			run->thread[t].events = out->events[t];
 			run->thread[t].workload = out->workload[t];

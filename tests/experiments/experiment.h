@@ -28,27 +28,6 @@ enum exp_phase {
 	PHASE_COUNT
 };
 
-/* Which scheduler a run uses. */
-enum exp_sched {
-	EXP_SCHED_CONFIG, /* sched= from the command line */
-	EXP_SCHED_GREEDY,
-	EXP_SCHED_HK,
-};
-
-/* The verdict rules (verdict.c has the table: name, text, thresholds, judgement). */
-enum exp_rule_id {
-	RULE_BASELINE,
-	RULE_ZERO,
-	RULE_ALIGNED,
-	RULE_LOSS,
-	RULE_STARVATION,
-	RULE_HK_VS_GREEDY,
-	RULE_MEASURED,
-	RULE_FAIRNESS,
-	RULE_SURVEY, /* the leak survey's own rule (survey.h) */
-	RULE_COUNT
-};
-
 struct exp_thread {
 	const char *events;   /* as perf stat -e takes them; "" for a thread that only runs its
 			       * workload */
@@ -59,10 +38,11 @@ struct exp_thread {
 };
 
 struct exp_run {
-	uint8_t phase; /* enum exp_phase */
-	uint8_t xsu;   /* enum xsu_mode (pmu/xsu_mode.h) */
-	uint8_t sched; /* enum exp_sched */
-	bool limit;    /* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
+	uint8_t phase;	/* enum exp_phase */
+	uint8_t xsu;	/* enum xsu_mode (pmu/xsu_mode.h) */
+	bool own_sched; /* the run uses sched, not sched= from the command line */
+	uint8_t sched;	/* enum sched_algorithm (pmu/sched.h), when own_sched */
+	bool limit;	/* Linux 4.1-rc7's half-of-the-GP-counters limit (with XSU on) */
 	struct exp_thread thread[2];
 	const char *label; /* which lists, where an experiment has several: "ch7-three-events" */
 };
@@ -74,14 +54,15 @@ static inline bool exp_run_is_reference(const struct exp_run *run)
 }
 
 struct suite;
+struct exp_rule;
 
 struct experiment {
-	const char *name;    /* exp= name, e.g. "ch7-three-events" */
-	const char *title;   /* one line, after the thesis */
-	const char *section; /* the thesis section it reproduces */
-	uint8_t rule;	     /* enum exp_rule_id */
-	const char *checked; /* the events the rule compares, as written in the lists */
-	/* RULE_HK_VS_GREEDY: the microarchitectures (uarch names, comma-separated) on which
+	const char *name;	     /* exp= name, e.g. "ch7-three-events" */
+	const char *title;	     /* one line, after the thesis */
+	const char *section;	     /* the thesis section it reproduces */
+	const struct exp_rule *rule; /* how its runs are judged (rule.h) */
+	const char *checked;	     /* the events the rule compares, as written in the lists */
+	/* rule_hk_vs_greedy: the microarchitectures (uarch names, comma-separated) on which
 	 * greedy loses these lists under XSU (tools/schedsim replays them). */
 	const char *hk_wins_on;
 	/* A note for the exp record: what this experiment does differently on this machine. */
@@ -94,9 +75,11 @@ struct experiment {
 	void (*measure)(const struct experiment *e, struct suite *suite);
 };
 
-/* The thesis's experiments (experiments.c). */
+/* The thesis's experiments (experiments.c), and those that make their own runs: the leak
+ * survey (survey.c). */
 extern const struct experiment experiments[];
 extern const unsigned experiment_count;
+extern const struct experiment survey_experiment;
 
 /* Whether the comma-separated list (an `exp=` selection, a `checked` list) holds name exactly. */
 bool exp_list_contains(const char *list, const char *name);

@@ -12,31 +12,32 @@
 #include <string.h>
 
 #include "tests/experiments/experiment.h"
+#include "tests/experiments/rule.h"
 
 /* One run per line reads better than the formatter's layout. */
 /* clang-format off */
 #define TRIAD(list, offset) { .events = (list), .workload = "triad", .offset_ms = (offset) }
 #define IDLE { .events = "", .workload = "idle" }
 #define RUN(PHASE, MODE, ht0, ht1) \
-	{ .phase = PHASE_##PHASE, .xsu = XSU_MODE_##MODE, .sched = EXP_SCHED_CONFIG, \
+	{ .phase = PHASE_##PHASE, .xsu = XSU_MODE_##MODE, \
 	  .thread = { ht0, ht1 } }
 #define RUN_SCHED(MODE, SCHED, ht0, ht1) \
-	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_##MODE, .sched = EXP_SCHED_##SCHED, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_##MODE, .own_sched = true, .sched = SCHED_##SCHED, \
 	  .thread = { ht0, ht1 } }
 /* Linux 4.1-rc7's half-of-the-GP-counters limit, with XSU on. */
 #define RUN_LIMIT(PHASE, ht0, ht1) \
-	{ .phase = PHASE_##PHASE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_CONFIG, .limit = true, \
+	{ .phase = PHASE_##PHASE, .xsu = XSU_MODE_ON, .limit = true, \
 	  .thread = { ht0, ht1 } }
 
 /* One pair of lists under the four policies xsu-fairness compares. */
 #define POLICIES(LABEL, ht0, ht1) \
-	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_GREEDY, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .own_sched = true, .sched = SCHED_GREEDY, \
 	  .thread = { ht0, ht1 }, .label = (LABEL) }, \
-	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_HK, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .own_sched = true, .sched = SCHED_HK, \
 	  .thread = { ht0, ht1 }, .label = (LABEL) }, \
-	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .sched = EXP_SCHED_GREEDY, .limit = true, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON, .own_sched = true, .sched = SCHED_GREEDY, .limit = true, \
 	  .thread = { ht0, ht1 }, .label = (LABEL) }, \
-	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_CORE, .sched = EXP_SCHED_CONFIG, \
+	{ .phase = PHASE_MEASURE, .xsu = XSU_MODE_CORE, \
 	  .thread = { ht0, ht1 }, .label = (LABEL) }
 
 #define CORRUPTING_FOUR "r81d0:u,r08d1:u,r10d1:u,r01d1:u"
@@ -48,7 +49,7 @@ const struct experiment experiments[] = {
 		.name = "ch4-branch-misses",
 		.title = "Branch mispredictions corrupted by retired loads on the sibling counter",
 		.section = "4.2",
-		.rule = RULE_BASELINE,
+		.rule = &rule_baseline,
 		.checked = "r00c5:u",
 		.nr_runs = 3,
 		.runs = {
@@ -61,7 +62,7 @@ const struct experiment experiments[] = {
 		.name = "ch4-lbr-inserts",
 		.title = "LBR inserts (must be 0) corrupted by retired loads on the sibling counter",
 		.section = "4.2",
-		.rule = RULE_ZERO,
+		.rule = &rule_zero,
 		.checked = "r20cc:u",
 		.nr_runs = 2,
 		.runs = {
@@ -73,7 +74,7 @@ const struct experiment experiments[] = {
 		.name = "ch7-aligned",
 		.title = "Identical lists started together: no corruption even without XSU",
 		.section = "7.1",
-		.rule = RULE_ALIGNED,
+		.rule = &rule_aligned,
 		.checked = "r20cc:u",
 		.nr_runs = 2,
 		.runs = {
@@ -88,7 +89,7 @@ const struct experiment experiments[] = {
 		.title = "Three events in another order, started later: corruption without XSU, "
 			 "multiplexing with it",
 		.section = "7.1",
-		.rule = RULE_ZERO,
+		.rule = &rule_zero,
 		.checked = "r20cc:u",
 		.nr_runs = 2,
 		.runs = {
@@ -102,7 +103,7 @@ const struct experiment experiments[] = {
 		.name = "ch7-five-events",
 		.title = "One corrupting event among five, multiplexed on both threads",
 		.section = "7.1",
-		.rule = RULE_BASELINE,
+		.rule = &rule_baseline,
 		.checked = NON_CORRUPTING_FOUR,
 		.nr_runs = 3,
 		.runs = {
@@ -117,7 +118,7 @@ const struct experiment experiments[] = {
 		.name = "ch7-ten-events",
 		.title = "Four corrupting and six non-corrupting events on both threads",
 		.section = "7.1",
-		.rule = RULE_BASELINE,
+		.rule = &rule_baseline,
 		.checked = NON_CORRUPTING_SIX,
 		.nr_runs = 3,
 		.runs = {
@@ -132,7 +133,7 @@ const struct experiment experiments[] = {
 		.name = "ch8-corrupting-loss",
 		.title = "Corrupting events lose counts alone, compensate each other when aligned",
 		.section = "8",
-		.rule = RULE_LOSS,
+		.rule = &rule_loss,
 		/* CORRUPTING_FOUR, L1_MISS first: it loses the largest share (thesis ch. 8). */
 		.checked = "r08d1:u,r81d0:u,r10d1:u,r01d1:u",
 		.nr_runs = 4,
@@ -151,7 +152,7 @@ const struct experiment experiments[] = {
 		.name = "ch8-starvation",
 		.title = "Four corrupting events on one thread starve the sibling under XSU",
 		.section = "8",
-		.rule = RULE_STARVATION,
+		.rule = &rule_starvation,
 		.checked = "branches",
 		.nr_runs = 4,
 		.runs = {
@@ -176,7 +177,7 @@ const struct experiment experiments[] = {
 		.name = "xsu-hk-vs-greedy",
 		.title = "Under XSU, Hopcroft-Karp lets more events run than greedy",
 		.section = "6.4, 7.2",
-		.rule = RULE_HK_VS_GREEDY,
+		.rule = &rule_hk_vs_greedy,
 		.checked = "r01cd:u,r003c:u,r04a3:u,r01c0:u",
 		.hk_wins_on = "sandybridge,haswell",
 		.nr_runs = 2,
@@ -197,7 +198,7 @@ const struct experiment experiments[] = {
 		.name = "xsu-fairness",
 		.title = "What each XSU policy costs: the smallest and the mean running fraction",
 		.section = "8, 9",
-		.rule = RULE_FAIRNESS,
+		.rule = &rule_fairness,
 		.checked = "",
 		.policies = true,
 		.nr_runs = 12,

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rules of corruption: RULE_BASELINE (checked counts against a baseline run, per unit of
- * work), RULE_ZERO (events that must count 0) and RULE_ALIGNED (identical lists started together
+ * The rules of corruption: rule_baseline (checked counts against a baseline run, per unit of
+ * work), rule_zero (events that must count 0) and rule_aligned (identical lists started together
  * stay clean even without XSU, thesis 7.1).
  */
 #include <string.h>
 
 #include "kernel/format.h"
 #include "pmu/mux.h"
-#include "tests/experiments/verdict_rules.h"
+#include "tests/experiments/rule.h"
 
 /*
  * The tolerance of a count against its baseline: the larger of a share of the baseline and an
@@ -27,8 +27,9 @@ static uint64_t baseline_tolerance(uint64_t base, const struct mux_reading *m)
 	return share > floor ? share : floor;
 }
 
-/* RULE_BASELINE: the baseline run's rate of the same event on the same thread. */
-void annotate_baseline(const struct exp_results *r, unsigned index, unsigned t, struct exp_count *c)
+/* rule_baseline: the baseline run's rate of the same event on the same thread. */
+static void annotate_baseline(const struct exp_results *r, unsigned index, unsigned t,
+			      struct exp_count *c)
 {
 	const struct exp_run_result *ref = rule_reference(r, PHASE_BASELINE, index);
 	const struct exp_thread_result *tr = &r->runs[index].thread[t];
@@ -42,8 +43,9 @@ void annotate_baseline(const struct exp_results *r, unsigned index, unsigned t, 
 	}
 }
 
-/* RULE_ZERO, RULE_ALIGNED: the checked events must count nothing at all. */
-void annotate_zero(const struct exp_results *r, unsigned index, unsigned t, struct exp_count *c)
+/* rule_zero, rule_aligned: the checked events must count nothing at all. */
+static void annotate_zero(const struct exp_results *r, unsigned index, unsigned t,
+			  struct exp_count *c)
 {
 	(void)r;
 	(void)index;
@@ -87,9 +89,9 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 	}
 }
 
-/* RULE_BASELINE, RULE_ZERO. */
-void judge_corruption(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
-		      struct exp_verdict *out)
+/* rule_baseline, rule_zero. */
+static void judge_corruption(const struct exp_results *r, unsigned mode,
+			     const struct exp_machine *m, struct exp_verdict *out)
 {
 	struct mode_view v;
 
@@ -112,14 +114,14 @@ void judge_corruption(const struct exp_results *r, unsigned mode, const struct e
 }
 
 /*
- * RULE_ALIGNED. With XSU off not rule_clean(): aligned siblings do share counter indices with
+ * rule_aligned. With XSU off not rule_clean(): aligned siblings do share counter indices with
  * corrupting events (the model counts those ticks as exposure), but identical lists started
  * together put the same event on the same counter of both threads, so a corrupting event only
  * ever leaks into the sibling's copy of itself and the checked event stays 0 (thesis 7.1).
  * Exposure and the XSU invariant decide nothing with XSU off; the checked counts do.
  */
-void judge_aligned(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
-		   struct exp_verdict *out)
+static void judge_aligned(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+			  struct exp_verdict *out)
 {
 	char worst[PMU_EVENT_NAME_MAX + 64];
 	struct mode_view v;
@@ -151,7 +153,7 @@ void judge_aligned(const struct exp_results *r, unsigned mode, const struct exp_
 	}
 }
 
-void describe_baseline(const struct experiment *e, char *buf, size_t size)
+static void describe_baseline(const struct experiment *e, char *buf, size_t size)
 {
 	format_snprintf(buf, size,
 			"XSU off: %s above the baseline run's rate where the CPU has the erratum; "
@@ -160,7 +162,7 @@ void describe_baseline(const struct experiment *e, char *buf, size_t size)
 			e->checked, EXP_TOLERANCE_PCT, EXP_TOLERANCE_ABS);
 }
 
-void describe_zero(const struct experiment *e, char *buf, size_t size)
+static void describe_zero(const struct experiment *e, char *buf, size_t size)
 {
 	format_snprintf(buf, size,
 			"XSU off: %s above 0 where the CPU has the erratum; with XSU: exactly 0 on "
@@ -168,10 +170,15 @@ void describe_zero(const struct experiment *e, char *buf, size_t size)
 			e->checked);
 }
 
-void describe_aligned(const struct experiment *e, char *buf, size_t size)
+static void describe_aligned(const struct experiment *e, char *buf, size_t size)
 {
 	format_snprintf(
 		buf, size,
 		"%s exactly 0 on both threads with XSU off and with XSU; exposure 0 with XSU",
 		e->checked);
 }
+
+const struct exp_rule rule_baseline = { "baseline", describe_baseline, annotate_baseline,
+					judge_corruption };
+const struct exp_rule rule_zero = { "zero", describe_zero, annotate_zero, judge_corruption };
+const struct exp_rule rule_aligned = { "aligned", describe_aligned, annotate_zero, judge_aligned };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RULE_LOSS (thesis ch. 8): corrupting events lose counts into an unused sibling counter,
+ * rule_loss (thesis ch. 8): corrupting events lose counts into an unused sibling counter,
  * compensate when both siblings count them on the same counters, lose them again with Linux's XSU,
  * and get them back with core-wide XSU's leak catchers.
  */
@@ -8,10 +8,11 @@
 
 #include "kernel/format.h"
 #include "pmu/mux.h"
-#include "tests/experiments/verdict_rules.h"
+#include "tests/experiments/rule.h"
 
-/* RULE_LOSS: against thread 0 alone, the sibling's counters unused. */
-void annotate_loss(const struct exp_results *r, unsigned index, unsigned t, struct exp_count *c)
+/* rule_loss: against thread 0 alone, the sibling's counters unused. */
+static void annotate_loss(const struct exp_results *r, unsigned index, unsigned t,
+			  struct exp_count *c)
 {
 	const struct exp_run_result *ref = rule_reference(r, PHASE_ALONE, index);
 	uint64_t base;
@@ -90,7 +91,7 @@ static bool kept_ratio(const struct exp_results *r, unsigned mode, unsigned thre
 	return kept_alone != 0;
 }
 
-/* RULE_LOSS with XSU off: aligned siblings compensate the loss alone, where the erratum is. */
+/* rule_loss with XSU off: aligned siblings compensate the loss alone, where the erratum is. */
 static void judge_loss_off(const char *given, uint64_t ratio, const struct exp_machine *m,
 			   struct exp_verdict *out)
 {
@@ -130,10 +131,10 @@ struct truth_view {
 static void view_truth(const struct exp_results *r, unsigned threads, struct truth_view *v)
 {
 	memset(v, 0, sizeof(*v));
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || !exp_run_in_mode(run->run, XSU_MODE_CORE))
-			continue;
+	const struct exp_run_result *run;
+
+	for_each_run(run, r, .modes = XSU_MODE_BIT(XSU_MODE_CORE))
+	{
 		for (unsigned t = 0; t < threads; t++)
 			for (unsigned k = 0; k < run->thread[t].nr_events; k++) {
 				const struct exp_count *c = &run->thread[t].counts[k];
@@ -159,10 +160,11 @@ static void view_truth(const struct exp_results *r, unsigned threads, struct tru
  * schedules (some events stopped meanwhile). Says so in out. */
 static bool handover_too_long(const struct exp_results *r, struct exp_verdict *out)
 {
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || !exp_run_in_mode(run->run, XSU_MODE_CORE) ||
-		    run->joint_gap_per_mille <= EXP_MAX_JOINT_GAP_PER_MILLE)
+	const struct exp_run_result *run;
+
+	for_each_run(run, r, .modes = XSU_MODE_BIT(XSU_MODE_CORE))
+	{
+		if (run->joint_gap_per_mille <= EXP_MAX_JOINT_GAP_PER_MILLE)
 			continue;
 		rule_set(out, RESULT_SKIP, "too_little_data");
 		rule_say(out,
@@ -249,8 +251,8 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 		 (unsigned long long)v.worst_per_mille % 10, worst, (unsigned long long)v.leak);
 }
 
-void judge_loss(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
-		struct exp_verdict *out)
+static void judge_loss(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+		       struct exp_verdict *out)
 {
 	char name[PMU_EVENT_NAME_MAX];
 	const char *given = rule_first_checked(r->exp, name, sizeof(name));
@@ -287,7 +289,7 @@ void judge_loss(const struct exp_results *r, unsigned mode, const struct exp_mac
 		 EXP_LOSS_MATCH_PCT);
 }
 
-void describe_loss(const struct experiment *e, char *buf, size_t size)
+static void describe_loss(const struct experiment *e, char *buf, size_t size)
 {
 	char name[PMU_EVENT_NAME_MAX];
 
@@ -299,3 +301,5 @@ void describe_loss(const struct experiment *e, char *buf, size_t size)
 			rule_first_checked(e, name, sizeof(name)), EXP_LOSS_COMPENSATION_PCT,
 			EXP_LOSS_MATCH_PCT, EXP_CORE_TRUE_PCT);
 }
+
+const struct exp_rule rule_loss = { "loss", describe_loss, annotate_loss, judge_loss };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rules that compare scheduling policies: RULE_HK_VS_GREEDY (thesis 6.4: Hopcroft-Karp lets
- * more events run than greedy under XSU) and RULE_FAIRNESS (core-wide XSU against Linux's XSU,
+ * The rules that compare scheduling policies: rule_hk_vs_greedy (thesis 6.4: Hopcroft-Karp lets
+ * more events run than greedy under XSU) and rule_fairness (core-wide XSU against Linux's XSU,
  * with and without the half limit: the smallest and mean running fractions).
  */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include "kernel/format.h"
 #include "pmu/mux.h"
-#include "tests/experiments/verdict_rules.h"
+#include "tests/experiments/rule.h"
 
 /* The sum of running fractions (hundredths of a percent) over both threads of a run. */
 static uint64_t total_running(const struct exp_run_result *run, unsigned threads)
@@ -22,19 +22,18 @@ static uint64_t total_running(const struct exp_run_result *run, unsigned threads
 	return sum;
 }
 
-void judge_hk_vs_greedy(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
-			struct exp_verdict *out)
+static void judge_hk_vs_greedy(const struct exp_results *r, unsigned mode,
+			       const struct exp_machine *m, struct exp_verdict *out)
 {
-	const struct exp_run_result *greedy = NULL, *hk = NULL;
+	const struct exp_run_result *run, *greedy = NULL, *hk = NULL;
 	struct mode_view v;
 
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		if (!r->runs[i].done || !exp_run_in_mode(r->runs[i].run, mode))
-			continue;
-		if (r->runs[i].run->sched == EXP_SCHED_GREEDY)
-			greedy = &r->runs[i];
-		if (r->runs[i].run->sched == EXP_SCHED_HK)
-			hk = &r->runs[i];
+	for_each_run(run, r, .modes = XSU_MODE_BIT(mode))
+	{
+		if (run->run->own_sched && run->run->sched == SCHED_GREEDY)
+			greedy = run;
+		if (run->run->own_sched && run->run->sched == SCHED_HK)
+			hk = run;
 	}
 	if (!greedy || !hk) {
 		rule_set(out, RESULT_FAIL, NULL);
@@ -73,7 +72,7 @@ void judge_hk_vs_greedy(const struct exp_results *r, unsigned mode, const struct
 		 what);
 }
 
-void describe_hk_vs_greedy(const struct experiment *e, char *buf, size_t size)
+static void describe_hk_vs_greedy(const struct experiment *e, char *buf, size_t size)
 {
 	format_snprintf(
 		buf, size,
@@ -107,13 +106,12 @@ static struct fractions run_fractions(const struct exp_run_result *run, unsigned
 static bool best_on(const struct exp_results *r, const char *label, unsigned threads,
 		    unsigned *best)
 {
+	const struct exp_run_result *run;
 	bool any = false;
 
 	*best = 0;
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || run->run->xsu != XSU_MODE_ON || strcmp(run->run->label, label))
-			continue;
+	for_each_run(run, r, .xsu = XSU_MODE_BIT(XSU_MODE_ON), .label = label)
+	{
 		struct fractions f = run_fractions(run, threads);
 		*best = f.min > *best ? f.min : *best;
 		any = true;
@@ -142,12 +140,11 @@ static void judge_fairness_on(const struct exp_results *r, const struct exp_mach
 {
 	char text[sizeof(out->reason)];
 	size_t len = append(text, sizeof(text), 0, "smallest running fraction (greedy/hk/limit):");
+	const struct exp_run_result *run;
 	const char *label = NULL;
 
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || run->run->xsu != XSU_MODE_ON)
-			continue;
+	for_each_run(run, r, .xsu = XSU_MODE_BIT(XSU_MODE_ON))
+	{
 		struct fractions f = run_fractions(run, m->threads);
 		bool first = !label || strcmp(label, run->run->label);
 		label = run->run->label;
@@ -159,14 +156,47 @@ static void judge_fairness_on(const struct exp_results *r, const struct exp_mach
 	rule_say(out, "%s; exposure 0", text);
 }
 
-void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
-		    struct exp_verdict *out)
+/* What core-wide XSU's runs show against the best of Linux's XSU on the same lists. */
+struct fairness {
+	char text[sizeof(((struct exp_verdict *)0)->reason)];
+	size_t len;
+	bool fair, compared;
+	unsigned held; /* runs not judged: the host held thread 0 */
+};
+
+/* One core-wide run against the best of Linux's runs of its lists (best). */
+static void compare_core_run(struct fairness *f, const struct exp_run_result *run, unsigned threads,
+			     unsigned best)
 {
+	const struct exp_thread_result *leader = &run->thread[0];
+
+	if (leader->ticks_lost * 100 >
+	    (leader->ticks + leader->ticks_lost) * EXP_MAX_CORE_LOST_TICKS_PCT) {
+		f->held++;
+		f->len = append(f->text, sizeof(f->text), f->len,
+				"%s%s not judged (HT0 lost %llu of its %llu ticks)",
+				f->len ? ", " : "", run->run->label,
+				(unsigned long long)leader->ticks_lost,
+				(unsigned long long)(leader->ticks + leader->ticks_lost));
+		return;
+	}
+	struct fractions fr = run_fractions(run, threads);
+	unsigned handover = run->joint_gap_per_mille * 10;
+	f->fair = f->fair && fr.min + handover + EXP_FAIR_MARGIN >= best;
+	f->compared = true;
+	f->len = append(f->text, sizeof(f->text), f->len,
+			"%s%s %u%% (%u.%u%% handing over) against %u%%", f->len ? ", " : "",
+			run->run->label, fr.min / 100, run->joint_gap_per_mille / 10,
+			run->joint_gap_per_mille % 10, best / 100);
+}
+
+static void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
+			   struct exp_verdict *out)
+{
+	const struct exp_run_result *run;
+	struct fairness f = { .fair = true };
 	struct mode_view v;
-	char text[sizeof(out->reason)];
-	size_t len = 0;
-	bool fair = true, compared = false;
-	unsigned held = 0;
+	unsigned best;
 
 	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
 	if (!rule_xsu_held(mode, m, v.violations, v.exposure, out))
@@ -175,54 +205,31 @@ void judge_fairness(const struct exp_results *r, unsigned mode, const struct exp
 		judge_fairness_on(r, m, out);
 		return;
 	}
-	text[0] = 0;
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		const struct exp_run_result *run = &r->runs[i];
-		unsigned best;
-		if (!run->done || run->run->xsu != XSU_MODE_CORE ||
-		    !best_on(r, run->run->label, m->threads, &best))
-			continue;
-		const struct exp_thread_result *leader = &run->thread[0];
-		if (leader->ticks_lost * 100 >
-		    (leader->ticks + leader->ticks_lost) * EXP_MAX_CORE_LOST_TICKS_PCT) {
-			held++;
-			len = append(text, sizeof(text), len,
-				     "%s%s not judged (HT0 lost %llu of its %llu ticks)",
-				     len ? ", " : "", run->run->label,
-				     (unsigned long long)leader->ticks_lost,
-				     (unsigned long long)(leader->ticks + leader->ticks_lost));
-			continue;
-		}
-		struct fractions f = run_fractions(run, m->threads);
-		unsigned handover = run->joint_gap_per_mille * 10;
-		fair = fair && f.min + handover + EXP_FAIR_MARGIN >= best;
-		compared = true;
-		len = append(text, sizeof(text), len,
-			     "%s%s %u%% (%u.%u%% handing over) against %u%%", len ? ", " : "",
-			     run->run->label, f.min / 100, run->joint_gap_per_mille / 10,
-			     run->joint_gap_per_mille % 10, best / 100);
-	}
-	if (!compared && held) {
+	for_each_run(run, r, .xsu = XSU_MODE_BIT(XSU_MODE_CORE)) if (best_on(r, run->run->label,
+									     m->threads, &best))
+		compare_core_run(&f, run, m->threads, best);
+	if (!f.compared) {
 		rule_set(out, RESULT_SKIP, "too_little_data");
-		rule_say(
-			out,
-			"%s: its host held thread 0, whose ticks change the joint schedule, so the "
-			"running fractions show the host (more than %u%% of the ticks lost)",
-			text, EXP_MAX_CORE_LOST_TICKS_PCT);
+		if (f.held)
+			rule_say(out,
+				 "%s: its host held thread 0, whose ticks change the joint "
+				 "schedule, "
+				 "so the running fractions show the host (more than %u%% of the "
+				 "ticks "
+				 "lost)",
+				 f.text, EXP_MAX_CORE_LOST_TICKS_PCT);
+		else
+			rule_say(out,
+				 "core-wide XSU is compared with Linux's XSU, which did not run "
+				 "(xsu= without on)");
 		return;
 	}
-	if (!compared) {
-		rule_set(out, RESULT_SKIP, "too_little_data");
-		rule_say(out, "core-wide XSU is compared with Linux's XSU, which did not run "
-			      "(xsu= without on)");
-		return;
-	}
-	rule_set(out, fair ? RESULT_PASS : RESULT_FAIL, NULL);
+	rule_set(out, f.fair ? RESULT_PASS : RESULT_FAIL, NULL);
 	rule_say(out, "smallest running fraction, core-wide against the best of Linux's XSU: %s%s",
-		 text, fair ? "" : ": core-wide XSU starves more");
+		 f.text, f.fair ? "" : ": core-wide XSU starves more");
 }
 
-void describe_fairness(const struct experiment *e, char *buf, size_t size)
+static void describe_fairness(const struct experiment *e, char *buf, size_t size)
 {
 	(void)e;
 	format_snprintf(
@@ -233,3 +240,7 @@ void describe_fairness(const struct experiment *e, char *buf, size_t size)
 		"schedules) on every pair of lists; exposure 0",
 		EXP_FAIR_MARGIN / 100, EXP_FAIR_MARGIN % 100);
 }
+
+const struct exp_rule rule_hk_vs_greedy = { "hk-vs-greedy", describe_hk_vs_greedy, NULL,
+					    judge_hk_vs_greedy };
+const struct exp_rule rule_fairness = { "fairness", describe_fairness, NULL, judge_fairness };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RULE_STARVATION (thesis ch. 8): four corrupting events on one thread starve the sibling under
+ * rule_starvation (thesis ch. 8): four corrupting events on one thread starve the sibling under
  * Linux's XSU, the half-of-the-counters limit gives it counters again, and core-wide XSU starves
  * nobody.
  */
@@ -8,7 +8,7 @@
 
 #include "kernel/format.h"
 #include "pmu/mux.h"
-#include "tests/experiments/verdict_rules.h"
+#include "tests/experiments/rule.h"
 
 /* The least running event of either thread in the measured runs of XSU core, and its thread. */
 static const struct exp_count *least_running(const struct exp_results *r, unsigned threads,
@@ -16,10 +16,10 @@ static const struct exp_count *least_running(const struct exp_results *r, unsign
 {
 	const struct exp_count *least = NULL;
 
-	for (unsigned i = 0; i < r->exp->nr_runs; i++) {
-		const struct exp_run_result *run = &r->runs[i];
-		if (!run->done || !exp_run_in_mode(run->run, XSU_MODE_CORE))
-			continue;
+	const struct exp_run_result *run;
+
+	for_each_run(run, r, .modes = XSU_MODE_BIT(XSU_MODE_CORE))
+	{
 		for (unsigned t = 0; t < threads; t++)
 			for (unsigned k = 0; k < run->thread[t].nr_events; k++) {
 				const struct exp_count *c = &run->thread[t].counts[k];
@@ -66,8 +66,8 @@ static void judge_starvation_core(const struct exp_results *r, const struct exp_
 			 EXP_CORE_MIN_RUNNING / 100);
 }
 
-void judge_starvation(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
-		      struct exp_verdict *out)
+static void judge_starvation(const struct exp_results *r, unsigned mode,
+			     const struct exp_machine *m, struct exp_verdict *out)
 {
 	char name[PMU_EVENT_NAME_MAX], ran[48];
 	const char *given = rule_first_checked(r->exp, name, sizeof(name));
@@ -117,7 +117,7 @@ void judge_starvation(const struct exp_results *r, unsigned mode, const struct e
 		 limited ? limited->reading.percent % 100 : 0);
 }
 
-void describe_starvation(const struct experiment *e, char *buf, size_t size)
+static void describe_starvation(const struct experiment *e, char *buf, size_t size)
 {
 	char name[PMU_EVENT_NAME_MAX];
 	const char *given = rule_first_checked(e, name, sizeof(name));
@@ -130,3 +130,6 @@ void describe_starvation(const struct experiment *e, char *buf, size_t size)
 		"time or more; exposure 0",
 		given, given, EXP_STARVED_BELOW / 100, EXP_CORE_MIN_RUNNING / 100);
 }
+
+const struct exp_rule rule_starvation = { "starvation", describe_starvation, NULL,
+					  judge_starvation };

@@ -13,7 +13,7 @@
 #include "pmu/event_parse.h"
 #include "pmu/mux.h"
 #include "pmu/xsu.h"
-#include "tests/bench/user.h"
+#include "tests/ring3/user.h"
 #include "pmu/zero_event.h"
 #include "tests/experiments/counting.h"
 #include "tests/experiments/runner.h"
@@ -60,14 +60,7 @@ static bool parse_events(const struct pmu_core *pmu, const char *text, struct pm
 
 enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorithm configured)
 {
-	switch (run->sched) {
-	case EXP_SCHED_GREEDY:
-		return SCHED_GREEDY;
-	case EXP_SCHED_HK:
-		return SCHED_HK;
-	default:
-		return configured;
-	}
+	return run->own_sched ? (enum sched_algorithm)run->sched : configured;
 }
 
 /* Spin until the TSC reaches `when`. */

@@ -12,24 +12,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/pair.h"
-#include "kernel/pmu_core.h"
 #include "pmu/sched.h"
 #include "tests/experiments/experiment.h"
-#include "tests/workloads/workloads.h"
+#include "tests/experiments/settings.h"
 
-struct exp_settings {
-	struct pmu_core *pmu; /* the machine (kernel/payload.h) */
-	const struct pair *pair;
-	uint32_t dur_ms;
-	uint32_t mux_ms;
-	uint32_t triad_reps;	    /* passes over a workload's arrays; 0: until dur_ms */
-	enum sched_algorithm sched; /* for runs that take sched= */
-	struct workload_settings workloads;
-	struct workload_memory *memory; /* the workloads' prepared parameters */
-};
-
-/* The scheduler a run uses: its own, or `configured` (sched=) for EXP_SCHED_CONFIG. */
+/* The scheduler a run uses: its own (own_sched), or `configured` (sched=). */
 enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorithm configured);
 
 /*

@@ -15,7 +15,6 @@
 #include "tests/experiments/runner.h"
 #include "tests/experiments/stand_in.h"
 #include "tests/experiments/suite.h"
-#include "tests/experiments/survey.h"
 #include "tests/experiments/verdict.h"
 
 static const char *const phase_names[PHASE_COUNT] = {
@@ -122,7 +121,7 @@ static void emit_exp(const struct suite *s, const struct experiment *e,
 	record_uint(&r, "chase_kib", s->settings.workloads.chase_kib);
 	record_uint(&r, "triad_reps", s->settings.triad_reps);
 	record_end_object(&r);
-	if (e->rule == RULE_BASELINE) {
+	if (e->rule == &rule_baseline) {
 		record_begin_object(&r, "tolerance");
 		record_uint(&r, "pct", EXP_TOLERANCE_PCT);
 		record_uint(&r, "abs", EXP_TOLERANCE_ABS);

@@ -114,7 +114,6 @@ static bool measure_point(struct suite *s, const struct experiment *e, const cha
 	struct exp_run run = {
 		.phase = PHASE_MEASURE,
 		.xsu = XSU_MODE_OFF,
-		.sched = EXP_SCHED_CONFIG,
 		.thread = { { event, workload, 0, (uint8_t)(1u << p->index) },
 			    { zero, workload, 0, (uint8_t)(1u << p->sibling_index) } },
 	};
@@ -237,7 +236,7 @@ const struct experiment survey_experiment = {
 	.name = "leak-survey",
 	.title = "Which events leak into the sibling's counter, and where",
 	.section = "4, 7.1",
-	.rule = RULE_SURVEY,
+	.rule = &rule_survey,
 	.checked = "",
 	.note = "HT0 counts each event alone on GP counter i, HT1 counts an event that never "
 		"occurs on counter i (i = 0..3) and once on another index; what HT1 counts is leak",

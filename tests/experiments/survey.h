@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "tests/experiments/experiment.h"
-#include "tests/experiments/verdict.h"
+#include "tests/experiments/rule.h"
 
 /* GP counter indices the survey walks: the bottom four, where the erratum's events may count. */
 #define SURVEY_INDICES 4
@@ -52,12 +52,8 @@ uint64_t survey_share_ppm(const struct survey_point *p);
 void survey_judge(const struct survey_point *points, unsigned n, const struct exp_machine *m,
 		  struct exp_verdict *out);
 
-/* The rule in words (the rules table's describe for RULE_SURVEY). */
-void survey_describe(const struct experiment *e, char *buf, size_t size);
-
-/* The experiment, which makes its own runs (experiment.measure). */
+/* How the experiment survey_experiment (experiment.h) makes its own runs (experiment.measure). */
 struct suite;
-extern const struct experiment survey_experiment;
 void survey_measure(const struct experiment *e, struct suite *s);
 
 #endif

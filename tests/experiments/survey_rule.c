@@ -109,7 +109,7 @@ void survey_judge(const struct survey_point *points, unsigned n, const struct ex
 	}
 }
 
-void survey_describe(const struct experiment *e, char *buf, size_t size)
+static void describe(const struct experiment *e, char *buf, size_t size)
 {
 	(void)e;
 	format_snprintf(
@@ -119,3 +119,6 @@ void survey_describe(const struct experiment *e, char *buf, size_t size)
 		"same index, and nothing else leaks; without the erratum nothing leaks",
 		SURVEY_MIN_COUNT);
 }
+
+/* Judged by survey_judge(), over its measurements (the survey makes its own runs). */
+const struct exp_rule rule_survey = { "survey", describe, NULL, NULL };

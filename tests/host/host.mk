@@ -9,7 +9,7 @@ $(BUILD)/host/tests/host/test_intel_events.o: HOST_CFLAGS += \
 # test_libpfm4 asks libpfm4 (Debian's libpfm4-dev) for its encodings, as an independent oracle.
 HOST_TEST_LIBS_test_libpfm4 := -lpfm
 
-# The workload table's test links the table, the set-ups and the ring-3 loops themselves (plain
+# The workload table's test links the table with its set-ups, and the ring-3 loops themselves (plain
 # x86-64 code, so they run on the host too), with a user_memory_alloc() of its own.
-WORKLOAD_TABLE_SRCS := tests/workloads/workloads.c tests/workloads/setup.c $(WORKLOAD_SRCS)
+WORKLOAD_TABLE_SRCS := tests/workloads/workloads.c $(RING3_SRCS)
 $(BUILD)/host/tests/test_workloads: $(patsubst %.c,$(BUILD)/host/%.o,$(WORKLOAD_TABLE_SRCS))

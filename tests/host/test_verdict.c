@@ -478,13 +478,18 @@ static void test_rule_texts(void **state)
 	snprintf(number, sizeof(number), "%u%%", EXP_LOSS_MATCH_PCT);
 	assert_non_null(strstr(text, number));
 	assert_non_null(strstr(text, "r08d1:u"));
-	for (unsigned i = 0; i < RULE_COUNT; i++) {
-		assert_non_null(exp_rules[i].name);
-		assert_non_null(exp_rules[i].describe);
+	const struct exp_rule *const rules[] = {
+		&rule_baseline,	    &rule_zero,	    &rule_aligned,  &rule_loss,	  &rule_starvation,
+		&rule_hk_vs_greedy, &rule_fairness, &rule_measured, &rule_survey,
+	};
+	for (unsigned i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		assert_non_null(rules[i]->name);
+		assert_non_null(rules[i]->describe);
 		/* The survey judges its own measurements (survey_judge). */
-		assert_true(exp_rules[i].judge != NULL || i == RULE_SURVEY);
+		assert_true(rules[i]->judge != NULL || rules[i] == &rule_survey);
 	}
 	for (unsigned i = 0; i < experiment_count; i++) {
+		assert_non_null(experiments[i].rule);
 		exp_rule_text(&experiments[i], text, sizeof(text));
 		assert_true(strlen(text) > 20 && strlen(text) < sizeof(text) - 1);
 	}
@@ -524,7 +529,7 @@ static void test_measured_rule(void **state)
 	static struct exp_results r;
 	static struct experiment custom = {
 		.name = "custom",
-		.rule = RULE_MEASURED,
+		.rule = &rule_measured,
 		.checked = "",
 		.nr_runs = 2,
 		.runs = { { .phase = PHASE_MEASURE, .xsu = XSU_MODE_OFF },

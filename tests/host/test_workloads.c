@@ -15,11 +15,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/payload_config.h"
 #include "kernel/user.h"
+#include "tests/payload_config.h"
 #include "tests/workloads/random_data.h"
-#include "tests/workloads/setup.h"
 #include "tests/workloads/workloads.h"
+
+/* The profiles whose rates the tests below check against the thesis (tests/ring3/). */
+extern const struct model_profile triad_profile, triad_pass_profile, copy_profile, chase_profile,
+	branchy_profile, alu_profile, idle_profile;
 
 /* ---- the kernel's user memory, faked -------------------------------------------------------- */
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The workload library: one table of the workloads a sibling can run (`work0=`, `work1=`), each
- * with its ring-3 loop (tests/bench/), what one unit of it counts under the model PMU, and the
- * set-up that prepares its memory at CPL 0 before any counter runs. Adding a workload is one
- * entry in the table of workloads.c, with its loop and profile in a file of tests/bench/ and, when
- * it has data to prepare, its set-up in setup.c. tests/host/test_workloads.c checks the table.
+ * with its ring-3 loop (tests/ring3/), what one unit of it counts under the model PMU, and the
+ * set-up that prepares its memory at CPL 0 before any counter runs. Adding a workload is its
+ * loop and profile in a file of tests/ring3/ and its entry in the table of workloads.c (with its
+ * set-up there when it has data to prepare). tests/host/test_workloads.c checks every entry.
  */
 #ifndef TESTS_WORKLOADS_WORKLOADS_H
 #define TESTS_WORKLOADS_WORKLOADS_H
@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tests/bench/user.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/user.h"
+#include "tests/ring3/workload.h"
 
 /* What the command line says about the workloads' sizes. */
 struct workload_settings {
@@ -46,6 +46,12 @@ const struct workload *workload_by_name(const char *name);
 const char *workload_names_text(char *buf, size_t size);
 
 #define WORKLOAD_MAX 16
+
+/* chase: the profile of where its loads hit, for a set of kib KiB per thread (chase_levels). */
+const struct model_profile *chase_profile_for(uint32_t kib);
+
+/* branchy's table: 4096 words, 32 KiB, 262,144 random branches before it repeats. */
+#define BRANCHY_WORDS 4096
 
 /* The parameters prepared so far, per thread and workload: user memory is never freed, so each
  * is prepared once and reused. Owned by the caller, zeroed before the first use. */

@@ -4,8 +4,8 @@
  * BR_INST_RETIRED.NEAR_CALL and NEAR_RETURN count one per unit (plus a few around the loop), so
  * the counters can be checked without knowing anything else about the machine.
  */
-#include "tests/bench/account.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/account.h"
+#include "tests/ring3/workload.h"
 
 static const struct model_rate callret_rates[] = {
 	{ .event = 0xc4, .umask = 0x02, .per_units = 1000 }, /* BR_INST_RETIRED.NEAR_CALL */

@@ -5,8 +5,8 @@
  * the memory events a sibling counts are its own alone. The loop is written in assembly so that
  * the compiler keeps every value in a register. A unit is one pass through the block below.
  */
-#include "tests/bench/account.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/account.h"
+#include "tests/ring3/workload.h"
 
 /*
  * Per 1000 passes. A pass is 10 instructions: four integer ones (IMUL, ADD, XOR, ROL), four SSE2

@@ -6,8 +6,8 @@
  * are written in assembly so that they stay branches (a compiler turns `if (bit) n++` into
  * arithmetic or a CMOV, which never mispredicts).
  */
-#include "tests/bench/account.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/account.h"
+#include "tests/ring3/workload.h"
 
 /*
  * Per 1000 words. The unrolled body of one word is a load, then 64 times `shr; jnc` with an `add`

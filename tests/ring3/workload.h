@@ -11,8 +11,8 @@
  * Small per-pass events (the call into the loop, its exit misprediction) have their own profile,
  * reported once per pass, so that rates stay exact integers per MODEL_RATE_UNITS units.
  */
-#ifndef TESTS_BENCH_WORKLOAD_H
-#define TESTS_BENCH_WORKLOAD_H
+#ifndef TESTS_RING3_WORKLOAD_H
+#define TESTS_RING3_WORKLOAD_H
 
 #include <stdint.h>
 
@@ -44,30 +44,24 @@ struct workload_params {
 	uint64_t checksum; /* something derived from the results, so the work cannot be skipped */
 };
 
-/* Ring-3 entry points: arg is the address of a struct workload_params in user memory. */
-uint64_t triad_run(uint64_t arg);
-uint64_t copy_run(uint64_t arg);
-uint64_t chase_run(uint64_t arg);
-uint64_t branchy_run(uint64_t arg);
-uint64_t alu_run(uint64_t arg);
-uint64_t idle_run(uint64_t arg);
+/*
+ * A workload's ring-3 entry point NAME_run (arg is the address of a struct workload_params in user
+ * memory) and its events per unit for the model, NAME_profile (in user memory, passed to
+ * SYS_PMU_ACCOUNT), are declared where they are used: the table (tests/workloads/workloads.c),
+ * and for callret, which the boot checks run directly, here.
+ */
 uint64_t callret_run(uint64_t arg);
-
-/* The events per unit, for the model (in user memory, passed to SYS_PMU_ACCOUNT). */
-extern const struct model_profile triad_profile, triad_pass_profile;
-extern const struct model_profile copy_profile;
-extern const struct model_profile chase_profile, chase_l1_profile, chase_l2_profile,
-	chase_l3_profile, chase_memory_profile;
-extern const struct model_profile branchy_profile;
-extern const struct model_profile alu_profile;
-extern const struct model_profile idle_profile;
 extern const struct model_profile callret_profile;
+
+/* chase: its profiles by the cache level its set fits in (tests/ring3/chase.c). */
+extern const struct model_profile chase_l1_profile, chase_l2_profile, chase_l3_profile,
+	chase_memory_profile;
 
 /* chase: bytes per node, one cache line, so that every load touches a line of its own. */
 #define CHASE_NODE_BYTES 64
 
 /*
- * chase: which profile a set of how many KiB per thread follows (tests/bench/chase.c says why):
+ * chase: which profile a set of how many KiB per thread follows (tests/ring3/chase.c says why):
  * the first level whose max_kib is at least the set's; the last has max_kib UINT32_MAX.
  */
 struct chase_level {

@@ -4,8 +4,8 @@
  * threaded, very stable workload performing loads and stores"). The arrays are larger than L2
  * (and by default than L3), so loads miss the L1 and L2 caches at a steady rate.
  */
-#include "tests/bench/account.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/account.h"
+#include "tests/ring3/workload.h"
 
 /*
  * The events of one element, per 1000 elements, after the thesis's Haswell figures (ch. 7 and 8,

@@ -5,8 +5,8 @@
  * triad's loads per element and the same stores. The loop is written in assembly so that it
  * stays one load and one store per element: a compiler may vectorise or call memcpy instead.
  */
-#include "tests/bench/account.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/account.h"
+#include "tests/ring3/workload.h"
 
 /*
  * Per 1000 elements. The loop is five instructions (load, store, increment, compare, branch),

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ring-3 probe (tests/bench/probe.h).
+ * The ring-3 probe (tests/ring3/probe.h).
  */
-#include "tests/bench/probe.h"
-#include "tests/bench/user.h"
+#include "tests/ring3/probe.h"
+#include "tests/ring3/user.h"
 
 struct probe_slot probe_slots[2];
 

@@ -2,7 +2,7 @@
 /*
  * The ring-3 entry point of every workload run (kernel/user.c enters here with IRETQ).
  */
-#include "tests/bench/user.h"
+#include "tests/ring3/user.h"
 
 void user_start(user_function fn, uint64_t arg)
 {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ring-3 half of the RDPMC boot check (tests/checks/rdpmc_check.h): time one RDPMC read, and
- * read a known region of work through the API of tests/bench/rdpmc.h.
+ * read a known region of work through the API of tests/ring3/rdpmc.h.
  */
-#ifndef TESTS_BENCH_RDPMC_CHECK_H
-#define TESTS_BENCH_RDPMC_CHECK_H
+#ifndef TESTS_RING3_RDPMC_CHECK_H
+#define TESTS_RING3_RDPMC_CHECK_H
 
 #include <stdint.h>
 
-#include "tests/bench/workload.h"
+#include "tests/ring3/workload.h"
 
 /* Reads timed on each thread (and empty pairs timed before them). */
 #define RDPMC_CHECK_READS 2000

@@ -8,8 +8,8 @@
  */
 #include <stdint.h>
 
-#include "tests/bench/account.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/account.h"
+#include "tests/ring3/workload.h"
 
 /*
  * What every unit does, whatever the size: the loop is three instructions (the load, a

@@ -6,8 +6,8 @@
  * is one halt, one tick period. Where the kernel refuses to halt (no timer is armed to wake the
  * CPU) a unit is one PAUSE instead, so that the thread still stops at its deadline.
  */
-#include "tests/bench/account.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/account.h"
+#include "tests/ring3/workload.h"
 
 /*
  * Per 1000 halts, at CPL 3, where the :u events count; the loop as compiled (objdump -d) is 18

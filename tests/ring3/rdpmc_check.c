@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ring-3 half of the RDPMC boot check (tests/bench/rdpmc_check.h).
+ * The ring-3 half of the RDPMC boot check (tests/ring3/rdpmc_check.h).
  */
-#include "tests/bench/rdpmc.h"
-#include "tests/bench/rdpmc_check.h"
+#include "tests/ring3/rdpmc.h"
+#include "tests/ring3/rdpmc_check.h"
 
 struct rdpmc_check_slot rdpmc_check_slots[2];
 

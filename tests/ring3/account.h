@@ -3,14 +3,14 @@
  * pmu_account(profile, n): a workload tells the model PMU it did n more units of work. Under the
  * `hw` backend the kernel clears params.account and this is a branch not taken.
  */
-#ifndef TESTS_BENCH_ACCOUNT_H
-#define TESTS_BENCH_ACCOUNT_H
+#ifndef TESTS_RING3_ACCOUNT_H
+#define TESTS_RING3_ACCOUNT_H
 
 #include <stdint.h>
 
 #include "pmu/model_profile.h"
-#include "tests/bench/user.h"
-#include "tests/bench/workload.h"
+#include "tests/ring3/user.h"
+#include "tests/ring3/workload.h"
 
 static inline void pmu_account(const struct workload_params *p, const struct model_profile *profile,
 			       uint64_t n)
