@@ -283,8 +283,77 @@ static void park_unused_cpus(void)
 static void emit_config(struct record *r)
 {
 	record_begin_object(r, "config");
-	if (keys[0])
-		cmdline_record(r, keys, 2);
+	cmdline_record(r, keys, keys[0] ? 2 : 0);
+	record_end_object(r);
+}
+
+/* boot.cpu and boot.microcode: the boot CPU as CPUID names it. */
+static void record_cpu(struct record *r)
+{
+	const struct pmu_info *id = &the_pmu.info;
+
+	record_begin_object(r, "cpu");
+	record_string(r, "vendor", id->vendor);
+	record_uint(r, "family", id->family);
+	record_uint(r, "model", id->model);
+	record_uint(r, "stepping", id->stepping);
+	record_string(r, "brand", id->brand);
+	record_string(r, "hypervisor", id->hypervisor ? id->hv_signature : NULL);
+	record_bool(r, "avx", fpu.avx);
+	record_end_object(r);
+	if (the_pmu.microcode_valid)
+		record_hex(r, "microcode", the_pmu.microcode);
+	else
+		record_null(r, "microcode");
+}
+
+/* boot's topology: every core's threads, the chosen core and the pair's threads. */
+static void record_topology(struct record *r)
+{
+	static const char *const sources[] = {
+		[TOPOLOGY_LEAF_0B] = "cpuid-0x0b",
+		[TOPOLOGY_LEAVES_1_4] = "cpuid-0x01-0x04",
+	};
+	unsigned source = topology.shifts.source;
+
+	record_uint(r, "cpus", topology.cpu_count);
+	record_uint(r, "packages", topology.package_count);
+	record_uint(r, "cores", topology.core_count);
+	record_uint(r, "threads_per_core", topology.threads_per_core);
+	record_string(r, "topology_source",
+		      source < sizeof(sources) / sizeof(sources[0]) && sources[source]
+			      ? sources[source]
+			      : "none");
+	if (chosen_core >= 0)
+		record_uint(r, "core", (uint64_t)chosen_core);
+	else
+		record_null(r, "core");
+	record_begin_array(r, "threads");
+	for (unsigned t = 0; t < the_pair.thread_count; t++)
+		record_uint(r, NULL, the_pair.cpu[t]->apic_id);
+	record_end_array(r);
+	record_bool(r, "smt", the_pair.thread_count == 2);
+	record_begin_array(r, "core_threads");
+	for (unsigned c = 0; c < topology.core_count; c++) {
+		record_begin_array(r, NULL);
+		for (unsigned t = 0; t < topology.cores[c].thread_count; t++)
+			record_uint(r, NULL, topology.cores[c].threads[t]);
+		record_end_array(r);
+	}
+	record_end_array(r);
+}
+
+/* boot.console: where the text and the records go. */
+static void record_console(struct record *r)
+{
+	record_begin_object(r, "console");
+	if (console_has_serial())
+		record_hex(r, "serial", config.serial_port);
+	else
+		record_null(r, "serial");
+	record_uint(r, "baud", config.baud);
+	record_bool(r, "vga", console_has_vga());
+	record_string(r, "screen", console_screen());
 	record_end_object(r);
 }
 
@@ -307,60 +376,14 @@ static void emit_boot_record(void)
 	record_string(&r, "acpi_source", boot_acpi_source_name(boot_info.acpi_rsdp_source));
 	record_bool(&r, "uefi",
 		    boot_info.efi_system_table != 0 || boot_info.path == BOOT_PATH_UEFI);
-	record_begin_object(&r, "cpu");
-	record_string(&r, "vendor", the_pmu.info.vendor);
-	record_uint(&r, "family", the_pmu.info.family);
-	record_uint(&r, "model", the_pmu.info.model);
-	record_uint(&r, "stepping", the_pmu.info.stepping);
-	record_string(&r, "brand", the_pmu.info.brand);
-	record_string(&r, "hypervisor", the_pmu.info.hypervisor ? the_pmu.info.hv_signature : NULL);
-	record_bool(&r, "avx", fpu.avx);
-	record_end_object(&r);
-	if (the_pmu.microcode_valid)
-		record_hex(&r, "microcode", the_pmu.microcode);
-	else
-		record_null(&r, "microcode");
-
-	record_uint(&r, "cpus", topology.cpu_count);
-	record_uint(&r, "packages", topology.package_count);
-	record_uint(&r, "cores", topology.core_count);
-	record_uint(&r, "threads_per_core", topology.threads_per_core);
-	record_string(&r, "topology_source",
-		      topology.shifts.source == TOPOLOGY_LEAF_0B      ? "cpuid-0x0b"
-		      : topology.shifts.source == TOPOLOGY_LEAVES_1_4 ? "cpuid-0x01-0x04"
-								      : "none");
-	if (chosen_core >= 0)
-		record_uint(&r, "core", (uint64_t)chosen_core);
-	else
-		record_null(&r, "core");
-	record_begin_array(&r, "threads");
-	for (unsigned t = 0; t < the_pair.thread_count; t++)
-		record_uint(&r, NULL, the_pair.cpu[t]->apic_id);
-	record_end_array(&r);
-	record_bool(&r, "smt", the_pair.thread_count == 2);
-	record_begin_array(&r, "core_threads");
-	for (unsigned c = 0; c < topology.core_count; c++) {
-		record_begin_array(&r, NULL);
-		for (unsigned t = 0; t < topology.cores[c].thread_count; t++)
-			record_uint(&r, NULL, topology.cores[c].threads[t]);
-		record_end_array(&r);
-	}
-	record_end_array(&r);
+	record_cpu(&r);
+	record_topology(&r);
 	record_string(&r, "smp", config_smp_name(config.smp));
 	record_uint(&r, "tsc_hz", time->tsc_hz);
 	record_string(&r, "tsc_ref", time->reference);
 	record_uint(&r, "apic_timer_hz", time->apic_timer_hz);
 	record_string(&r, "apic_mode", apic_mode_name());
-
-	record_begin_object(&r, "console");
-	if (console_has_serial())
-		record_hex(&r, "serial", config.serial_port);
-	else
-		record_null(&r, "serial");
-	record_uint(&r, "baud", config.baud);
-	record_bool(&r, "vga", console_has_vga());
-	record_string(&r, "screen", console_screen());
-	record_end_object(&r);
+	record_console(&r);
 	emit_config(&r);
 	if (bring_up_step)
 		record_string(&r, "step", bring_up_step);
@@ -533,11 +556,9 @@ static void end_bring_up(const char *fatal)
 	boot_abort(fatal);
 }
 
-static void kmain(const char *handoff_error, const char *handoff_warning)
+/* The kernel's keys and the payload's, into config and the payload's settings. */
+static unsigned parse_command_line(struct cmdline_warning *warnings, unsigned max)
 {
-	static struct cmdline_warning warnings[MAX_WARNINGS];
-
-	record_set_boot_hook(emit_boot_record);
 	config_table(&config, &kernel_keys);
 	keys[0] = &kernel_keys;
 	keys[1] = payload_keys();
@@ -545,10 +566,27 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	const char *arguments = boot_cmdline_has_image_path(&boot_info)
 					? cmdline_skip_image_path(boot_info.cmdline)
 					: boot_info.cmdline;
-	unsigned warning_count = cmdline_parse(arguments, keys, 2, warnings, MAX_WARNINGS);
-	console_setup();
-	boot_set_exit_mode(config.exit);
+	return cmdline_parse(arguments, keys, 2, warnings, max);
+}
 
+/* The boot CPU's local APIC, in the mode its highest id needs (xAPIC or x2APIC). */
+static void local_apic_setup(void)
+{
+	if (!(cpuid(1, 0).edx & CPUID_1_EDX_APIC))
+		end_bring_up(
+			"this CPU has no local APIC (CPUID.1:EDX bit 9 is 0): no timer tick, no "
+			"second thread");
+	uint32_t highest = percpu[0].apic_id;
+	for (unsigned i = 0; i < acpi.cpu_count; i++)
+		if (acpi.cpus[i].enabled && acpi.cpus[i].apic_id > highest)
+			highest = acpi.cpus[i].apic_id;
+	apic_warning = apic_setup_boot_cpu((enum apic_request)config.apic, highest);
+	percpu[0].apic_id = apic_id(&local_apic);
+}
+
+/* Every step of the bring-up, each named for the boot record should it not return. */
+static void bring_up(void)
+{
 	step("paging");
 	paging_init();
 	paging_guard_page((uint64_t)(uintptr_t)boot_stack_guard);
@@ -561,18 +599,8 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	memory_setup();
 	step("ACPI tables");
 	acpi_setup();
-
 	step("local APIC");
-	if (!(cpuid(1, 0).edx & CPUID_1_EDX_APIC))
-		end_bring_up(
-			"this CPU has no local APIC (CPUID.1:EDX bit 9 is 0): no timer tick, no "
-			"second thread");
-	uint32_t highest = percpu[0].apic_id;
-	for (unsigned i = 0; i < acpi.cpu_count; i++)
-		if (acpi.cpus[i].enabled && acpi.cpus[i].apic_id > highest)
-			highest = acpi.cpus[i].apic_id;
-	apic_warning = apic_setup_boot_cpu((enum apic_request)config.apic, highest);
-	percpu[0].apic_id = apic_id(&local_apic);
+	local_apic_setup();
 	step("TSC calibration");
 	time_calibrate(acpi.pm_timer_port, acpi.pm_timer_32bit);
 	if (time_info()->fatal)
@@ -586,6 +614,17 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	step("APs");
 	smp_setup();
 	end_bring_up(NULL);
+}
+
+static void kmain(const char *handoff_error, const char *handoff_warning)
+{
+	static struct cmdline_warning warnings[MAX_WARNINGS];
+
+	record_set_boot_hook(emit_boot_record);
+	unsigned warning_count = parse_command_line(warnings, MAX_WARNINGS);
+	console_setup();
+	boot_set_exit_mode(config.exit);
+	bring_up();
 
 	print_banner();
 	emit_boot_record();

@@ -167,6 +167,40 @@ static void emit_exception_record(const struct trap_frame *f, uint64_t cr2, cons
 	record_emit(&r);
 }
 
+/* The exception for a person at the console: where, the registers, the backtrace. */
+static void print_exception(const struct trap_frame *f, const struct percpu *cpu, uint64_t cr2,
+			    const uint64_t *trace, unsigned frames)
+{
+	kprintf("\n*** EXCEPTION %s (vector %llu) on CPU %u (APIC %u) at CPL %llu\n",
+		vector_name(f->vector), (unsigned long long)f->vector, cpu->index, cpu->apic_id,
+		(unsigned long long)(f->cs & 3));
+	if (f->vector == 14) {
+		char what[96];
+		describe_page_fault(f->error_code, what, sizeof(what));
+		kprintf("    address %p: %s (error code 0x%llx)\n", (void *)(uintptr_t)cr2, what,
+			(unsigned long long)f->error_code);
+	} else {
+		kprintf("    error code 0x%llx, CR2 %p\n", (unsigned long long)f->error_code,
+			(void *)(uintptr_t)cr2);
+	}
+	kprintf("    RIP %p  CS 0x%llx  RFLAGS 0x%llx  RSP %p  SS 0x%llx\n", (void *)f->rip,
+		(unsigned long long)f->cs, (unsigned long long)f->rflags, (void *)f->rsp,
+		(unsigned long long)f->ss);
+	kprintf("    RAX %p  RBX %p  RCX %p  RDX %p\n", (void *)f->rax, (void *)f->rbx,
+		(void *)f->rcx, (void *)f->rdx);
+	kprintf("    RSI %p  RDI %p  RBP %p  R8  %p\n", (void *)f->rsi, (void *)f->rdi,
+		(void *)f->rbp, (void *)f->r8);
+	kprintf("    R9  %p  R10 %p  R11 %p  R12 %p\n", (void *)f->r9, (void *)f->r10,
+		(void *)f->r11, (void *)f->r12);
+	kprintf("    R13 %p  R14 %p  R15 %p\n", (void *)f->r13, (void *)f->r14, (void *)f->r15);
+	if (frames) {
+		kprintf("    backtrace:");
+		for (unsigned i = 0; i < frames; i++)
+			kprintf(" %p", (void *)trace[i]);
+		kprintf("\n    (addr2line -e build/pmu-testkernel.elf ADDRESS names the lines)\n");
+	}
+}
+
 static trap_fixup fixups[TRAP_MAX_FIXUPS];
 static trap_fatal fatal;
 
@@ -235,34 +269,7 @@ void trap_report_unexpected(struct trap_frame *f)
 	uint64_t trace[16];
 	unsigned frames = backtrace(f->rbp, trace, 16);
 
-	kprintf("\n*** EXCEPTION %s (vector %llu) on CPU %u (APIC %u) at CPL %llu\n",
-		vector_name(f->vector), (unsigned long long)f->vector, cpu->index, cpu->apic_id,
-		(unsigned long long)(f->cs & 3));
-	if (f->vector == 14) {
-		char what[96];
-		describe_page_fault(f->error_code, what, sizeof(what));
-		kprintf("    address %p: %s (error code 0x%llx)\n", (void *)(uintptr_t)cr2, what,
-			(unsigned long long)f->error_code);
-	} else {
-		kprintf("    error code 0x%llx, CR2 %p\n", (unsigned long long)f->error_code,
-			(void *)(uintptr_t)cr2);
-	}
-	kprintf("    RIP %p  CS 0x%llx  RFLAGS 0x%llx  RSP %p  SS 0x%llx\n", (void *)f->rip,
-		(unsigned long long)f->cs, (unsigned long long)f->rflags, (void *)f->rsp,
-		(unsigned long long)f->ss);
-	kprintf("    RAX %p  RBX %p  RCX %p  RDX %p\n", (void *)f->rax, (void *)f->rbx,
-		(void *)f->rcx, (void *)f->rdx);
-	kprintf("    RSI %p  RDI %p  RBP %p  R8  %p\n", (void *)f->rsi, (void *)f->rdi,
-		(void *)f->rbp, (void *)f->r8);
-	kprintf("    R9  %p  R10 %p  R11 %p  R12 %p\n", (void *)f->r9, (void *)f->r10,
-		(void *)f->r11, (void *)f->r12);
-	kprintf("    R13 %p  R14 %p  R15 %p\n", (void *)f->r13, (void *)f->r14, (void *)f->r15);
-	if (frames) {
-		kprintf("    backtrace:");
-		for (unsigned i = 0; i < frames; i++)
-			kprintf(" %p", (void *)trace[i]);
-		kprintf("\n    (addr2line -e build/pmu-testkernel.elf ADDRESS names the lines)\n");
-	}
+	print_exception(f, cpu, cr2, trace, frames);
 	emit_exception_record(f, cr2, trace, frames);
 	static char reason[128];
 	/* The CPU as the exception record names it: cpu_index, then cpu (its APIC id). */

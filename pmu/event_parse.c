@@ -317,81 +317,129 @@ static struct pmu_event *new_event(struct parser *p, size_t at, size_t end)
 }
 
 /* cpu/term,term/ starting at p->text[at]; *end receives the position after the closing '/'. */
+/* The terms of cpu/.../ (perf's format names for Intel core PMUs) and the bits each takes. */
+enum pmu_term { TERM_EVENT, TERM_UMASK, TERM_CMASK, TERM_INV, TERM_EDGE, TERM_ANY, TERM_CONFIG };
+
+static const struct {
+	const char *name;
+	unsigned bits;	  /* the widest value it takes */
+	bool needs_value; /* inv, edge and any alone mean =1 */
+} pmu_terms[] = {
+	[TERM_EVENT] = { "event", 8, true },	[TERM_UMASK] = { "umask", 8, true },
+	[TERM_CMASK] = { "cmask", 8, true },	[TERM_INV] = { "inv", 1, false },
+	[TERM_EDGE] = { "edge", 1, false },	[TERM_ANY] = { "any", 1, false },
+	[TERM_CONFIG] = { "config", 64, true },
+};
+
+/* One term as written: name, and value (0 when it has none). */
+struct term_text {
+	size_t name, name_len, value, value_len;
+};
+
+/* The term at *pos up to ',' or '/', which *pos is left on; -1 when the list is not closed. */
+static int read_term(struct parser *p, size_t at, size_t *pos, struct term_text *t)
+{
+	*t = (struct term_text){ *pos, 0, 0, 0 };
+	while (*pos < p->len && p->text[*pos] != '=' && p->text[*pos] != ',' &&
+	       p->text[*pos] != '/')
+		(*pos)++;
+	t->name_len = *pos - t->name;
+	if (*pos < p->len && p->text[*pos] == '=') {
+		t->value = ++*pos;
+		while (*pos < p->len && p->text[*pos] != ',' && p->text[*pos] != '/')
+			(*pos)++;
+		t->value_len = *pos - t->value;
+	}
+	if (*pos >= p->len)
+		return fail(p, at, 4, "missing '/' to close ", "");
+	return 0;
+}
+
+/* Which term t names, and its value (1 when it has none), checked against its width. */
+static int check_term(struct parser *p, const struct term_text *t, enum pmu_term *id, uint64_t *v)
+{
+	const char *name = p->text + t->name;
+	unsigned i;
+
+	*v = 1;
+	if (t->name_len == 0)
+		return fail(p, t->name, 0, "empty term in cpu/.../", "");
+	if (t->value && !parse_number(p->text + t->value, t->value_len, v))
+		return fail(p, t->value, t->value_len, "bad number ",
+			    " (decimal or 0x-hexadecimal)");
+	for (i = 0; i < sizeof(pmu_terms) / sizeof(pmu_terms[0]); i++)
+		if (strlen(pmu_terms[i].name) == t->name_len &&
+		    !strncmp(name, pmu_terms[i].name, t->name_len))
+			break;
+	if (i == sizeof(pmu_terms) / sizeof(pmu_terms[0]))
+		return fail(p, t->name, t->name_len, "unknown term ",
+			    " (event, umask, cmask, inv, edge, any, config)");
+	*id = (enum pmu_term)i;
+	if (pmu_terms[i].needs_value && !t->value)
+		return fail(p, t->name, t->name_len, "term ", " needs a value (=N)");
+	if (pmu_terms[i].bits < 64 && *v >> pmu_terms[i].bits) {
+		struct message m = blame(p, t->value, t->value_len);
+
+		say(&m, "value ");
+		say_quoted(&m, p->text + t->value, t->value_len);
+		say(&m, " of ");
+		say_quoted(&m, name, t->name_len);
+		say(&m, " does not fit in ");
+		say_uint(&m, pmu_terms[i].bits);
+		say(&m, pmu_terms[i].bits == 1 ? " bit" : " bits");
+		return -1;
+	}
+	return 0;
+}
+
+/* Term id = v into e; *have_event when it selects the event. */
+static int apply_term(struct parser *p, const struct term_text *t, enum pmu_term id, uint64_t v,
+		      struct pmu_event *e, bool *have_event)
+{
+	switch (id) {
+	case TERM_EVENT:
+		e->event = (uint8_t)v;
+		*have_event = true;
+		break;
+	case TERM_UMASK:
+		e->umask = (uint8_t)v;
+		break;
+	case TERM_CMASK:
+		e->cmask = (uint8_t)v;
+		break;
+	case TERM_INV:
+		e->inv = v != 0;
+		break;
+	case TERM_EDGE:
+		e->edge = v != 0;
+		break;
+	case TERM_ANY:
+		e->any = v != 0;
+		break;
+	case TERM_CONFIG:
+		if (v & RAW_REFUSED_BITS)
+			return fail(p, t->value, t->value_len, "config ",
+				    " sets pin control or bits above 31 of PERFEVTSEL");
+		decode_selection(v, e);
+		*have_event = true;
+		break;
+	}
+	return 0;
+}
+
 static int parse_pmu_terms(struct parser *p, size_t at, struct pmu_event *e, size_t *end)
 {
 	size_t pos = at + 4; /* after "cpu/" */
 	bool have_event = false;
 
 	for (;;) {
-		size_t name = pos, name_len, value = 0, value_len = 0;
-		uint64_t v = 1;
-		unsigned bits = 8;
+		struct term_text t;
+		enum pmu_term id;
+		uint64_t v;
 
-		while (pos < p->len && p->text[pos] != '=' && p->text[pos] != ',' &&
-		       p->text[pos] != '/')
-			pos++;
-		name_len = pos - name;
-		if (pos < p->len && p->text[pos] == '=') {
-			value = ++pos;
-			while (pos < p->len && p->text[pos] != ',' && p->text[pos] != '/')
-				pos++;
-			value_len = pos - value;
-		}
-		if (pos >= p->len)
-			return fail(p, at, 4, "missing '/' to close ", "");
-		if (name_len == 0)
-			return fail(p, name, 0, "empty term in cpu/.../", "");
-		if (value && !parse_number(p->text + value, value_len, &v))
-			return fail(p, value, value_len, "bad number ",
-				    " (decimal or 0x-hexadecimal)");
-
-#define TERM(s) (name_len == sizeof(s) - 1 && !strncmp(p->text + name, s, name_len))
-		if (TERM("event") || TERM("umask") || TERM("cmask")) {
-			if (!value)
-				return fail(p, name, name_len, "term ", " needs a value (=N)");
-		} else if (TERM("inv") || TERM("edge") || TERM("any")) {
-			bits = 1;
-		} else if (TERM("config")) {
-			bits = 64;
-			if (!value)
-				return fail(p, name, name_len, "term ", " needs a value (=N)");
-		} else {
-			return fail(p, name, name_len, "unknown term ",
-				    " (event, umask, cmask, inv, edge, any, config)");
-		}
-		if (bits < 64 && v >> bits) {
-			struct message m = blame(p, value, value_len);
-
-			say(&m, "value ");
-			say_quoted(&m, p->text + value, value_len);
-			say(&m, " of ");
-			say_quoted(&m, p->text + name, name_len);
-			say(&m, " does not fit in ");
-			say_uint(&m, bits);
-			say(&m, bits == 1 ? " bit" : " bits");
+		if (read_term(p, at, &pos, &t) || check_term(p, &t, &id, &v) ||
+		    apply_term(p, &t, id, v, e, &have_event))
 			return -1;
-		}
-		if (TERM("event")) {
-			e->event = (uint8_t)v;
-			have_event = true;
-		} else if (TERM("umask")) {
-			e->umask = (uint8_t)v;
-		} else if (TERM("cmask")) {
-			e->cmask = (uint8_t)v;
-		} else if (TERM("inv")) {
-			e->inv = v != 0;
-		} else if (TERM("edge")) {
-			e->edge = v != 0;
-		} else if (TERM("any")) {
-			e->any = v != 0;
-		} else {
-			if (v & RAW_REFUSED_BITS)
-				return fail(p, value, value_len, "config ",
-					    " sets pin control or bits above 31 of PERFEVTSEL");
-			decode_selection(v, e);
-			have_event = true;
-		}
-#undef TERM
 		if (p->text[pos] == '/')
 			break;
 		pos++; /* ',' */
