@@ -122,7 +122,7 @@ struct constraint {
  * table that matches restricts the GP counters, and an event found in no entry may use every GP
  * counter. Corrupting events stay on the bottom four counters even with HT off.
  *
- * Then Intel's restriction (README, "Event names"): where Intel's event data names fewer counters
+ * Then Intel's restriction (docs/event-names.md): where Intel's event data names fewer counters
  * than 0-3 for exactly this selection (event, unit mask, cmask, inv, edge, any), e.g.
  * MEM_TRANS_RETIRED.PRECISE_STORE on counter 3 of Ivy Bridge, only those counters remain; when
  * Linux's and Intel's counters have none in common, Intel's are used (Linux's entry was written

@@ -1,5 +1,5 @@
 """The files pmu-report writes besides its plots: counts.csv, verdicts.csv, survey.csv (when the
-log has a leak survey) and report.json. Their columns are in the README."""
+log has a leak survey) and report.json. Their columns are in docs/report.md."""
 
 import csv
 import json
@@ -96,7 +96,7 @@ def write_csv_files(report, out_dir):
 # ---- report.json --------------------------------------------------------------------------------
 
 def report_json(report):
-    """The whole report as one JSON-able object (report.json; its layout is in the README)."""
+    """The whole report as one JSON-able object (report.json; its layout is in docs/report.md)."""
     s = report.stream
     return {
         "source": report.source,

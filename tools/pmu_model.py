@@ -15,8 +15,8 @@ import pmu_format
 import pmu_schema
 import pmu_survey
 
-# Exit status of pmu-report (README, docs/records.md). The worst applicable one wins, in the order
-# NO_RECORDS, DAMAGED, FAIL.
+# Exit status of pmu-report (docs/report.md, docs/records.md). The worst applicable one wins, in
+# the order NO_RECORDS, DAMAGED, FAIL.
 EXIT_OK = 0          # complete, intact log; every verdict pass or skip; end verdict pass
 EXIT_FAIL = 1        # intact log, but a verdict failed, one is missing, an exception, end says fail
 EXIT_USAGE = 2       # bad arguments, unreadable log, unwritable results folder

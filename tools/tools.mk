@@ -8,7 +8,7 @@
 
 tool_objs = $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(wildcard tools/src/$(1)/*.c))
 
-# The scheduling simulator of the thesis, section 7.2 (README: "schedsim"). --fair-sweep measures
+# The scheduling simulator of the thesis, section 7.2 (docs/schedsim.md). --fair-sweep measures
 # the XSU policies against the exact optimum with the host tests' references (random lists, the
 # enumeration of joint placements, the max-min linear programme), built here without sanitizers.
 TOOLS += schedsim

@@ -1,5 +1,5 @@
 """tools/efi_image.py: the layout of the native UEFI stick image (MBR, one active FAT32 partition
-from 1 MiB on) and adding files to it, as the QEMU tests and the README's users do."""
+from 1 MiB on) and adding files to it, as the QEMU tests and docs/real-machine.md do."""
 
 import os
 import shutil

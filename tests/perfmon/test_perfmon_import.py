@@ -120,7 +120,7 @@ class CommittedTable(unittest.TestCase):
         version = next(l for l in committed.splitlines() if l.startswith("perfmon "))
         _, commit, date = version.split()
         text, _ = perfmon_import.table(data, commit, date)
-        self.assertEqual(text, committed, "rerun tools/perfmon-import (README, \"Event names\")")
+        self.assertEqual(text, committed, "rerun tools/perfmon-import (docs/event-names.md)")
 
 
 if __name__ == "__main__":

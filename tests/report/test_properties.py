@@ -1,6 +1,6 @@
 """Properties of pmu-report on generated logs (Debian's python3-hypothesis): whatever the input,
-no exception escapes, the exit status is one of the README's table, and it is 4 exactly when no
-line holds a record envelope.
+no exception escapes, the exit status is one of the table in docs/report.md, and it is 4 exactly
+when no line holds a record envelope.
 
 Inputs: random bytes with fragments of records mixed in; logs of records with valid CRCs whose
 values are drawn from the contract itself (pmu_schema.py), valid or with one value broken; the

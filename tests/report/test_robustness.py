@@ -1,7 +1,7 @@
 """pmu-report on logs that are odd rather than damaged in transit (issue 13): records with a valid
 CRC and valid JSON whose values break the contract, records in impossible places, binary noise,
 logs whose line ends are CRs. Each is a problem on its line and an exit status of the table
-(README, "Exit status"), never a traceback."""
+(docs/report.md, "Exit status"), never a traceback."""
 
 import json
 import os

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedsim's command line (README, "schedsim"; thesis 7.2 for -n, -e, -C, -M).
+ * schedsim's command line (docs/schedsim.md; thesis 7.2 for -n, -e, -C, -M).
  */
 #include <getopt.h>
 #include <stdio.h>

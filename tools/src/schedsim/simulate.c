@@ -274,7 +274,7 @@ static void print_json_string(const char *s)
 	putchar('"');
 }
 
-/* --json: the run as one object (README, "schedsim"). */
+/* --json: the run as one object (docs/schedsim.md). */
 static void print_json(const struct sim_options *o, const struct mux_pair *core, unsigned threads,
 		       const struct mux_schedule *last, const struct sim_checks *c)
 {
