@@ -104,7 +104,8 @@ def report_json(report):
             "records": len(s.received_seqs()),
             "text_lines": s.text_lines,
             "complete": s.end is not None,
-            "intact": not s.problems,
+            "intact": not s.damage(),
+            "to_contract": not s.breaches(),
             "lost": [list(span) for span in s.lost_spans()],
             "problems": [{"kind": p.kind, "line": p.line_no,
                           "seq": list(p.seq) if isinstance(p.seq, tuple) else p.seq,
@@ -118,6 +119,9 @@ def report_json(report):
         "notes": report.notes,
         "experiments": [experiment_json(e, report.tsc_hz) for e in report.experiments.values()],
         "other_records": dict(report.other_types),
+        # Records of types docs/records.md does not list, whole, so that nothing is dropped.
+        "unknown_records": [{"seq": r.seq, "line": r.line_no, "type": r.type, "record": r.obj}
+                            for _, records in report.unknown_records() for r in records],
         "plots": report.plots,
         "summary": summary_json(report),
     }

@@ -27,14 +27,14 @@ def hex_text(value):
 
 
 def xsu_text(xsu):
-    """'XSU off', 'XSU on', 'XSU core'; 'XSU ?' for a record that did not say."""
-    return "XSU %s" % ("?" if xsu is None else xsu)
+    """'XSU off', 'XSU on', 'XSU core'. Every record the tables place has its mode (a record
+    without one breaks the contract and is left out), so None never reaches a heading."""
+    return "XSU %s" % xsu
 
 
 def plural(n, word):
-    if n is None:
-        return "? %ss" % word
-    return "%s %s%s" % (n, word, "" if n == 1 else "s")
+    """'1 core', '2 cores'; '- cores' when the record did not say."""
+    return "%s %s%s" % ("-" if n is None else n, word, "" if n == 1 else "s")
 
 
 # C0 controls (but the line feed), DEL and C1 controls: a log's strings reach the terminal, where

@@ -16,13 +16,15 @@ import pmu_schema
 import pmu_survey
 
 # Exit status of pmu-report (docs/report.md, docs/records.md). The worst applicable one wins, in
-# the order NO_RECORDS, DAMAGED, FAIL.
-EXIT_OK = 0          # complete, intact log; every verdict pass or skip; end verdict pass
+# the order NO_RECORDS, DAMAGED, CONTRACT, FAIL: a log that lost records or breaks the contract
+# proves nothing, whatever its verdicts say.
+EXIT_OK = 0          # complete, intact log to contract; every verdict pass or skip; end says pass
 EXIT_FAIL = 1        # intact log, but a verdict failed, one is missing, an exception, end says fail
 EXIT_USAGE = 2       # bad arguments, unreadable log, unwritable results folder
-EXIT_DAMAGED = 3     # records lost, garbled, out of order, repeated, or breaking the contract
+EXIT_DAMAGED = 3     # records lost, garbled, out of order, repeated; no end record
 EXIT_NO_RECORDS = 4  # not a single record: not a pmu-testkernel log, or the wrong serial port
-EXIT_STATUSES = (EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_DAMAGED, EXIT_NO_RECORDS)
+EXIT_CONTRACT = 5    # intact, but a record lacks a key or holds a value docs/records.md refuses
+EXIT_STATUSES = (EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_DAMAGED, EXIT_NO_RECORDS, EXIT_CONTRACT)
 
 RESULT_RANK = {"pass": 0, "skip": 1, "fail": 2}
 SCHED_ORDER = {"greedy": 0, "hk": 1}
@@ -480,7 +482,21 @@ class Report:
 
     @property
     def damaged(self):
-        return bool(self.stream.problems)
+        """Records lost, changed, repeated or misplaced, or no end record."""
+        return bool(self.stream.damage())
+
+    @property
+    def off_contract(self):
+        """An intact record lacks a key or holds a value the contract refuses."""
+        return bool(self.stream.breaches())
+
+    def unknown_records(self):
+        """The records of types docs/records.md does not list, by type in order of appearance:
+        [(type, [record, ...]), ...]."""
+        by_type = collections.OrderedDict()
+        for r in self.stream.unknown():
+            by_type.setdefault(r.type, []).append(r)
+        return list(by_type.items())
 
     def failures(self):
         """Why the run did not pass, as sentences; empty when it passed."""
@@ -495,15 +511,15 @@ class Report:
             for name, xsu in self.missing_verdicts():
                 reasons.append("%s %s has no verdict record" % (name, pmu_format.xsu_text(xsu)))
         for x in self.exceptions:
-            reasons.append("exception %s on CPU %s" % (x.get("name", x.get("vector")),
-                                                       x.get("cpu")))
+            reasons.append("exception %s on CPU %s" % (x.get("name", x.get("vector", "-")),
+                                                       x.get("cpu", "-")))
         if self.end is not None and self.end.get("verdict") != "pass":
             reasons.append("the end record's verdict is %s" % self.end.get("verdict"))
         return reasons
 
     @property
     def passed(self):
-        return not self.damaged and not self.failures()
+        return not self.stream.problems and not self.failures()
 
     @property
     def exit_code(self):
@@ -511,6 +527,8 @@ class Report:
             return EXIT_NO_RECORDS
         if self.damaged:
             return EXIT_DAMAGED
+        if self.off_contract:
+            return EXIT_CONTRACT
         if self.failures():
             return EXIT_FAIL
         return EXIT_OK
@@ -575,7 +593,10 @@ def _take_progress(report, record):
 
 
 def _take_other(report, record):
-    report.other_types[record.type] += 1
+    """A record the report shows nothing of: a boot check it does not draw (counted), or one of a
+    type the contract does not list (Report.unknown_records names those)."""
+    if record.type in pmu_schema.RECORDS:
+        report.other_types[record.type] += 1
 
 
 TAKE = {

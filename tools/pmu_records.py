@@ -8,7 +8,8 @@ where <seq> counts from 0 without gaps, <crc32> is 8 lowercase hex digits of the
 (zlib's) of the <json> bytes, and <json> is one JSON object with a "type". The first record is
 "boot", the last is "end" with "records" (how many came before it) and "verdict". Anything else on
 the console (the human-readable text, firmware and GRUB output) is ignored. Every record's keys
-are checked against the contract (pmu_schema.py): a wrong value is a problem on its line.
+are checked against the contract (pmu_schema.py): each key missing or wrong is a problem
+("contract") on the record's line, which leaves the log intact but not to contract.
 
 Used by tools/pmu-report, tools/qemu-run and the QEMU test driver, so that every reader checks a
 log the same way. Reading is linear in the size of the log, whatever its line ends.
@@ -65,8 +66,9 @@ class Record:
 
 class Problem:
     """Something wrong with the stream: kind is one of
-    garbled, crc, json, value, gap, duplicate, order, no_records, no_boot, boot_again, no_end,
-    end_count, after_end.
+    garbled, crc, json, gap, duplicate, order, no_records, no_boot, boot_again, no_end,
+    end_count, after_end: the log is damaged (a record lost, changed or misplaced); contract: an
+    intact record breaks docs/records.md (a key missing, a value of the wrong type or range).
 
     seq is the sequence number concerned, or None when it is unknown (a garbled line whose number
     did not survive, or whose number does not fit between its neighbours); for a gap it is the
@@ -90,6 +92,8 @@ class Problem:
 
 # Problems of records that were seen on a line but rejected.
 REJECTED_KINDS = ("garbled", "crc", "json")
+# The problem of an intact record that breaks the contract: the log is not damaged by it.
+CONTRACT = "contract"
 
 
 class Stream:
@@ -127,7 +131,20 @@ class Stream:
 
     @property
     def ok(self):
+        """Complete, intact and to contract."""
         return not self.problems
+
+    def damage(self):
+        """The problems of the log itself: records lost, changed, repeated or misplaced."""
+        return [p for p in self.problems if p.kind != CONTRACT]
+
+    def breaches(self):
+        """The problems of intact records that break the contract, a key each."""
+        return [p for p in self.problems if p.kind == CONTRACT]
+
+    def unknown(self):
+        """The intact records of types the contract does not list, in sequence order."""
+        return [r for r in self.usable_records() if r.type not in pmu_schema.RECORDS]
 
     def received_seqs(self):
         """Sequence numbers that arrived intact at least once, in order or not."""
@@ -366,18 +383,15 @@ def _missing_spans(accounted, first, end):
 
 
 def _check_values(stream):
-    """Every intact record against the contract (pmu_schema.py): a key with a wrong type or
-    range is a problem on the record's line, and the record keeps only its good keys."""
+    """Every intact record against the contract (pmu_schema.py): each key that is missing or
+    breaks it is a problem on the record's line, and the record keeps only its good keys."""
     for r in stream.records + stream.late:
         clean, problems, usable = pmu_schema.validate(r.obj)
         r.obj = clean
         r.usable = usable
-        if problems:
+        for problem in problems:
             stream.problems.append(Problem(
-                "value", "record @%d (%s): %s%s" % (
-                    r.seq, r.type, "; ".join(problems[:3]),
-                    "; and %d more" % (len(problems) - 3) if len(problems) > 3 else ""),
-                r.line_no, r.seq))
+                "contract", "record @%d (%s): %s" % (r.seq, r.type, problem), r.line_no, r.seq))
 
 
 def _check_boot_and_end(stream):

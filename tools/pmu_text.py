@@ -11,7 +11,7 @@ from pmu_format import count_text, pct_text
 
 PROBLEM_NAMES = {
     "crc": "CRC mismatch", "json": "bad JSON", "garbled": "garbled", "gap": "lost",
-    "value": "bad value", "duplicate": "repeated", "order": "out of order",
+    "duplicate": "repeated", "order": "out of order",
     "no_records": "no records", "no_boot": "no boot record", "boot_again": "second boot",
     "no_end": "no end record", "end_count": "end count", "after_end": "end not last",
 }
@@ -54,12 +54,23 @@ def render_log_check(report):
              % (report.source, len(received), span, s.text_lines)]
     if not s.problems:
         lines.append("  complete and intact: every record from @0 to the end record @%d arrived "
-                     "once, in order, with its CRC, and every value keeps the contract"
+                     "once, in order, with its CRC, and keeps the contract of docs/records.md"
                      % s.end.seq)
-        return lines
-    lines.append("  DAMAGED: %d problem(s); the figures below come from the records that did "
-                 "arrive intact" % len(s.problems))
-    for p in sorted(s.problems, key=lambda p: (p.line_no is None, p.line_no or 0)):
+    if report.damaged:
+        lines.extend(_damage_lines(report))
+    if report.off_contract:
+        lines.extend(_contract_lines(report))
+    lines.extend(_unknown_lines(report))
+    lines.extend(_where_it_stops(report))
+    return lines
+
+
+def _damage_lines(report):
+    s = report.stream
+    damage = s.damage()
+    lines = ["  DAMAGED: %d problem(s); the figures below come from the records that did "
+             "arrive intact" % len(damage)]
+    for p in sorted(damage, key=lambda p: (p.line_no is None, p.line_no or 0)):
         where = "line %6d" % p.line_no if p.line_no is not None else "%11s" % "end of log"
         lines.append("  %s  %-9s %-14s %s" % (where, _problem_seq(p),
                                               PROBLEM_NAMES.get(p.kind, p.kind), p.detail))
@@ -69,8 +80,32 @@ def render_log_check(report):
     if unknown:
         lines.append("  rejected lines whose record number is unknown: %s"
                      % ", ".join("line %d" % n for n in unknown))
-    lines.extend(_where_it_stops(report))
     return lines
+
+
+def _contract_lines(report):
+    """Each key an intact record lacks or holds wrong, a line each, by the record's number."""
+    breaches = report.stream.breaches()
+    records = {p.seq for p in breaches}
+    lines = ["  %sNOT TO CONTRACT: %s docs/records.md (%s); the tables leave out what %s"
+             % ("" if report.damaged else "intact but ", _records_break(len(records)),
+                pmu_format.plural(len(breaches), "problem"),
+                "it lacks" if len(records) == 1 else "they lack")]
+    for p in sorted(breaches, key=lambda p: p.seq):
+        lines.append("  %s (line %d)" % (p.detail, p.line_no))
+    return lines
+
+
+def _unknown_lines(report):
+    """Records of types docs/records.md does not list: named, and kept in report.json."""
+    found = report.unknown_records()
+    if not found:
+        return []
+    total = sum(len(records) for _, records in found)
+    return ["  %s of a type this report does not know: %s (kept in report.json)" % (
+        pmu_format.plural(total, "record"), "; ".join(
+            "%s %s" % (type_name, ", ".join("@%d" % r.seq for r in records))
+            for type_name, records in found))]
 
 
 def _where_it_stops(report):
@@ -152,7 +187,7 @@ class TableLayout:
 
 def _thread_head(experiment, thread):
     apic = experiment.apic(thread)
-    return "HT%d (APIC %s)" % (thread, apic if apic is not None else "?")
+    return "HT%d" % thread + (" (APIC %d)" % apic if apic is not None else "")
 
 
 def render_thread_table(experiment, layout, thread):
@@ -170,9 +205,11 @@ def _setup_lines(runs):
     for r in runs:
         parts = []
         for t in (r.start or {}).get("threads", []):
+            if "thread" not in t:
+                continue
             events = ",".join(t.get("events", [])) or "no events"
             offset = t.get("offset_ns", 0)
-            parts.append("HT%s %s%s%s" % (t.get("thread", "?"), events,
+            parts.append("HT%d %s%s%s" % (t["thread"], events,
                                           " +%.3f ms" % (offset / 1e6) if offset else "",
                                           " (%s)" % t["workload"] if t.get("workload") else ""))
         if parts:
@@ -363,18 +400,35 @@ def render_summary(report):
     return lines
 
 
+def log_state(report):
+    """The log in a few words, as the summary says it."""
+    if report.damaged:
+        return "DAMAGED"
+    if report.off_contract:
+        return "intact but NOT TO CONTRACT"
+    return "complete and intact"
+
+
 def _overall_lines(report):
     tally = report.result_counts()
     lines = ["", "Overall: %s. %d verdicts: %d pass, %d fail, %d skip. Log %s. Exit status %d." % (
         "PASS" if report.passed else "FAIL", sum(tally.values()), tally["pass"], tally["fail"],
-        tally["skip"], "complete and intact" if not report.damaged else "DAMAGED",
-        report.exit_code)]
+        tally["skip"], log_state(report), report.exit_code)]
     lines.extend("  - " + reason for reason in report.failures())
+    s = report.stream
     if report.exit_code == pmu_model.EXIT_NO_RECORDS:
         lines.append("  - not a single record: not a pmu-testkernel log, or the wrong serial "
                      "port or speed")
     elif report.damaged:
-        s = report.stream
         lines.append("  - the log is damaged (%d problem(s); lost or rejected: %s): it cannot "
-                     "prove a pass" % (len(s.problems), pmu_records.fmt_spans(s.lost_spans())))
+                     "prove a pass" % (len(s.damage()), pmu_records.fmt_spans(s.lost_spans())))
+    if report.off_contract:
+        seqs = sorted({p.seq for p in s.breaches()})
+        lines.append("  - %s the contract of docs/records.md (%s): the log cannot prove a pass"
+                     % (_records_break(len(seqs)), pmu_records.fmt_spans(
+                         pmu_records.merge_spans([(n, n) for n in seqs]))))
     return lines
+
+
+def _records_break(n):
+    return "%s %s" % (pmu_format.plural(n, "record"), "breaks" if n == 1 else "break")

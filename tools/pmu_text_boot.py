@@ -85,7 +85,7 @@ def modelled_text(p):
     shares = model.get("shares", [])
     if model.get("erratum_applied", bool(p.get("erratum"))) and shares:
         text += "; the erratum moves %s to the sibling's counter" % ", ".join(
-            "%.1f%% of %s" % (100.0 * s.get("share", 0), s.get("event", "?")) for s in shares)
+            "%.1f%% of %s" % (100.0 * s.get("share", 0), s.get("event", "-")) for s in shares)
     elif not p.get("erratum"):
         text += "; no erratum on this microarchitecture, so none is modelled"
     return text + "; scheduling, XSU, multiplexing and SMP are the real code"
@@ -145,11 +145,11 @@ def render_warnings(report):
         for r in report.warnings:
             o = r.obj
             accepted = o.get("accepted")
-            if isinstance(accepted, list):
-                accepted = ", ".join(accepted) or "(none)"
-            lines.append("  @%d %s=%s: %s (accepted: %s)" % (
-                r.seq, o.get("key") or "?", o.get("value") or "", o.get("message") or "",
-                accepted if accepted else "-"))
+            message = o.get("message", "")
+            lines.append("  @%d %s=%s: %s%s" % (
+                r.seq, o.get("key", ""), o.get("value", ""), message,
+                # The kernel's message often names them already (an unknown key's list of keys).
+                " (accepted: %s)" % accepted if accepted and accepted not in message else ""))
     if report.exceptions:
         lines.append("Exceptions")
         for o in report.exceptions:
@@ -164,7 +164,7 @@ def _exception_lines(o):
     hex_text = pmu_format.hex_text
     error_code = o.get("error_code")
     lines = ["  CPU %s: %s (vector %s), error code %s, RIP %s, CR2 %s" % (
-        o.get("cpu", "?"), o.get("name", "?"), o.get("vector", "?"),
+        o.get("cpu", "-"), o.get("name", "-"), o.get("vector", "-"),
         "-" if error_code is None else hex_text(error_code), hex_text(o.get("rip", "-")),
         hex_text(o.get("cr2", "-")))]
     items = ["%s=%s" % (k, hex_text(v)) for k, v in o.get("registers", {}).items()]

@@ -58,8 +58,18 @@ class Log:
         return seq
 
     def end(self, verdict="pass", records=None):
+        failed = verdict != "pass"
         return self.record("end", records=self.next_seq if records is None else records,
-                           verdict=verdict)
+                           verdict=verdict, failures=1 if failed else 0,
+                           reason="an experiment's verdict failed" if failed else None)
+
+    def verdict(self, exp, xsu, result, reason, sched="greedy", **extra):
+        """A verdict record as the kernel writes it; `extra` (skip, exposure, checked,
+        corrupted) added or replaced as given."""
+        keys = dict(exp=exp, xsu=xsu, sched=sched, result=result, reason=reason, exposure=0,
+                    checked=0, corrupted=0)
+        keys.update(extra)
+        return self.record("verdict", **keys)
 
     # ---- damage ---------------------------------------------------------------------------------
     def index_of(self, seq):
@@ -170,18 +180,19 @@ def count(log, exp, xsu, thread, event, scaled, running_pct=100.0, sched="greedy
           phase="measure", baseline=None, tolerance=None, corrupting=None, name=None, **extra):
     """A count record for `scaled` counts over a one-second run that ran running_pct% of the
     time: raw is what the counter held, scaled = raw * enabled / running as the kernel computes.
-    `extra` keys (rep, policy, leak, true, interfered) are added as they are."""
+    `extra` keys (rep, policy, leak, true, interfered) are added or replace the defaults (rep 0,
+    not interfered)."""
     enabled = ONE_SECOND
     running = int(round(enabled * running_pct / 100.0))
     raw = scaled * running // enabled if running else 0
     if corrupting is None:
         corrupting = event[3:5].lower() in ("d0", "d1", "d2", "d3")
-    keys = dict(exp=exp, xsu=xsu, sched=sched, phase=phase, thread=thread, apic=thread,
-                event=event, code="0x" + event[1:5] if event.startswith("r") else None,
-                corrupting=corrupting, raw=raw, enabled=enabled, running=running,
-                scaled=(raw * enabled // running) if running else None)
-    if name:
-        keys["name"] = name
+    keys = dict(exp=exp, phase=phase, xsu=xsu, sched=sched, rep=0, thread=thread,
+                apic=thread, event=event,
+                code="0x" + event[1:5] if event.startswith("r") else None, name=name,
+                corrupting=corrupting, any_thread=False, interfered=False,
+                counter="gp%d" % (thread + 1) if running else None, raw=raw, enabled=enabled,
+                running=running, scaled=(raw * enabled // running) if running else None)
     if baseline is not None:
         keys["baseline"] = baseline
         keys["tolerance"] = tolerance if tolerance is not None else 0
@@ -195,51 +206,85 @@ def run_start(log, exp, xsu, lists, sched="greedy", phase="measure", offsets=(0,
     some) and a progress record; `extra` keys (repeat, rep, policy) are added as they are."""
     threads = [dict(thread=t, apic=t, events=events, offset_ns=offsets[t], workload="triad")
                for t, events in enumerate(lists)]
-    keys = dict(exp=exp, xsu=xsu, sched=sched, phase=phase, threads=threads,
-                duration_ns=1_000_000_000, mux_ms=1, params={"triad_kib": 4096, "reps": 0})
-    if exp in TITLES:
-        title, section, rule = TITLES[exp]
-        keys.update(title=title, rule=rule)
-        if section:
-            keys["section"] = section
+    title, section, rule = TITLES.get(exp, ("Experiment " + exp, "-", "measured"))
+    keys = dict(exp=exp, phase=phase, xsu=xsu, sched=sched, rep=0, repeat=1, title=title,
+                section=section or "-", rule=rule, threads=threads, duration_ns=1_000_000_000,
+                mux_ms=1, params={"triad_kib": 4096, "chase_kib": 16384, "triad_reps": 0})
     if tolerance:
         keys["tolerance"] = tolerance
     keys.update(extra)
     log.record("exp", **keys)
     log.text("running %s xsu=%s sched=%s (%s)" % (exp, xsu, sched, phase))
-    log.record("progress", exp=exp, xsu=xsu, sched=sched, phase=phase, done_pct=50,
-               elapsed_ns=500_000_000, **{k: v for k, v in extra.items() if k != "repeat"})
+    run = {k: keys[k] for k in ("exp", "phase", "xsu", "sched", "rep", "policy") if k in keys}
+    log.record("progress", **run, done_pct=50, elapsed_ns=500_000_000)
 
 
 def run_end(log, exp, xsu, exposure, sched="greedy", phase="measure", **extra):
-    log.record("exp_end", exp=exp, xsu=xsu, sched=sched, phase=phase,
-               elapsed_ns=1_000_400_000, ticks=[1000, 1000], exposure=exposure, skew_tsc=310,
-               **extra)
+    """An exp_end record; `extra` keys (rep, policy, the tick handler's figures) added or
+    replacing the defaults (a handler of 2,000 TSC ticks, none late or lost)."""
+    keys = dict(exp=exp, phase=phase, xsu=xsu, sched=sched, rep=0, elapsed_ns=1_000_400_000,
+                ticks=[1000, 1000], units=[9_000_000, 9_000_000], tick_tsc_mean=[2000, 2000],
+                tick_tsc_max=[4000, 4000], ticks_late=[0, 0], ticks_lost=[0, 0],
+                exposure=exposure, invariant_violations=0, skew_tsc=310, overlap_pct=100)
+    if xsu == "core":
+        keys.update(joint_unanswered=0, joint_gap_pct=1.5)
+    keys.update(extra)
+    log.record("exp_end", **keys)
+
+
+# The command line's keys, as the kernel lists them in a warning about an unknown key.
+CMDLINE_KEYS = ("exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic|dur_ms|"
+                "triad_kib|triad_reps|ht0|ht1|work0|work1|start1_ms|repeat|chase_kib|survey_work")
+
+
+def boot_record(**extra):
+    """The keys of a boot record as the kernel writes it (docs/records.md, `boot`) on QEMU's
+    Haswell with two threads; `extra` keys added or replacing these."""
+    keys = dict(
+        version="0.1-test", boot="multiboot2", loader="GRUB 2.06-13+deb12u1",
+        cmdline="exp=all xsu=both exit=qemu colour=blue", mem_mib=512, memory_regions=7,
+        acpi_rsdp="0x000f5270", acpi_source="multiboot2-acpi2", uefi=False,
+        cpu=dict(vendor="GenuineIntel", family=6, model=60, stepping=4,
+                 brand="Intel Core Processor (Haswell, no TSX)", hypervisor="TCGTCGTCGTCG",
+                 avx=True),
+        microcode=None, cpus=2, packages=1, cores=1, threads_per_core=2,
+        topology_source="cpuid-0x0b", core=0, threads=[0, 1], smt=True, core_threads=[[0, 1]],
+        smp="pair", tsc_hz=TSC_HZ, tsc_ref="pit", apic_timer_hz=62_500_000, apic_mode="xapic",
+        console=dict(serial="0x3f8", baud=115200, vga=True, screen="vga-text 80x25"),
+        config=dict(exp="all", xsu="off,on", sched="greedy", pmu="auto", mux_ms=1, dur_ms=1000,
+                    repeat=1, exit="qemu", selftest="none", apic="auto", ht0=None,
+                    work0="triad", ht1=None, work1="triad", start1_ms=0))
+    keys.update(extra)
+    return keys
+
+
+def pmu_record(**extra):
+    """A pmu record of the model PMU on Haswell, with the firmware's PMU MSRs clean."""
+    keys = dict(backend="model",
+                reason="CPUID 0x0A reports no architectural PMU (hypervisor TCGTCGTCGTCG)",
+                version=3, gp=4, gp_width=48, fixed=3, fixed_width=48, full_width=True,
+                uarch="haswell", erratum="HSD29", hypervisor="TCGTCGTCGTCG", smt=True,
+                tsx_force_abort=False, firmware_counters=[],
+                msrs={"IA32_PERF_GLOBAL_CTRL": "0x0", "IA32_DEBUGCTL": "0x0"},
+                model=dict(erratum_applied=True,
+                           shares=[dict(event="0x81d0", name="MEM_UOPS_RETIRED.ALL_LOADS",
+                                        share=0.025),
+                                   dict(event="0xd1", name=None, share=0.5)]))
+    keys.update(extra)
+    return keys
 
 
 def boot_and_pmu(log, warn=True, boot_extra=None, pmu_extra=None):
     log.text("GRUB loading.")
     log.text("Welcome to GRUB!")
     log.text("  Booting `pmu-testkernel: all experiments, XSU off and on'")
-    log.record("boot", boot="multiboot2", loader="GRUB 2.06-13+deb12u1",
-               cmdline="exp=all xsu=both exit=qemu colour=blue", mem_mib=512,
-               acpi_rsdp="0x000f5270",
-               cpu=dict(vendor="GenuineIntel", family=6, model=60, stepping=4,
-                        brand="Intel Core Processor (Haswell, no TSX)",
-                        hypervisor="TCGTCGTCGTCG"),
-               cpus=2, packages=1, cores=1, threads_per_core=2, core=0, threads=[0, 1],
-               smt=True, tsc_hz=TSC_HZ, tsc_ref="pit", apic_mode="xapic",
-               version="0.1-test", **(boot_extra or {}))
+    log.record("boot", **boot_record(**(boot_extra or {})))
     log.text("pmu-testkernel 0.1-test: 2 CPUs, core 0 threads 0,1")
     if warn:
-        log.record("warn", key="colour", value="blue", accepted=[], message="unknown key colour")
-    log.record("pmu", backend="model",
-               reason="CPUID 0x0A reports no architectural PMU (hypervisor TCGTCGTCGTCG)",
-               version=3, gp=4, gp_width=48, fixed=3, fixed_width=48, uarch="haswell",
-               erratum="HSD29",
-               model=dict(erratum_applied=True,
-                          shares=[dict(event="0x81d0", share=0.025),
-                                  dict(event="0xd1", share=0.5)]), **(pmu_extra or {}))
+        log.record("warn", key="colour", value="blue", accepted=CMDLINE_KEYS, used=None,
+                   source="cmdline",
+                   message="unknown key 'colour' (keys: %s); ignored" % CMDLINE_KEYS)
+    log.record("pmu", **pmu_record(**(pmu_extra or {})))
 
 
 def exp_branch_misses(log):
@@ -253,14 +298,14 @@ def exp_branch_misses(log):
     count(log, e, "off", 0, "r81d0:u", 5_565_857_411)
     count(log, e, "off", 1, "r00c5:u", 40_960_843, baseline=644, tolerance=200)
     run_end(log, e, "off", 1000)
-    log.record("verdict", exp=e, xsu="off", sched="greedy", result="pass",
-               reason="HT1 r00c5:u 40,960,843 against a baseline of 644: corrupted, as in 4.2")
+    log.verdict(exp=e, xsu="off", sched="greedy", result="pass",
+                reason="HT1 r00c5:u 40,960,843 against a baseline of 644: corrupted, as in 4.2")
     run_start(log, e, "on", [["r81d0:u"], ["r00c5:u"]], tolerance=tolerance)
     count(log, e, "on", 0, "r81d0:u", 5_465_161_580)
     count(log, e, "on", 1, "r00c5:u", 781, baseline=644, tolerance=200)
     run_end(log, e, "on", 0)
-    log.record("verdict", exp=e, xsu="on", sched="greedy", result="pass",
-               reason="HT1 r00c5:u 781 within 200 of 644; exposure 0")
+    log.verdict(exp=e, xsu="on", sched="greedy", result="pass",
+                reason="HT1 r00c5:u 781 within 200 of 644; exposure 0")
 
 
 def exp_three_events(log):
@@ -275,8 +320,8 @@ def exp_three_events(log):
     count(log, e, "off", 1, "r81d0:u", 5_713_420_846)
     count(log, e, "off", 1, "r08d1:u", 166_553_900)
     run_end(log, e, "off", 2000)
-    log.record("verdict", exp=e, xsu="off", sched="greedy", result="pass",
-               reason="r20cc:u corrupted on both threads, as in 7.1")
+    log.verdict(exp=e, xsu="off", sched="greedy", result="pass",
+                reason="r20cc:u corrupted on both threads, as in 7.1")
     run_start(log, e, "on", lists, offsets=(0, 2_000_000))
     count(log, e, "on", 0, "r81d0:u", 5_650_303_673)
     count(log, e, "on", 0, "r08d1:u", 166_632_879)
@@ -285,8 +330,8 @@ def exp_three_events(log):
     count(log, e, "on", 1, "r81d0:u", 5_509_435_203, running_pct=66.66)
     count(log, e, "on", 1, "r08d1:u", 162_522_829, running_pct=33.35)
     run_end(log, e, "on", 0)
-    log.record("verdict", exp=e, xsu="on", sched="greedy", result="pass",
-               reason="r20cc:u 0 on both threads; exposure 0")
+    log.verdict(exp=e, xsu="on", sched="greedy", result="pass",
+                reason="r20cc:u 0 on both threads; exposure 0")
 
 
 def exp_starvation(log):
@@ -303,9 +348,8 @@ def exp_starvation(log):
         else:
             count(log, e, xsu, 1, "branches", 0, running_pct=0.0, corrupting=False)
         run_end(log, e, xsu, 3000 if xsu == "off" else 0)
-        log.record("verdict", exp=e, xsu=xsu, sched="greedy", result="pass",
-                   reason="branches counted" if xsu == "off"
-                   else "HT1 branches <not counted>: starved, as in chapter 8")
+        log.verdict(e, xsu, "pass", "branches counted" if xsu == "off"
+                    else "HT1 branches <not counted>: starved, as in chapter 8")
 
 
 def exp_hk_vs_greedy(log):
@@ -319,8 +363,8 @@ def exp_hk_vs_greedy(log):
             count(log, e, "on", 0, event, int(n), running_pct=pct, sched=sched)
         count(log, e, "on", 1, "r81d0:u", 5_500_000_000, running_pct=100.0, sched=sched)
         run_end(log, e, "on", 0, sched=sched)
-    log.record("verdict", exp=e, xsu="on", sched="both", result="pass",
-               reason="hk runs 100.0% of event-time on HT0, greedy 75.0%")
+    log.verdict(e, "on", "pass", "hk runs 100.0% of event-time on HT0, greedy 75.0%",
+                sched="both")
 
 
 # ---- the records added since: core-wide XSU, repetitions, the model's truth, leaks, ... --------
@@ -349,7 +393,7 @@ REPEATED = {
              (1, "r81d0:u"): (5_690_000_000, 5_700_000_000, 0),
              (1, "r08d1:u"): (298_000_000, 300_000_000, 134_000_000)},
 }
-TICKS = dict(tick_tsc_mean=[2500.0, 2600.0], tick_tsc_max=[9000, 12000], ticks_late=[0, 2],
+TICKS = dict(tick_tsc_mean=[2500, 2600], tick_tsc_max=[9000, 12000], ticks_late=[0, 2],
              ticks_lost=[0, 0])
 
 
@@ -366,8 +410,8 @@ def exp_repeated(log, repeat=3):
                 for event in events:
                     _repeated_count(log, e, xsu, rep, thread, event)
             run_end(log, e, xsu, 2000 if xsu == "off" else 0, rep=rep, **TICKS)
-        log.record("verdict", exp=e, xsu=xsu, sched="greedy", result="pass",
-                   reason="XSU %s as expected over %d repetitions" % (xsu, repeat))
+        log.verdict(exp=e, xsu=xsu, sched="greedy", result="pass",
+                    reason="XSU %s as expected over %d repetitions" % (xsu, repeat))
 
 
 def _repeated_count(log, e, xsu, rep, thread, event):
@@ -390,10 +434,17 @@ SURVEY_EVENTS = [("r81d0:u", "MEM_UOPS_RETIRED.ALL_LOADS", True, 0.024),
 def exp_survey(log, reps=2):
     """The leak survey: each event on HT0's counter i against a zero event on the sibling's
     counter i (the same index) and i+1 (another index); r81d0:u on index 3 leaks 0.026 in its
-    second repetition; r00c5:u counted nothing on index 2 (its ratio is null)."""
+    second repetition; r00c5:u counted nothing on index 2 (its ratio is null). Each repetition
+    starts with the survey's own `exp` record (docs/records.md, `survey`); the survey has no
+    exp_end."""
     e = "leak-survey"
-    run_start(log, e, "off", [[], []])
+    title, section, rule = TITLES[e]
     for rep in range(reps):
+        log.record("exp", exp=e, phase="measure", xsu="off", sched="greedy", rep=rep,
+                   repeat=reps, title=title, section=section, rule=rule,
+                   description="HT0 counts each event alone, HT1 a zero event",
+                   workload="triad", zero_event="r20cc:u", events=len(SURVEY_EVENTS),
+                   measurements=len(SURVEY_EVENTS) * 8, duration_ns=100_000_000, mux_ms=1)
         for event, name, corrupting, share in SURVEY_EVENTS:
             for index in range(4):
                 for sibling in (index, (index + 1) % 4):
@@ -402,12 +453,12 @@ def exp_survey(log, reps=2):
                     if (event, index, rep, sibling) == ("r81d0:u", 3, 1, 3):
                         ratio = 0.026
                     log.record("survey", exp=e, xsu="off", rep=rep, event=event, name=name,
-                               corrupting=corrupting, index=index, sibling_index=sibling,
-                               same_index=sibling == index, count=n,
-                               leak=int(round(n * ratio)), ratio=ratio if n else None)
-    run_end(log, e, "off", 0)
-    log.record("verdict", exp=e, xsu="off", sched="greedy", result="pass",
-               reason="leaks only into the counter of the same index")
+                               corrupting=corrupting, control=not corrupting, index=index,
+                               sibling_index=sibling, same_index=sibling == index, count=n,
+                               leak=int(round(n * ratio)), ratio=ratio if n else None,
+                               overlap_pct=100)
+    log.verdict(exp=e, xsu="off", sched="greedy", result="pass",
+                reason="leaks only into the counter of the same index")
 
 
 FAIRNESS = [("on", "greedy", "on-greedy", [75.0, 50.0]), ("on", "hk", "on-hk", [100.0, 100.0]),
@@ -425,8 +476,8 @@ def exp_fairness(log):
         count(log, e, xsu, 1, "r00c5:u", 2_000, sched=sched, policy=policy)
         run_end(log, e, xsu, 0, sched=sched, policy=policy)
     for xsu in ("on", "core"):
-        log.record("verdict", exp=e, xsu=xsu, sched="both", result="pass",
-                   reason="exposure 0 under every policy")
+        log.verdict(exp=e, xsu=xsu, sched="both", result="pass",
+                    reason="exposure 0 under every policy")
 
 
 def exp_custom(log):
@@ -439,7 +490,7 @@ def exp_custom(log):
         count(log, e, xsu, 0, "r00c4:u", 1_400_000_000)
         count(log, e, xsu, 1, "r20cc:u", lbr)
         run_end(log, e, xsu, 1000 if xsu == "off" else 0)
-        log.record("verdict", exp=e, xsu=xsu, sched="greedy", result="pass", reason="measured")
+        log.verdict(exp=e, xsu=xsu, sched="greedy", result="pass", reason="measured")
 
 
 MSRS = {"IA32_PERF_GLOBAL_CTRL": "0x70000000f", "IA32_FIXED_CTR_CTRL": "0x330",
@@ -447,16 +498,41 @@ MSRS = {"IA32_PERF_GLOBAL_CTRL": "0x70000000f", "IA32_FIXED_CTR_CTRL": "0x330",
         "IA32_PEBS_ENABLE": None}  # null: the MSR faulted
 
 
+def boot_checks(log):
+    """The boot checks as the kernel records them: the AP it started, the tick, ring-3 code on
+    both siblings, a known workload counted and RDPMC from ring 3."""
+    log.record("cpu", apic=1, index=1, started=True, start_us=840, core=0, initial_apic_id=1,
+               x2apic_id=1)
+    log.record("tick", period_ms=1, interval_ns=100_000_000, expected=100, ticks=[100, 99],
+               error_pct=[0.0, -1.0], apic=[0, 1], tick_tsc_mean=[2100, 2200],
+               tick_tsc_max=[5000, 6000], ticks_late=[0, 0], ticks_lost=[0, 1])
+    log.record("sibling", apic=[0, 1], skew_tsc=1200, skew_ns=480,
+               results=[dict(thread=t, cpl=3, expected=77, sse=77, avx=77, ok=True)
+                        for t in (0, 1)])
+    log.record("pmu_check", backend="model", workload="callret", units=100000,
+               events=["INST_RETIRED.ANY", "BR_INST_RETIRED.NEAR_CALL",
+                       "BR_INST_RETIRED.NEAR_RETURN", "BR_INST_RETIRED.ALL_BRANCHES",
+                       "BR_INST_RETIRED.NEAR_CALL"], skipped=[],
+               threads=[dict(thread=t, apic=t, status="ok", counts=[800000, 100000, 100000,
+                                                                    300000, 100000],
+                             expected=[800000, 100000, 100000, 300000, 100000], wraps=1,
+                             ok=True) for t in (0, 1)], ok=True)
+    log.record("rdpmc", backend="model", emulated=True, event="BR_INST_RETIRED.NEAR_CALL",
+               units=1000, reads=1000, cycles=41.5, median=40, min=38, max=120, reason=None,
+               threads=[dict(thread=t, apic=t, status="ok", reads=500, cycles=41.5, median=40,
+                             min=38, max=120, empty_tsc=20, region_calls=1000,
+                             region_instructions=8000, emulated_reads=504, ok=True)
+                        for t in (0, 1)], ok=True)
+
+
 def extended_suite(repeat=3):
     """A log with every record added after the first suite: the boot's microcode, the PMU MSRs
-    the firmware left (two counters enabled), the RDPMC check, repetitions with XSU off, on and
-    core, the leak survey, policies and a command-line run."""
+    the firmware left (two counters enabled), the boot checks (RDPMC among them), repetitions
+    with XSU off, on and core, the leak survey, policies and a command-line run."""
     log = Log()
     boot_and_pmu(log, warn=False, boot_extra=dict(microcode="0x28"),
                  pmu_extra=dict(msrs=MSRS, firmware_counters=["IA32_FIXED_CTR0", "IA32_PMC1"]))
-    log.record("rdpmc", backend="model", emulated=True, event="BR_INST_RETIRED.NEAR_CALL",
-               units=1000, reads=1000, cycles=41.5, median=40, min=38, max=120, reason=None,
-               ok=True)
+    boot_checks(log)
     exp_repeated(log, repeat)
     exp_survey(log)
     exp_fairness(log)

@@ -120,9 +120,11 @@ class ExitAndText(TempDirCase):
         seq = log.seq_of("verdict", exp="ch4-branch-misses", xsu="on")
         log.replace_line(seq, logfixture.record_text(seq, {
             "type": "verdict", "exp": "ch4-branch-misses", "xsu": "on", "sched": "greedy",
-            "result": "fail", "reason": "exposure 3"}))
+            "result": "fail", "reason": "exposure 3", "exposure": 3, "checked": 1,
+            "corrupted": 0}))
         log.lines[-1] = logfixture.Line(logfixture.record_text(log.next_seq - 1, {
-            "type": "end", "records": log.next_seq - 1, "verdict": "fail"}), log.next_seq - 1)
+            "type": "end", "records": log.next_seq - 1, "verdict": "fail", "failures": 1,
+            "reason": "an experiment's verdict failed"}), log.next_seq - 1)
         run = self.run_tool("--csv", self.write_log(log))
         self.assertEqual(run.code, 1)
         self.assertIn("- ch4-branch-misses XSU on failed: exposure 3", run.stdout)

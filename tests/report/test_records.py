@@ -20,12 +20,11 @@ def small_log(n_counts=6):
     """boot, then n_counts records, then end: short logs where each seq is easy to follow."""
     log = logfixture.Log()
     log.text("GRUB loading.")
-    log.record("boot", boot="multiboot2", cmdline="", mem_mib=512, acpi_rsdp=None,
-               cpu={"vendor": "GenuineIntel", "family": 6, "model": 60, "stepping": 4,
-                    "brand": "Haswell"})
+    log.record("boot", **logfixture.boot_record())
     for i in range(n_counts):
         log.text("human text %d" % i)
-        log.record("progress", exp="x", xsu="off", sched="greedy", done_pct=i)
+        log.record("progress", exp="x", phase="measure", xsu="off", sched="greedy", rep=0,
+                   done_pct=i, elapsed_ns=i * 1000)
     log.end()
     return log
 
@@ -183,7 +182,8 @@ class DamagedLogs(unittest.TestCase):
     def test_records_after_end(self):
         log = small_log()
         end = log.next_seq - 1
-        log.record("progress", exp="x", xsu="on", sched="hk", done_pct=1)
+        log.record("progress", exp="x", phase="measure", xsu="on", sched="hk", rep=0, done_pct=1,
+                   elapsed_ns=1000)
         s = parse(log)
         self.assertEqual(kinds(s), ["after_end", "no_end"])
         after = [p for p in s.problems if p.kind == "after_end"][0]

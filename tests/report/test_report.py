@@ -1,6 +1,7 @@
 """The report of a log (pmu_model, pmu_text, pmu_export): its tables, verdicts, summary, JSON and
 exit status."""
 
+import json
 import re
 import unittest
 
@@ -147,7 +148,20 @@ class BootSummary(unittest.TestCase):
         self.assertIn("no SMT sibling", pmu_text.render_text(build(log)))
 
     def test_warn_records_are_listed(self):
-        self.assertIn("@1 colour=blue: unknown key colour (accepted: (none))", self.text)
+        # The kernel's message names every key already: the accepted keys are not repeated.
+        self.assertIn("@1 colour=blue: unknown key 'colour' (keys: exp|xsu|sched|", self.text)
+        self.assertEqual(self.text.count("|survey_work"), 1)
+
+    def test_a_warnings_accepted_values_are_shown_when_the_message_lacks_them(self):
+        log = logfixture.suite()
+        seq = log.seq_of("warn")
+        log.replace_line(seq, logfixture.record_text(seq, {
+            "type": "warn", "key": "sched", "value": "fast", "accepted": "greedy|hk",
+            "used": "greedy", "source": "cmdline", "message": "sched=fast is unknown"}))
+        r = build(log)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_OK)
+        self.assertIn("@1 sched=fast: sched=fast is unknown (accepted: greedy|hk)",
+                      pmu_text.render_text(r))
 
 
 def with_verdict(result, exp="ch7-three-events", xsu="on", **extra):
@@ -155,7 +169,7 @@ def with_verdict(result, exp="ch7-three-events", xsu="on", **extra):
     log = logfixture.suite()
     seq = log.seq_of("verdict", exp=exp, xsu=xsu)
     obj = {"type": "verdict", "exp": exp, "xsu": xsu, "sched": "greedy", "result": result,
-           "reason": "HT1 r20cc:u 12 > 0"}
+           "reason": "HT1 r20cc:u 12 > 0", "exposure": 0, "checked": 2, "corrupted": 0}
     obj.update(extra)
     log.replace_line(seq, logfixture.record_text(seq, obj))
     return log
@@ -192,8 +206,10 @@ class ExitStatus(unittest.TestCase):
 
     def test_exception_fails_and_is_shown(self):
         log = logfixture.suite(end=False)
-        log.record("exception", vector=14, name="#PF", error_code=2, rip="0xffffffff80102a3c",
-                   cr2="0x0000000000000008", cpu=1, registers={"rax": "0x1", "rbx": "0x2"})
+        log.record("exception", vector=14, name="#PF", description="#PF page fault",
+                   error_code=2, rip="0xffffffff80102a3c", cr2="0x0000000000000008", cpu=1,
+                   cpu_index=1, cpl=0, registers={"rax": "0x1", "rbx": "0x2"},
+                   backtrace=["0xffffffff80102a00"])
         log.end("fail")
         r = build(log)
         self.assertEqual(r.exit_code, pmu_model.EXIT_FAIL)
@@ -273,8 +289,8 @@ class SkippedExperiments(unittest.TestCase):
     def test_experiment_skipped_without_running_has_its_verdicts_only(self):
         log = logfixture.suite(end=False)
         for xsu in ("off", "on"):
-            log.record("verdict", exp="ch7-aligned", xsu=xsu, sched="greedy", result="skip",
-                       skip="no_smt", reason="no SMT sibling: one thread per core")
+            log.verdict("ch7-aligned", xsu, "skip", "no SMT sibling: one thread per core",
+                        skip="no_smt")
         log.end()
         r = build(log)
         self.assertEqual(r.exit_code, pmu_model.EXIT_OK)
@@ -298,9 +314,10 @@ class Records(unittest.TestCase):
     def test_scaled_that_does_not_match_raw_is_noted(self):
         log = logfixture.suite()
         seq = log.seq_of("count", exp="ch7-three-events", xsu="on", thread=1, event="r08d1:u")
-        obj = {"type": "count", "exp": "ch7-three-events", "xsu": "on", "sched": "greedy",
-               "thread": 1, "apic": 1, "event": "r08d1:u", "raw": 100, "enabled": 300,
-               "running": 100, "scaled": 200}
+        logfixture.count(log, "ch7-three-events", "on", 1, "r08d1:u", 0)
+        obj = json.loads(log.lines[-1].text.split(" ", 2)[2])
+        del log.lines[-1]
+        obj.update(raw=100, enabled=300, running=100, scaled=200)
         log.replace_line(seq, logfixture.record_text(seq, obj))
         r = build(log)
         self.assertEqual(len(r.notes), 1)
@@ -312,21 +329,22 @@ class Records(unittest.TestCase):
         seq = log.seq_of("count", exp="ch8-starvation", xsu="off", thread=1)
         log.replace_line(seq, logfixture.record_text(seq, {"type": "count", "raw": 5}))
         r = build(log)
-        problem = [p for p in r.stream.problems if p.kind == "value"][0]
+        problem = [p for p in r.stream.problems if p.kind == "contract"][0]
         self.assertEqual((problem.seq, problem.line_no), (seq, log.line_no(seq)))
-        self.assertIn("lacks its key exp", problem.detail)
-        self.assertEqual(r.exit_code, pmu_model.EXIT_DAMAGED)
+        self.assertEqual("record @%d (count): no key exp" % seq, problem.detail)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_CONTRACT)
         t = table(pmu_text.render_text(r), "ch8-starvation", 1)
         self.assertEqual(t["branches"][0], "-")  # the count is not used
 
-    def test_unknown_record_types_are_counted(self):
+    def test_boot_checks_the_text_does_not_draw_are_counted(self):
         log = logfixture.suite(end=False)
-        log.record("tick", cpu=0, ticks=100)
-        log.record("tick", cpu=1, ticks=99)
+        logfixture.boot_checks(log)
         log.end()
         r = build(log)
-        self.assertEqual(r.other_types, {"tick": 2})
-        self.assertIn("Other records: 2 tick", pmu_text.render_text(r))
+        self.assertEqual(r.exit_code, pmu_model.EXIT_OK)
+        self.assertEqual(r.other_types, {"cpu": 1, "tick": 1, "sibling": 1, "pmu_check": 1})
+        self.assertIn("Other records: 1 cpu, 1 pmu_check, 1 sibling, 1 tick",
+                      pmu_text.render_text(r))
 
 
 class Json(unittest.TestCase):

@@ -6,13 +6,15 @@ logs whose line ends are CRs. Each is a problem on its line and an exit status o
 import json
 import os
 import random
+import re
 import unittest
 
-from reporttest import TempDirCase, build, lost
+from reporttest import DATA, TempDirCase, build, lost
 from test_report import with_verdict
 import logfixture
 import pmu_model
 import pmu_records
+import pmu_schema
 import pmu_text
 
 
@@ -36,18 +38,20 @@ def changed(key, value):
     return change
 
 
-def value_problems(report):
-    return [p for p in report.stream.problems if p.kind == "value"]
+def breaches(report):
+    return report.stream.breaches()
 
 
 class ValuesThatBreakTheContract(unittest.TestCase):
     def assert_problem_on_its_line(self, log, seq, *words):
         r = build(log)
-        problems = value_problems(r)
-        self.assertEqual([(p.seq, p.line_no) for p in problems], [(seq, log.line_no(seq))])
+        problems = breaches(r)
+        self.assertEqual({(p.seq, p.line_no) for p in problems}, {(seq, log.line_no(seq))})
+        self.assertEqual(r.stream.damage(), [])  # intact: the CRC held
+        details = "\n".join(p.detail for p in problems)
         for word in words:
-            self.assertIn(word, problems[0].detail)
-        self.assertEqual(r.exit_code, pmu_model.EXIT_DAMAGED)
+            self.assertIn(word, details)
+        self.assertEqual(r.exit_code, pmu_model.EXIT_CONTRACT)
         pmu_text.render_text(r)  # and the text of it all, without an exception
         return r
 
@@ -56,8 +60,9 @@ class ValuesThatBreakTheContract(unittest.TestCase):
         log, seq = with_record(lambda o: json.dumps(o, separators=(",", ":")).replace(
             '"raw":40960843', '"raw":1e999'), type="count", exp="ch4-branch-misses", xsu="off",
             phase="measure", thread=1)
-        r = self.assert_problem_on_its_line(log, seq, "raw is inf (out of range)",
-                                            "not an integer in 0..2^64-1")
+        r = self.assert_problem_on_its_line(
+            log, seq, "record @%d (count): key raw: inf (out of range) is not an integer in "
+            "0..2^64-1" % seq)
         # The rest of the count stays: its scaled value is still shown.
         run = r.experiments["ch4-branch-misses"].runs[("measure", "off", "greedy", None)]
         self.assertEqual(run.cell(1, "r00c5:u").value, 40_960_843)
@@ -67,19 +72,22 @@ class ValuesThatBreakTheContract(unittest.TestCase):
                            event="r81d0:u"),
                       dict(type="verdict", exp="ch8-starvation", xsu="on")):
             log, seq = with_record(changed("xsu", []), **match)
-            self.assert_problem_on_its_line(log, seq, "xsu is []", '"off", "on", "core"')
+            self.assert_problem_on_its_line(
+                log, seq, "(%s): key xsu: [] is not one of off, on, core" % match["type"])
 
     def test_a_result_of_maybe(self):
         log, seq = with_record(changed("result", "maybe"), type="verdict", exp="ch8-starvation",
                                xsu="on")
-        r = self.assert_problem_on_its_line(log, seq, 'result is "maybe"')
+        r = self.assert_problem_on_its_line(
+            log, seq, 'key result: "maybe" is not one of pass, fail, skip')
         # Without a usable verdict, the mode has none: the log cannot prove a pass.
         self.assertEqual(r.missing_verdicts(), [("ch8-starvation", "on")])
 
     def test_a_negative_count_and_a_string_thread(self):
         log, seq = with_record(lambda o: json.dumps(dict(o, running=-5, thread="1")),
                                type="count", exp="ch8-starvation", xsu="off", thread=1)
-        self.assert_problem_on_its_line(log, seq, "running is -5", 'thread is "1"')
+        self.assert_problem_on_its_line(log, seq, "key running: -5 is not",
+                                        'key thread: "1" is not')
 
     def test_a_type_that_is_not_a_string_is_bad_json(self):
         log, seq = with_record(lambda o: json.dumps(dict(o, type=7)), type="exp_end",
@@ -90,7 +98,7 @@ class ValuesThatBreakTheContract(unittest.TestCase):
     def test_an_experiment_name_that_would_leave_the_results_folder(self):
         log, seq = with_record(changed("exp", "../../outside"), type="count",
                                exp="ch8-starvation", xsu="off", thread=1)
-        r = self.assert_problem_on_its_line(log, seq, 'exp is "../../outside"')
+        r = self.assert_problem_on_its_line(log, seq, 'key exp: "../../outside" is not')
         self.assertNotIn("../../outside", r.experiments)
 
     def test_a_record_the_kernel_truncated(self):
@@ -104,41 +112,45 @@ class ValuesThatBreakTheContract(unittest.TestCase):
         self.assertEqual(build(log).exit_code, pmu_model.EXIT_OK)
 
 
-class KernelRecordsOfARunThatStopped(unittest.TestCase):
-    """The records of bring-ups that cannot go on (from QEMU's logs) keep the contract."""
+def kernel_log(name):
+    """A log the kernel wrote (tests/report/data/kernel-NAME.log)."""
+    with open(os.path.join(DATA, "kernel-%s.log" % name), encoding="utf-8", newline="") as f:
+        return f.read()
 
-    def stream(self, *objs):
-        return pmu_records.parse("".join(logfixture.record_text(i, o) + "\n"
-                                         for i, o in enumerate(objs)))
+
+class KernelRecordsOfARunThatStopped(unittest.TestCase):
+    """The records of bring-ups that cannot go on keep the contract (QEMU boots of a CPU model
+    without a local APIC and of a 486, which has no long mode)."""
 
     def test_no_local_apic(self):
-        boot = {"type": "boot", "version": "f71b2f3", "boot": "multiboot1", "loader": "qemu",
-                "cmdline": "exit=qemu exp=none", "mem_mib": 511, "acpi_rsdp": "0xf59e0",
-                "cpu": {"vendor": "AuthenticAMD", "family": 15, "model": 107, "stepping": 1,
-                        "brand": "QEMU Virtual CPU version 2.5+",
-                        "hypervisor": "TCGTCGTCGTCG", "avx": False},
-                "microcode": None, "cpus": 0, "core": None, "threads": [], "smt": False,
-                "tsc_hz": 0, "tsc_ref": None, "apic_timer_hz": 0, "step": "local APIC"}
-        end = {"type": "end", "records": 1, "verdict": "fail", "failures": 1,
-               "reason": "this CPU has no local APIC (CPUID.1:EDX bit 9 is 0)"}
-        s = self.stream(boot, end)
+        s = pmu_records.parse(kernel_log("no-local-apic"))
         self.assertEqual(s.problems, [])
+        self.assertEqual((s.boot.get("step"), s.boot.get("core"), s.boot.get("tsc_ref")),
+                         ("local APIC", None, None))
         r = pmu_model.build(s)
         self.assertEqual(r.exit_code, pmu_model.EXIT_FAIL)
         self.assertIn("no SMT sibling", pmu_text.render_text(r))
 
     def test_no_long_mode(self):
-        s = self.stream({"type": "boot", "version": "v", "boot": "unknown",
-                         "error": "this CPU has no 64-bit long mode"},
-                        {"type": "end", "records": 1, "verdict": "fail", "failures": 1,
-                         "reason": "this CPU has no 64-bit long mode"})
+        s = pmu_records.parse(kernel_log("no-long-mode"))
         self.assertEqual(s.problems, [])
+        self.assertEqual(sorted(s.boot.obj), ["boot", "error", "type", "version"])
+        self.assertEqual(pmu_model.build(s).exit_code, pmu_model.EXIT_FAIL)
+
+    def test_only_a_boot_record_with_an_error_may_have_four_keys(self):
+        text = kernel_log("no-long-mode").replace('"error"', '"errors"')
+        s = pmu_records.parse(re.sub(r"@0 [0-9a-f]{8} (.*)", lambda m: logfixture.record_line(
+            0, m.group(1).rstrip("\r")), text, count=1))
+        self.assertEqual(s.damage(), [])
+        details = [p.detail for p in s.breaches()]
+        self.assertIn("record @0 (boot): no key cmdline", details)
+        self.assertEqual(len(details), len(pmu_schema.RECORDS["boot"].always) - 2)
 
 
 class RecordsInImpossiblePlaces(unittest.TestCase):
     def test_a_second_boot_in_the_middle(self):
         log = logfixture.suite(end=False)
-        seq = log.record("boot", boot="multiboot2", cmdline="", mem_mib=512)
+        seq = log.record("boot", **logfixture.boot_record())
         log.end()
         r = build(log)
         self.assertEqual([(p.kind, p.seq, p.line_no) for p in r.stream.problems],

@@ -1,5 +1,6 @@
-"""The sample logs under tests/report/data: what a user can try pmu-report on before the kernel
-prints real experiments. They are made by logfixture.py; these tests keep them in step with it."""
+"""The logs under tests/report/data: the samples a user can try pmu-report on (made by
+logfixture.py; these tests keep them in step with it), and logs the kernel wrote (kernel-*.log,
+QEMU boots of tests/qemu's cases), which must keep the contract of docs/records.md."""
 
 import os
 import unittest
@@ -8,12 +9,42 @@ from reporttest import DATA, lost
 import logfixture
 import pmu_model
 import pmu_records
+import pmu_schema
 import pmu_text
 
 
 def read(name):
     with open(os.path.join(DATA, name), encoding="utf-8", newline="") as f:
         return f.read()
+
+
+# Each log the kernel wrote, its exit status and why.
+KERNEL_LOGS = {
+    "kernel-bad-cmdline.log": (pmu_model.EXIT_OK, "bad command-line words, each a warn"),
+    "kernel-core-skylake.log": (pmu_model.EXIT_OK, "core-wide XSU on a CPU without erratum"),
+    "kernel-custom-repeat.log": (pmu_model.EXIT_OK, "a custom run, three repetitions"),
+    "kernel-survey.log": (pmu_model.EXIT_OK, "the leak survey on Haswell"),
+    "kernel-exception.log": (pmu_model.EXIT_FAIL, "a page fault: the run fails"),
+    "kernel-no-local-apic.log": (pmu_model.EXIT_FAIL, "bring-up stops: no local APIC"),
+    "kernel-no-long-mode.log": (pmu_model.EXIT_FAIL, "a 486: the short boot record"),
+}
+
+
+class KernelLogs(unittest.TestCase):
+    def test_every_log_is_listed(self):
+        self.assertEqual(sorted(n for n in os.listdir(DATA) if n.startswith("kernel-")),
+                         sorted(KERNEL_LOGS))
+
+    def test_the_kernels_records_keep_the_contract(self):
+        types = set()
+        for name, (status, why) in KERNEL_LOGS.items():
+            r = pmu_model.build(pmu_records.parse(read(name)))
+            self.assertEqual(r.stream.problems, [], name)
+            self.assertEqual(r.exit_code, status, "%s: %s" % (name, why))
+            self.assertIn("keeps the contract of docs/records.md", pmu_text.render_text(r))
+            types.update(rec.type for rec in r.stream.records)
+        # Together they hold every record type the kernel writes today.
+        self.assertEqual(types, set(pmu_schema.RECORDS) - {"progress"})
 
 
 class Samples(unittest.TestCase):
