@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * From the firmware hand-off to the end record (ARCHITECTURE.md, "The main data flow").
+ * From the firmware hand-off to the end record (docs/ARCHITECTURE.md, "The data flow").
  */
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * The kernel's side of the counters: which PMU this machine has and which backend measures (the
  * real MSRs or the model PMU), the state the chosen core's two threads share (the lock of XSU
  * transactions and of the model, the model itself), and the system call by which workloads
- * report their work to the model (ARCHITECTURE.md, "Counters: one driver, two MSR backends").
+ * report their work to the model (docs/ARCHITECTURE.md, "Counters: one driver, two backends").
  */
 #ifndef KERNEL_PMU_CORE_H
 #define KERNEL_PMU_CORE_H

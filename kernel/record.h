@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Records: the machine-readable lines of the console, `@<seq> <crc32> <json>` (ARCHITECTURE.md,
- * "Contracts"). This is the pure part: building one JSON object and formatting its line. The
+ * Records: the machine-readable lines of the console, `@<seq> <crc32> <json>` (docs/records.md,
+ * "The envelope"). This is the pure part: building one JSON object and formatting its line. The
  * kernel's record stream (kernel/record_stream.c) numbers and prints them.
  *
  * A record is built in a fixed buffer; values that do not fit mark it truncated, and then the

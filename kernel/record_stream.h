@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The record stream: numbers records from 0 without gaps and prints them whole on the serial
- * console (ARCHITECTURE.md, "Contracts"). Safe to call from any CPU.
+ * console (docs/records.md). Safe to call from any CPU.
  */
 #ifndef KERNEL_RECORD_STREAM_H
 #define KERNEL_RECORD_STREAM_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The multiplexing tick: the local APIC timer in periodic mode on each CPU that runs a workload,
- * every mux_ms, calling that CPU's tick hook (ARCHITECTURE.md, data flow step 4). The tick
+ * every mux_ms, calling that CPU's tick hook (docs/ARCHITECTURE.md, "The data flow"). The tick
  * measures its own cost and punctuality (kernel/tick_stats.h).
  */
 #ifndef KERNEL_TICK_H

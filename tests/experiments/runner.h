@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Running one run of an experiment on the chosen core's two threads (ARCHITECTURE.md, data flow
- * step 4): each thread starts its workload at CPL 3 at the common start plus its offset; every
- * mux_ms its APIC timer fires and the tick hook stops its counters, takes their counts, runs the
- * XSU transaction and the scheduler (pmu/mux.h) and programs the new assignment, all under the
- * core's lock; at the end each thread reads its counts with time enabled and running.
+ * Measuring one run of an experiment on the chosen core's two threads (docs/ARCHITECTURE.md,
+ * "The data flow"): each thread starts its workload at CPL 3 at the common start plus its offset;
+ * the tick runs the run's counting ops (counting.h): read the counters, schedule through the
+ * pair's XSU mode (pmu/mux_pair.h), program the new assignment, all under the pair's lock; at the
+ * end each thread reads its counts with time enabled and running.
  */
 #ifndef TESTS_EXPERIMENTS_RUNNER_H
 #define TESTS_EXPERIMENTS_RUNNER_H

@@ -1,0 +1,172 @@
+"""The structure docs/ARCHITECTURE.md promises, checked on the committed sources.
+
+- Dependencies point one way: no cycle among the units of boot/, kernel/, pmu/ and the payload
+  (tests/ but for the host-side tests/host and tests/fuzz). A unit is a .c file with its .h (or a
+  header alone); unit A depends on unit B when either file of A includes B's header.
+- pmu/ is pure: it includes nothing from kernel/ (nor from tests/); kernel/, pmu/ and boot/
+  include nothing from the payload.
+- Functions fit on a screen: none in boot/, kernel/, pmu/ or the payload is longer than 80 lines
+  (from the line of its name to its closing brace, as ctags counts).
+"""
+
+import os
+import re
+import subprocess
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FOLDERS = ("boot", "kernel", "pmu", "tests")
+HOST_SIDE = ("tests/host/", "tests/fuzz/")
+MAX_FUNCTION_LINES = 80
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def committed_sources():
+    out = subprocess.run(["git", "ls-files", *FOLDERS], cwd=TOP, capture_output=True,
+                         text=True, check=False)
+    if out.returncode != 0:
+        return None
+    return [f for f in out.stdout.split("\n")
+            if f.endswith((".c", ".h")) and not f.startswith(HOST_SIDE)]
+
+
+def read(path):
+    with open(os.path.join(TOP, path), encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def unit_graph(files, text_of):
+    """{unit: set of units it depends on}, from the includes of its files."""
+    units = {f[:-2] for f in files}
+    deps = {u: set() for u in units}
+    for f in files:
+        for header in INCLUDE.findall(text_of(f)):
+            target = header[:-2] if header.endswith(".h") else None
+            if target in units and target != f[:-2]:
+                deps[f[:-2]].add(target)
+    return deps
+
+
+def cycles(deps):
+    """The strongly connected components of more than one unit (Tarjan, iterative)."""
+    index, low, on_stack, stack, found = {}, {}, set(), [], []
+    counter = [0]
+    for root in sorted(deps):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(deps[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter[0]
+                    counter[0] += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(deps[child]))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def blank_comments_and_strings(text):
+    """The text with comments, strings and character constants blanked, line breaks kept."""
+    pattern = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def function_lengths(text):
+    """[(name, lines)] of the function definitions (kernel style: braces in column 0)."""
+    lines = blank_comments_and_strings(text).split("\n")
+    found = []
+    for i, line in enumerate(lines):
+        if not line.startswith("{"):
+            continue
+        start = i - 1
+        while start > 0 and (not lines[start][:1].strip() or lines[start][:1] in "\t "):
+            start -= 1
+        signature = " ".join(lines[start:i])
+        name = re.search(r"(\w+)\s*\(", signature)
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("}")), None)
+        if name and end is not None and not signature.rstrip().endswith(("=", ",")):
+            found.append((name.group(1), end - start + 1))
+    return found
+
+
+class Structure(unittest.TestCase):
+    def setUp(self):
+        self.files = committed_sources()
+        if self.files is None:
+            self.skipTest("not a git checkout: no list of the committed sources")
+
+    def test_no_cycle_among_units(self):
+        found = cycles(unit_graph(self.files, read))
+        self.assertEqual(found, [], "units that include each other in a circle: %s" % found)
+
+    def test_pmu_and_kernel_stay_below(self):
+        wrong = []
+        for f in self.files:
+            for header in INCLUDE.findall(read(f)):
+                if f.startswith("pmu/") and header.startswith(("kernel/", "tests/")):
+                    wrong.append("%s includes %s" % (f, header))
+                if f.startswith(("kernel/", "boot/")) and header.startswith("tests/"):
+                    wrong.append("%s includes %s" % (f, header))
+        self.assertEqual(wrong, [], "includes that point up: %s" % wrong)
+
+    def test_functions_fit_on_a_screen(self):
+        long_ones = ["%s %s (%d lines)" % (f, name, n)
+                     for f in self.files if f.endswith(".c")
+                     for name, n in function_lengths(read(f)) if n > MAX_FUNCTION_LINES]
+        self.assertEqual(long_ones, [], "functions over %d lines: %s"
+                         % (MAX_FUNCTION_LINES, long_ones))
+
+
+class TheChecksThemselves(unittest.TestCase):
+    """Each check must catch what it is there for."""
+
+    def test_a_cycle_is_found(self):
+        text = {"a/x.c": '#include "a/y.h"', "a/x.h": "", "a/y.c": "",
+                "a/y.h": '#include "a/z.h"', "a/z.h": '#include "a/x.h"', "a/w.c": ""}
+        found = cycles(unit_graph(list(text), text.get))
+        self.assertEqual(found, [["a/x", "a/y", "a/z"]])
+
+    def test_a_chain_is_no_cycle(self):
+        text = {"a/x.c": '#include "a/y.h"', "a/y.c": '#include "a/z.h"', "a/y.h": "",
+                "a/z.h": ""}
+        self.assertEqual(cycles(unit_graph(list(text), text.get)), [])
+
+    def test_function_lengths(self):
+        body = "\n".join("\tx++; /* { */" for _ in range(90))
+        text = ("static int\nlong_one(int a,\n\t int b)\n{\n" + body + "\n}\n\n"
+                "int short_one(void)\n{\n\treturn '}';\n}\n"
+                "static const int table[] = {\n\t1,\n};\n")
+        found = dict(function_lengths(text))
+        self.assertEqual(found["long_one"], 94)  # from the line of its name, as ctags counts
+        self.assertEqual(found["short_one"], 4)
+        self.assertNotIn("table", found)
+
+
+if __name__ == "__main__":
+    unittest.main()
