@@ -9,7 +9,7 @@ KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/end.c kernel/exit.c \
 	kernel/kmain.c kernel/apic_hw.c kernel/time.c \
 	kernel/smp.c kernel/pair.c kernel/tick.c kernel/fpu.c kernel/user.c kernel/user_entry.asm kernel/user_rdpmc.c \
-	kernel/syscall.c kernel/page_alloc.c kernel/pmu_core.c kernel/pmu_backend_hw.c
+	kernel/syscall.c kernel/page_alloc.c kernel/pmu.c kernel/pmu_backend_hw.c
 
 # The screen's font (kernel/font.h): a Terminus PSF font of console-setup-linux, converted into C
 # at build time (make SCREEN_FONT=/usr/share/consolefonts/... takes another of its PSF fonts).

@@ -21,7 +21,7 @@
 #include "kernel/pair.h"
 #include "kernel/payload.h"
 #include "kernel/percpu.h"
-#include "kernel/pmu_core.h"
+#include "kernel/pmu.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
 #include "kernel/smp.h"
@@ -631,7 +631,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	emit_warnings(handoff_error, handoff_warning, warnings, warning_count);
 	emit_cpu_records();
 	park_unused_cpus();
-	pmu_core_setup(config.pmu, the_pair.thread_count == 2, config.selftest);
+	pmu_setup(config.pmu, the_pair.thread_count == 2, config.selftest);
 
 	struct payload_env env = { &the_pmu, &the_pair, config.selftest };
 	payload_main(&env);

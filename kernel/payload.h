@@ -11,11 +11,11 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/pair.h"
-#include "kernel/pmu_core.h"
+#include "kernel/pmu.h"
 
 /* What the kernel hands the payload. */
 struct payload_env {
-	struct pmu_core *pmu;	 /* the PMU, its backend, the lock the pair's counters share */
+	struct pmu *pmu;	 /* the PMU, its backend, the lock the pair's counters share */
 	const struct pair *pair; /* the chosen core's threads */
 	unsigned selftest;	 /* enum selftest (kernel/config.h): the self-test asked for */
 };

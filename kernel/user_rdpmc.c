@@ -15,11 +15,11 @@
 extern char __user_start[], __user_end[];
 
 /* The model that answers, and its lock; emulated reads per pair thread, under that lock. */
-static struct model_core *model;
+static struct model_pair *model;
 static struct spinlock *model_lock;
 static uint64_t emulated[2];
 
-void user_rdpmc_setup(struct model_core *from, struct spinlock *lock)
+void user_rdpmc_setup(struct model_pair *from, struct spinlock *lock)
 {
 	uint64_t cr4 = read_cr4();
 

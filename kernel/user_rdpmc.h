@@ -21,7 +21,7 @@
  * On the calling CPU: RDPMC at CPL 3 runs natively (CR4.PCE set; model NULL) or faults to be
  * answered from model, under lock (the lock of the model's callers).
  */
-void user_rdpmc_setup(struct model_core *model, struct spinlock *lock);
+void user_rdpmc_setup(struct model_pair *model, struct spinlock *lock);
 
 /*
  * For #UD and #GP: when the faulting instruction is an RDPMC (0F 33) at CPL 3 in the workloads'

@@ -71,7 +71,7 @@ static void firmware_counters_on(struct model_thread *t)
 	t->debugctl = FIRMWARE_DEBUGCTL;
 }
 
-void model_core_init(struct model_core *core, const struct model_config *cfg)
+void model_core_init(struct model_pair *core, const struct model_config *cfg)
 {
 	memset(core, 0, sizeof(*core));
 	core->cfg = *cfg;
@@ -117,7 +117,7 @@ static uint32_t fixed_key(unsigned j)
 }
 
 /* Whether the selection key is one of the erratum's corrupting events: the uarch table says. */
-static bool key_corrupting(const struct model_core *core, uint32_t key)
+static bool key_corrupting(const struct model_pair *core, uint32_t key)
 {
 	struct pmu_event e;
 
@@ -173,7 +173,7 @@ static bool fixed_counts(const struct model_thread *t, unsigned j, enum model_ri
 	return (fixed_field(t, j) & want) && (t->global_ctrl & regs_global_bit(PMU_FIXED_BASE + j));
 }
 
-bool model_exposed_now(const struct model_core *core)
+bool model_exposed_now(const struct model_pair *core)
 {
 	const struct model_thread *a = &core->thread[0], *b = &core->thread[1];
 	unsigned n = core->cfg.geo.gp < MODEL_ERRATUM_COUNTERS ? core->cfg.geo.gp
@@ -196,7 +196,7 @@ bool model_exposed_now(const struct model_core *core)
 }
 
 /* The configuration changed or work happened: remember an exposure for both siblings' ticks. */
-static void note_exposure(struct model_core *core)
+static void note_exposure(struct model_pair *core)
 {
 	if (model_exposed_now(core))
 		core->thread[0].exposed = core->thread[1].exposed = true;
@@ -413,7 +413,7 @@ static bool backend_read_pmc(void *ctx, uint32_t ecx, uint64_t *value)
 	return model_rdpmc(ctx, ecx, value);
 }
 
-struct msr_backend model_backend(struct model_core *core, unsigned thread)
+struct msr_backend model_backend(struct model_pair *core, unsigned thread)
 {
 	struct msr_backend b = {
 		.name = "model",
@@ -494,7 +494,7 @@ static uint64_t events_for(struct model_thread *t, uint32_t key, uint64_t rate, 
  */
 static uint64_t leak(struct model_thread *t, unsigned i, uint32_t key, uint64_t d)
 {
-	struct model_core *core = t->core;
+	struct model_pair *core = t->core;
 	struct model_thread *sib = &core->thread[t->id ^ 1];
 	uint64_t ppm = model_share_ppm(core->cfg.shares, (uint8_t)key, (uint8_t)(key >> 8));
 	uint64_t rem = t->leak_rem[i];
@@ -516,7 +516,7 @@ static uint64_t leak(struct model_thread *t, unsigned i, uint32_t key, uint64_t 
 /* Deliver d events of kind key, produced by t at ring, to every counter that counts them. */
 static void deliver(struct model_thread *t, uint32_t key, uint64_t d, enum model_ring ring)
 {
-	struct model_core *core = t->core;
+	struct model_pair *core = t->core;
 	struct model_thread *sib = model_threads(core) > 1 ? &core->thread[t->id ^ 1] : NULL;
 	const struct pmu_geometry *g = &core->cfg.geo;
 	bool corrupting = core->cfg.erratum && key_corrupting(core, key);
@@ -575,7 +575,7 @@ static void smm_interferes(struct model_thread *t)
 	t->smm_resets++;
 }
 
-void model_account(struct model_core *core, unsigned thread, const struct model_profile *p,
+void model_account(struct model_pair *core, unsigned thread, const struct model_profile *p,
 		   uint64_t n)
 {
 	struct model_thread *t = &core->thread[thread & 1];
@@ -594,7 +594,7 @@ void model_account(struct model_core *core, unsigned thread, const struct model_
 	}
 }
 
-void model_tick(struct model_core *core, unsigned thread)
+void model_tick(struct model_pair *core, unsigned thread)
 {
 	struct model_thread *t = &core->thread[thread & 1];
 
@@ -607,13 +607,13 @@ void model_tick(struct model_core *core, unsigned thread)
 
 /* ---- what the hardware cannot show ------------------------------------------------------- */
 
-void model_set_catchers(struct model_core *core, unsigned thread, uint8_t gp_counters)
+void model_set_catchers(struct model_pair *core, unsigned thread, uint8_t gp_counters)
 {
 	core->thread[thread & 1].catchers = gp_counters;
 	note_exposure(core);
 }
 
-uint64_t model_true_count(const struct model_core *core, unsigned thread, unsigned idx)
+uint64_t model_true_count(const struct model_pair *core, unsigned thread, unsigned idx)
 {
 	const struct model_thread *t = &core->thread[thread & 1];
 
@@ -624,7 +624,7 @@ uint64_t model_true_count(const struct model_core *core, unsigned thread, unsign
 	return 0;
 }
 
-uint64_t model_true_take(struct model_core *core, unsigned thread, unsigned idx)
+uint64_t model_true_take(struct model_pair *core, unsigned thread, unsigned idx)
 {
 	struct model_thread *t = &core->thread[thread & 1];
 	uint64_t taken = model_true_count(core, thread, idx);

@@ -112,10 +112,10 @@ void model_config_init(struct model_config *cfg, const struct uarch *u, bool smt
 /* Remainders of fractional work rates, per logical CPU and event (see model_profile.h). */
 #define MODEL_CARRY_SLOTS 32
 
-struct model_core;
+struct model_pair;
 
 struct model_thread {
-	struct model_core *core;
+	struct model_pair *core;
 	unsigned id;
 
 	/* The registers. */
@@ -161,23 +161,23 @@ struct model_thread {
 	uint64_t smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET zeroed on this thread */
 };
 
-struct model_core {
+struct model_pair {
 	struct model_config cfg;
 	struct model_thread thread[2];
 };
 
 /* Reset every register (counters disabled and zero, unless cfg->firmware left them otherwise)
  * and every statistic. */
-void model_core_init(struct model_core *core, const struct model_config *cfg);
+void model_core_init(struct model_pair *core, const struct model_config *cfg);
 
 /* Logical CPUs the core emulates: 2 with smt, else 1. */
-static inline unsigned model_threads(const struct model_core *core)
+static inline unsigned model_threads(const struct model_pair *core)
 {
 	return core->cfg.smt ? 2 : 1;
 }
 
 /* The MSR backend of logical CPU thread (0 or 1) of core. */
-struct msr_backend model_backend(struct model_core *core, unsigned thread);
+struct msr_backend model_backend(struct model_pair *core, unsigned thread);
 
 /* The registers, as the backend reads and writes them. */
 uint64_t model_rdmsr(struct model_thread *t, uint32_t msr);
@@ -195,13 +195,13 @@ bool model_wrmsr_safe(struct model_thread *t, uint32_t msr, uint64_t value);
  * n more units of work done by logical CPU thread with profile p: add the events to every
  * enabled counter selecting them at p's privilege level, apply the erratum, note exposure.
  */
-void model_account(struct model_core *core, unsigned thread, const struct model_profile *p,
+void model_account(struct model_pair *core, unsigned thread, const struct model_profile *p,
 		   uint64_t n);
 
 /* A tick of logical CPU thread ends: count it as exposed if it was, and start the next one. */
-void model_tick(struct model_core *core, unsigned thread);
+void model_tick(struct model_pair *core, unsigned thread);
 
-static inline uint64_t model_exposure_ticks(const struct model_core *core, unsigned thread)
+static inline uint64_t model_exposure_ticks(const struct model_pair *core, unsigned thread)
 {
 	return core->thread[thread].exposure_ticks;
 }
@@ -210,7 +210,7 @@ static inline uint64_t model_exposure_ticks(const struct model_core *core, unsig
  * True when the current configuration is exposed: on some GP counter index, one thread has a
  * corrupting event enabled and the sibling any enabled event that is not a leak catcher.
  */
-bool model_exposed_now(const struct model_core *core);
+bool model_exposed_now(const struct model_pair *core);
 
 /*
  * The GP counters (bit i: counter i) on which thread counts a leak catcher (xsu=core,
@@ -219,7 +219,7 @@ bool model_exposed_now(const struct model_core *core);
  * which counters hold one, each time before it programs them; 0 (the default) with xsu off and
  * on.
  */
-void model_set_catchers(struct model_core *core, unsigned thread, uint8_t gp_counters);
+void model_set_catchers(struct model_pair *core, unsigned thread, uint8_t gp_counters);
 
 /*
  * What counter idx (idxmsk: GP i, or PMU_FIXED_BASE + j) of thread would have counted with no
@@ -227,7 +227,7 @@ void model_set_catchers(struct model_core *core, unsigned thread, uint8_t gp_cou
  * pmu_driver_take() does the count (no 48-bit wrap: the sum is kept whole). 0 for a counter the
  * geometry does not have.
  */
-uint64_t model_true_count(const struct model_core *core, unsigned thread, unsigned idx);
-uint64_t model_true_take(struct model_core *core, unsigned thread, unsigned idx);
+uint64_t model_true_count(const struct model_pair *core, unsigned thread, unsigned idx);
+uint64_t model_true_take(struct model_pair *core, unsigned thread, unsigned idx);
 
 #endif

@@ -28,7 +28,7 @@ static const struct pmu_event check_events[PMU_CHECK_COUNTERS] = {
 static const unsigned check_counters[PMU_CHECK_COUNTERS] = { PMU_FIXED_BASE + 0, 0, 1, 2, 3 };
 
 struct pmu_check {
-	struct pmu_core *pmu;
+	struct pmu *pmu;
 	const struct pair *pair;
 	struct workload_params *params[2];
 	enum pmu_drv_status status[2];

@@ -25,7 +25,7 @@ static const struct pmu_event instructions = {
 #define INSTRUCTIONS_COUNTER (PMU_FIXED_BASE + 0)
 
 struct rdpmc_check {
-	struct pmu_core *pmu;
+	struct pmu *pmu;
 	const struct pair *pair;
 	bool readable[2]; /* RDPMC works on the thread's CPU (the driver probed it) */
 	enum pmu_drv_status status[2];

@@ -43,7 +43,7 @@ static void user_fault_thread(unsigned thread, void *arg)
 void selftest_run(const struct payload_env *env, unsigned which)
 {
 	/* missing-ap happened during start-up (kernel/kmain.c) and faults nothing; the firmware
-	 * selftests are the model PMU's (kernel/pmu_core.c). */
+	 * selftests are the model PMU's (kernel/pmu.c). */
 	if (which == SELFTEST_NONE || which == SELFTEST_MISSING_AP ||
 	    which == SELFTEST_FIRMWARE_COUNTERS || which == SELFTEST_COUNTER_RESET)
 		return;

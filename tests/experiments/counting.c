@@ -17,7 +17,7 @@
 void counting_collect(struct measurement_thread *mt)
 {
 	const struct mux_schedule *s = &mt->programmed;
-	struct model_core *model = mt->m->pmu->model ? &mt->m->pmu->model_state : NULL;
+	struct model_pair *model = mt->m->pmu->model ? &mt->m->pmu->model_state : NULL;
 
 	pmu_driver_stop(mt->driver);
 	for (unsigned i = 0; i < mt->mux.nr_events; i++) {

@@ -79,7 +79,7 @@ extern const struct counting_ops counting_alone, counting_joint;
 struct measurement {
 	const struct exp_run *spec;
 	const struct exp_settings *settings;
-	struct pmu_core *pmu; /* the machine measured (settings->pmu, settings->pair) */
+	struct pmu *pmu; /* the machine measured (settings->pmu, settings->pair) */
 	const struct pair *pair;
 	const struct counting_ops *counting; /* of the pair's XSU mode */
 	const struct workload *workload[2];

@@ -28,7 +28,7 @@ static char error[200];
  * earlier error is there, and *unsupported when an event parses but this PMU cannot count it
  * (pmu_event_supported(): AnyThread below version 3, an architectural event CPUID disowns).
  */
-static bool parse_events(const struct pmu_core *pmu, const char *text, struct pmu_event *events,
+static bool parse_events(const struct pmu *pmu, const char *text, struct pmu_event *events,
 			 unsigned *count, bool *unsupported)
 {
 	struct event_parse_error e;

@@ -9,12 +9,12 @@
 #include <stdint.h>
 
 #include "kernel/pair.h"
-#include "kernel/pmu_core.h"
+#include "kernel/pmu.h"
 #include "pmu/sched.h"
 #include "tests/workloads/workloads.h"
 
 struct exp_settings {
-	struct pmu_core *pmu; /* the machine (kernel/payload.h) */
+	struct pmu *pmu; /* the machine (kernel/payload.h) */
 	const struct pair *pair;
 	uint32_t dur_ms;
 	uint32_t mux_ms;

@@ -6,7 +6,7 @@
 
 #include "kernel/console.h"
 #include "kernel/format.h"
-#include "kernel/pmu_core.h"
+#include "kernel/pmu.h"
 #include "kernel/record_stream.h"
 #include "pmu/event_names.h"
 #include "pmu/event_table.h"

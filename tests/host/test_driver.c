@@ -274,7 +274,7 @@ static void test_no_pmu_touches_nothing(void **state)
 
 /* ---- on the model -------------------------------------------------------------------------- */
 
-static struct model_core core;
+static struct model_pair core;
 
 static void model_init(const char *uarch, bool smt)
 {

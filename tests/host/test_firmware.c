@@ -17,7 +17,7 @@
 #include "pmu/msr.h"
 #include "tests/host/lib/cpuid_dumps.h"
 
-static struct model_core core;
+static struct model_pair core;
 
 static void model_with(enum model_firmware fw, const char *uarch, bool smt)
 {

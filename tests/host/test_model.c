@@ -18,7 +18,7 @@
 #include "pmu/regs.h"
 #include "tests/host/lib/test_util.h"
 
-static struct model_core core;
+static struct model_pair core;
 
 static void init(const char *uarch, bool smt)
 {

@@ -720,7 +720,7 @@ static const struct model_profile triad = {
 };
 
 struct run_state {
-	struct model_core model;
+	struct model_pair model;
 	struct pmu_driver driver[2];
 	struct mux_schedule programmed[2];
 	uint64_t true_count[2][MUX_MAX_EVENTS];

@@ -11,14 +11,14 @@
 #include "kernel/format.h"
 #include "kernel/msr.h"
 #include "kernel/pair.h"
-#include "kernel/pmu_core.h"
+#include "kernel/pmu.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/user_rdpmc.h"
 
-struct pmu_core the_pmu = { .lock = SPINLOCK_INIT };
+struct pmu the_pmu = { .lock = SPINLOCK_INIT };
 
 extern char __user_start[], __user_end[];
 
@@ -262,7 +262,7 @@ static void warn_about_firmware(void)
 				    "could not be cleared: counts may be disturbed");
 }
 
-void pmu_core_setup(unsigned request, bool smt, unsigned selftest)
+void pmu_setup(unsigned request, bool smt, unsigned selftest)
 {
 	struct pmu_record rec;
 

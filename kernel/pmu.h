@@ -5,8 +5,8 @@
  * transactions and of the model, the model itself), and the system call by which workloads
  * report their work to the model (docs/ARCHITECTURE.md, "Counters: one driver, two backends").
  */
-#ifndef KERNEL_PMU_CORE_H
-#define KERNEL_PMU_CORE_H
+#ifndef KERNEL_PMU_H
+#define KERNEL_PMU_H
 
 #include <stdbool.h>
 
@@ -19,14 +19,14 @@
 #include "pmu/msr.h"
 #include "pmu/select.h"
 
-struct pmu_core {
+struct pmu {
 	struct pmu_info info;
 	struct pmu_choice choice;
 	struct pmu_geometry geometry; /* what the driver programs, per logical CPU */
 	bool model;		      /* the model backend measures */
 	/* Taken for every XSU transaction and, under the model, for every model or driver call. */
 	struct spinlock lock;
-	struct model_core model_state;
+	struct model_pair model_state;
 	struct msr_backend backend[2]; /* thread 0 and thread 1 of the pair */
 	struct pmu_driver driver[2];
 
@@ -38,7 +38,7 @@ struct pmu_core {
 	struct pmu_takeover takeover[2];
 };
 
-extern struct pmu_core the_pmu;
+extern struct pmu the_pmu;
 
 /*
  * CPUID (and IA32_PERF_CAPABILITIES when it exists) into the_pmu.info, and the calling CPU's
@@ -55,7 +55,7 @@ void pmu_identify(void);
  * are taken over (pmu/firmware.h). selftest (enum selftest) firmware-counters and counter-reset
  * make the model PMU imitate such firmware.
  */
-void pmu_core_setup(unsigned request, bool smt, unsigned selftest);
+void pmu_setup(unsigned request, bool smt, unsigned selftest);
 
 /*
  * On the calling CPU, pair thread `thread`: bind its driver to its backend and leave every counter
