@@ -135,6 +135,7 @@ struct walk {
 	struct acpi_result *result;
 	uint64_t madt_addr, fadt_addr; /* the tables in use, to skip a repeated entry */
 	uint32_t first_duplicate;
+	bool apic_overridden; /* the MADT's local APIC address override was taken (one allowed) */
 };
 
 static void problem(struct walk *w, const char *table, const char *fmt, ...)
@@ -237,74 +238,79 @@ static void add_cpu(struct walk *w, uint32_t apic_id, uint32_t uid, uint32_t fla
 	cpu->x2apic_entry = x2apic;
 }
 
-static void parse_madt(struct walk *w, const uint8_t *t, uint32_t len)
+/* UID byte 2, APIC id byte 3, flags bytes 4-7 (5.2.12.2). */
+static void madt_local_apic(struct walk *w, const uint8_t *e)
+{
+	add_cpu(w, e[3], e[2], read32(e + 4), false);
+}
+
+/* x2APIC id bytes 4-7, flags 8-11, UID 12-15 (5.2.12.12). */
+static void madt_local_x2apic(struct walk *w, const uint8_t *e)
+{
+	add_cpu(w, read32(e + 4), read32(e + 12), read32(e + 8), true);
+}
+
+/* A 64-bit address at bytes 4-11 (5.2.12.8); the spec allows one. */
+static void madt_apic_override(struct walk *w, const uint8_t *e)
+{
+	uint64_t a = read64(e + 4);
+
+	if (w->apic_overridden) {
+		problem(w, "APIC", "a second local APIC address override, ignored");
+	} else if (a == 0) {
+		problem(w, "APIC", "local APIC address override to 0, ignored");
+	} else {
+		w->info->local_apic_address = a;
+		w->apic_overridden = true;
+	}
+}
+
+/* The entries the kernel reads, with the length their fields need; it skips the others. */
+static const struct madt_entry_kind {
+	uint8_t type;
+	uint8_t length;
+	void (*read)(struct walk *w, const uint8_t *e);
+} madt_entry_kinds[] = {
+	{ MADT_LOCAL_APIC, MADT_LOCAL_APIC_LENGTH, madt_local_apic },
+	{ MADT_LOCAL_X2APIC, MADT_LOCAL_X2APIC_LENGTH, madt_local_x2apic },
+	{ MADT_LOCAL_APIC_OVERRIDE, MADT_LOCAL_APIC_OVERRIDE_LENGTH, madt_apic_override },
+};
+
+/*
+ * The entry at offset off: type, length, body (5.2.12). Returns its length, which alone says where
+ * the next one is, or 0 when it cannot be trusted and the walk must stop there.
+ */
+static uint32_t madt_entry(struct walk *w, const uint8_t *t, uint32_t len, uint32_t off)
+{
+	if (len - off < 2) {
+		problem(w, "APIC", "a stray byte after the last entry, at offset %u", off);
+		return 0;
+	}
+	uint8_t type = t[off], elen = t[off + 1];
+	if (elen < 2 || elen > len - off) {
+		problem(w, "APIC",
+			"entry at offset %u (type %u) has length %u in a table of %u: "
+			"entries from there on ignored",
+			off, type, elen, len);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(madt_entry_kinds) / sizeof(madt_entry_kinds[0]); i++) {
+		const struct madt_entry_kind *k = &madt_entry_kinds[i];
+		if (k->type != type)
+			continue;
+		if (elen < k->length)
+			problem(w, "APIC", "type %u entry at offset %u is only %u bytes, ignored",
+				type, off, elen);
+		else
+			k->read(w, t + off);
+	}
+	return elen;
+}
+
+/* What the whole table says once every entry is read. */
+static void madt_summary(struct walk *w)
 {
 	struct acpi_info *info = w->info;
-	bool overridden = false;
-
-	if (len < MADT_ENTRIES) {
-		problem(w, "APIC", "length %u leaves no room for the MADT's fields, skipped", len);
-		return;
-	}
-	info->madt_found = true;
-	info->local_apic_address = read32(t + MADT_LOCAL_APIC_ADDRESS);
-	info->pcat_compat = read32(t + MADT_FLAGS) & MADT_PCAT_COMPAT;
-
-	/* Entries are type, length, body (5.2.12); only the length says where the next one is. */
-	for (uint32_t off = MADT_ENTRIES; off < len;) {
-		if (len - off < 2) {
-			problem(w, "APIC", "a stray byte after the last entry, at offset %u", off);
-			info->madt_walk_stopped = true;
-			break;
-		}
-		const uint8_t *e = t + off;
-		uint8_t type = e[0], elen = e[1];
-		if (elen < 2 || elen > len - off) {
-			problem(w, "APIC",
-				"entry at offset %u (type %u) has length %u in a table of %u: "
-				"entries from there on ignored",
-				off, type, elen, len);
-			info->madt_walk_stopped = true;
-			break;
-		}
-		switch (type) {
-		case MADT_LOCAL_APIC:
-			if (elen < MADT_LOCAL_APIC_LENGTH)
-				goto short_entry;
-			/* UID byte 2, APIC id byte 3, flags bytes 4-7 (5.2.12.2) */
-			add_cpu(w, e[3], e[2], read32(e + 4), false);
-			break;
-		case MADT_LOCAL_X2APIC:
-			if (elen < MADT_LOCAL_X2APIC_LENGTH)
-				goto short_entry;
-			/* x2APIC id bytes 4-7, flags 8-11, UID 12-15 (5.2.12.12) */
-			add_cpu(w, read32(e + 4), read32(e + 12), read32(e + 8), true);
-			break;
-		case MADT_LOCAL_APIC_OVERRIDE: {
-			if (elen < MADT_LOCAL_APIC_OVERRIDE_LENGTH)
-				goto short_entry;
-			/* 64-bit address at bytes 4-11 (5.2.12.8); the spec allows one */
-			uint64_t a = read64(e + 4);
-			if (overridden)
-				problem(w, "APIC", "a second local APIC address override, ignored");
-			else if (a == 0)
-				problem(w, "APIC", "local APIC address override to 0, ignored");
-			else {
-				info->local_apic_address = a;
-				overridden = true;
-			}
-			break;
-		}
-		default:
-			break;
-		}
-		off += elen;
-		continue;
-short_entry:
-		problem(w, "APIC", "type %u entry at offset %u is only %u bytes, ignored", type,
-			off, elen);
-		off += elen;
-	}
 
 	if (info->cpu_duplicates)
 		problem(w, "APIC",
@@ -316,31 +322,54 @@ short_entry:
 		problem(w, "APIC", "local APIC address is 0");
 }
 
+static void parse_madt(struct walk *w, const uint8_t *t, uint32_t len)
+{
+	struct acpi_info *info = w->info;
+
+	if (len < MADT_ENTRIES) {
+		problem(w, "APIC", "length %u leaves no room for the MADT's fields, skipped", len);
+		return;
+	}
+	info->madt_found = true;
+	info->local_apic_address = read32(t + MADT_LOCAL_APIC_ADDRESS);
+	info->pcat_compat = read32(t + MADT_FLAGS) & MADT_PCAT_COMPAT;
+
+	uint32_t off = MADT_ENTRIES, step;
+	while (off < len && (step = madt_entry(w, t, len, off)) != 0)
+		off += step;
+	if (off < len)
+		info->madt_walk_stopped = true;
+	madt_summary(w);
+}
+
 /* A usable I/O port: the x86 I/O space is 16 bits wide. */
 static bool io_port(uint64_t a)
 {
 	return a != 0 && a <= 0xffff;
 }
 
-static void parse_fadt(struct walk *w, const uint8_t *t, uint32_t len)
+/* No usable X_PM_TMR_BLK (x_addr 0, or not an I/O port): PM_TMR_BLK, when it is a port. */
+static void pm_timer_legacy(struct walk *w, uint32_t legacy, uint64_t x_addr, uint8_t x_space)
+{
+	if (x_addr != 0)
+		problem(w, "FACP", "X_PM_TMR_BLK %#llx in space %u is no I/O port, %s",
+			(unsigned long long)x_addr, x_space,
+			io_port(legacy) ? "using PM_TMR_BLK" : "no PM timer");
+	if (io_port(legacy))
+		w->info->pm_timer_port = legacy;
+	else if (legacy != 0)
+		problem(w, "FACP", "PM_TMR_BLK %#x is no I/O port, no PM timer", legacy);
+}
+
+/* PM timer: X_PM_TMR_BLK when present and nonzero (5.2.9), else PM_TMR_BLK. */
+static void fadt_pm_timer(struct walk *w, const uint8_t *t, uint32_t len, uint32_t flags)
 {
 	struct acpi_info *info = w->info;
-	uint32_t flags = 0;
-
-	/* Old FADTs are short (ACPI 1.0: 116 bytes): every field only if the length covers it. */
-	info->fadt_found = true;
-	if (len >= FADT_FLAGS + 4)
-		flags = read32(t + FADT_FLAGS);
-	info->pm_timer_32bit = flags & FADT_TMR_VAL_EXT;
-	if (len > FADT_V2_LENGTH) {
-		info->boot_arch_flags = read16(t + FADT_IAPC_BOOT_ARCH);
-		info->boot_arch_valid = true;
-	}
-
-	/* PM timer: X_PM_TMR_BLK when present and nonzero (5.2.9), else PM_TMR_BLK. */
 	uint32_t legacy = len >= FADT_PM_TMR_BLK + 4 ? read32(t + FADT_PM_TMR_BLK) : 0;
 	uint64_t x_addr = 0;
 	uint8_t x_space = 0;
+
+	info->pm_timer_32bit = flags & FADT_TMR_VAL_EXT;
 	if (len >= FADT_X_PM_TMR_BLK + GAS_LENGTH) {
 		x_space = t[FADT_X_PM_TMR_BLK + GAS_SPACE];
 		x_addr = read64(t + FADT_X_PM_TMR_BLK + GAS_ADDRESS);
@@ -354,24 +383,20 @@ static void parse_fadt(struct walk *w, const uint8_t *t, uint32_t len)
 				"PM_TMR_BLK %#x and X_PM_TMR_BLK %#llx differ, using the latter",
 				legacy, (unsigned long long)x_addr);
 	} else {
-		if (x_addr != 0)
-			problem(w, "FACP", "X_PM_TMR_BLK %#llx in space %u is no I/O port, %s",
-				(unsigned long long)x_addr, x_space,
-				io_port(legacy) ? "using PM_TMR_BLK" : "no PM timer");
-		if (io_port(legacy))
-			info->pm_timer_port = legacy;
-		else if (legacy != 0)
-			problem(w, "FACP", "PM_TMR_BLK %#x is no I/O port, no PM timer", legacy);
+		pm_timer_legacy(w, legacy, x_addr, x_space);
 	}
 	if (info->pm_timer_port == 0)
 		info->pm_timer_32bit = false;
+}
 
-	/*
-	 * Reset register (4.8.4.6): a GAS in memory, I/O or PCI configuration space, 8 bits wide
-	 * at bit offset 0, written with RESET_VALUE.
-	 */
-	if (!(flags & FADT_RESET_REG_SUP))
-		return;
+/*
+ * Reset register (4.8.4.6): a GAS in memory, I/O or PCI configuration space, 8 bits wide
+ * at bit offset 0, written with RESET_VALUE.
+ */
+static void fadt_reset_register(struct walk *w, const uint8_t *t, uint32_t len)
+{
+	struct acpi_info *info = w->info;
+
 	if (len < FADT_RESET_VALUE + 1) {
 		problem(w, "FACP", "RESET_REG_SUP set in a %u-byte FADT without RESET_REG", len);
 		return;
@@ -391,6 +416,24 @@ static void parse_fadt(struct walk *w, const uint8_t *t, uint32_t len)
 	info->reset_space = space;
 	info->reset_address = addr;
 	info->reset_value = t[FADT_RESET_VALUE];
+}
+
+static void parse_fadt(struct walk *w, const uint8_t *t, uint32_t len)
+{
+	struct acpi_info *info = w->info;
+	uint32_t flags = 0;
+
+	/* Old FADTs are short (ACPI 1.0: 116 bytes): every field only if the length covers it. */
+	info->fadt_found = true;
+	if (len >= FADT_FLAGS + 4)
+		flags = read32(t + FADT_FLAGS);
+	if (len > FADT_V2_LENGTH) {
+		info->boot_arch_flags = read16(t + FADT_IAPC_BOOT_ARCH);
+		info->boot_arch_valid = true;
+	}
+	fadt_pm_timer(w, t, len, flags);
+	if (flags & FADT_RESET_REG_SUP)
+		fadt_reset_register(w, t, len);
 }
 
 static void visit(struct walk *w, const char *root, unsigned index, uint64_t addr)

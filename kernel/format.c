@@ -9,6 +9,10 @@
 
 #include "kernel/format.h"
 
+/* The length modifiers (C99 7.19.6.1p7): how wide the argument of an integer conversion is. */
+enum length { LEN_INT, LEN_CHAR, LEN_SHORT, LEN_LONG, LEN_LLONG, LEN_SIZE, LEN_PTRDIFF, LEN_MAX };
+
+/* One conversion specification, %[flags][width][.precision][length]conversion (C99 7.19.6.1). */
 struct spec {
 	bool left;	/* '-' */
 	bool zero;	/* '0' */
@@ -18,6 +22,7 @@ struct spec {
 	bool grouping;	/* '\'' */
 	int width;
 	int precision; /* -1 when absent */
+	enum length length;
 };
 
 struct out {
@@ -127,8 +132,238 @@ static void put_string(struct out *o, const struct spec *s, const char *str)
 		pad(o, ' ', fill);
 }
 
-enum length { LEN_INT, LEN_CHAR, LEN_SHORT, LEN_LONG, LEN_LLONG, LEN_SIZE, LEN_PTRDIFF, LEN_MAX };
+/* ---- parsing a conversion specification --------------------------------------------------- */
 
+/* The flags, in any order and repeated (C99 7.19.6.1p6; ' is POSIX's); p is just after the '%'. */
+static const char *parse_flags(const char *p, struct spec *s)
+{
+	for (;; p++) {
+		switch (*p) {
+		case '-':
+			s->left = true;
+			break;
+		case '0':
+			s->zero = true;
+			break;
+		case '+':
+			s->plus = true;
+			break;
+		case ' ':
+			s->space = true;
+			break;
+		case '#':
+			s->alternate = true;
+			break;
+		case '\'':
+			s->grouping = true;
+			break;
+		default:
+			return p;
+		}
+	}
+}
+
+/* A width or a precision written out: decimal digits, appended to *value. */
+static const char *parse_digits(const char *p, int *value)
+{
+	while (*p >= '0' && *p <= '9')
+		*value = *value * 10 + (*p++ - '0');
+	return p;
+}
+
+/* Digits, or '*' taking an int argument, where a negative one is '-' and its magnitude. */
+static const char *parse_width(const char *p, struct spec *s, va_list *args)
+{
+	if (*p != '*')
+		return parse_digits(p, &s->width);
+	s->width = va_arg(*args, int);
+	if (s->width < 0) {
+		s->left = true;
+		s->width = -s->width;
+	}
+	return p + 1;
+}
+
+/* '.' then digits or '*': a '.' alone is 0, a negative '*' argument is no precision at all. */
+static const char *parse_precision(const char *p, struct spec *s, va_list *args)
+{
+	if (*p != '.')
+		return p;
+	p++;
+	s->precision = 0;
+	if (*p != '*')
+		return parse_digits(p, &s->precision);
+	s->precision = va_arg(*args, int);
+	if (s->precision < 0)
+		s->precision = -1;
+	return p + 1;
+}
+
+/*
+ * Longer spellings first: "hh" is not "h" followed by an 'h' conversion. The types are those of
+ * d and i; u, x, X and o take their unsigned twins.
+ */
+static const struct {
+	const char *text;
+	enum length length;
+} length_modifiers[] = {
+	{ "hh", LEN_CHAR },   /* char */
+	{ "h", LEN_SHORT },   /* short */
+	{ "ll", LEN_LLONG },  /* long long */
+	{ "l", LEN_LONG },    /* long */
+	{ "z", LEN_SIZE },    /* size_t */
+	{ "t", LEN_PTRDIFF }, /* ptrdiff_t */
+	{ "j", LEN_MAX },     /* intmax_t */
+};
+
+static const char *parse_length(const char *p, struct spec *s)
+{
+	for (size_t i = 0; i < sizeof(length_modifiers) / sizeof(length_modifiers[0]); i++) {
+		size_t n = strlen(length_modifiers[i].text);
+		if (strncmp(p, length_modifiers[i].text, n) == 0) {
+			s->length = length_modifiers[i].length;
+			return p + n;
+		}
+	}
+	return p;
+}
+
+/*
+ * Everything between the '%' and the conversion character, in the order C99 7.19.6.1p4 writes
+ * it; the '*' arguments are taken in that order too. Returns where the conversion is (maybe the
+ * string's end).
+ */
+static const char *parse_spec(const char *p, struct spec *s, va_list *args)
+{
+	p = parse_flags(p, s);
+	p = parse_width(p, s, args);
+	p = parse_precision(p, s, args);
+	return parse_length(p, s);
+}
+
+/* ---- the conversions ---------------------------------------------------------------------- */
+
+/* A d or i argument as its length says; char and short ones arrive promoted to int (C99 6.5.2.2). */
+static int64_t signed_argument(enum length length, va_list *args)
+{
+	switch (length) {
+	case LEN_CHAR:
+		return (signed char)va_arg(*args, int);
+	case LEN_SHORT:
+		return (short)va_arg(*args, int);
+	case LEN_LONG:
+		return va_arg(*args, long);
+	case LEN_LLONG:
+		return va_arg(*args, long long);
+	case LEN_SIZE:
+	case LEN_PTRDIFF:
+	case LEN_MAX:
+		return va_arg(*args, int64_t);
+	default:
+		return va_arg(*args, int);
+	}
+}
+
+/* The same for u, x, X and o. */
+static uint64_t unsigned_argument(enum length length, va_list *args)
+{
+	switch (length) {
+	case LEN_CHAR:
+		return (unsigned char)va_arg(*args, unsigned);
+	case LEN_SHORT:
+		return (unsigned short)va_arg(*args, unsigned);
+	case LEN_LONG:
+		return va_arg(*args, unsigned long);
+	case LEN_LLONG:
+		return va_arg(*args, unsigned long long);
+	case LEN_SIZE:
+	case LEN_PTRDIFF:
+	case LEN_MAX:
+		return va_arg(*args, uint64_t);
+	default:
+		return va_arg(*args, unsigned);
+	}
+}
+
+static void convert_signed(struct out *o, const struct spec *s, va_list *args)
+{
+	int64_t v = signed_argument(s->length, args);
+	uint64_t magnitude = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+	put_unsigned(o, s, magnitude, 10, false, v < 0, true);
+}
+
+static void convert_unsigned(struct out *o, const struct spec *s, char conversion, va_list *args)
+{
+	uint64_t v = unsigned_argument(s->length, args);
+	unsigned base = conversion == 'o' ? 8 : conversion == 'u' ? 10 : 16;
+
+	put_unsigned(o, s, v, base, conversion == 'X', false, false);
+}
+
+/* Always 0x and 16 digits: addresses line up in exception reports. */
+static void convert_pointer(struct out *o, const struct spec *s, va_list *args)
+{
+	struct spec ps = *s;
+
+	ps.precision = 16;
+	ps.alternate = false;
+	put(o, '0');
+	put(o, 'x');
+	if (ps.width > 2)
+		ps.width -= 2;
+	put_unsigned(o, &ps, (uint64_t)(uintptr_t)va_arg(*args, void *), 16, false, false, false);
+}
+
+static void convert_char(struct out *o, const struct spec *s, va_list *args)
+{
+	char c = (char)va_arg(*args, int);
+	int fill = s->width > 1 ? s->width - 1 : 0;
+
+	if (!s->left)
+		pad(o, ' ', fill);
+	put(o, c);
+	if (s->left)
+		pad(o, ' ', fill);
+}
+
+static void convert(struct out *o, const struct spec *s, char conversion, va_list *args)
+{
+	switch (conversion) {
+	case 'd':
+	case 'i':
+		convert_signed(o, s, args);
+		break;
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		convert_unsigned(o, s, conversion, args);
+		break;
+	case 'p':
+		convert_pointer(o, s, args);
+		break;
+	case 'c':
+		convert_char(o, s, args);
+		break;
+	case 's':
+		put_string(o, s, va_arg(*args, const char *));
+		break;
+	case '%':
+		put(o, '%');
+		break;
+	default:
+		/* Unknown conversion: show it as written. */
+		put(o, '%');
+		put(o, conversion);
+		break;
+	}
+}
+
+/*
+ * The helpers take the arguments as a va_list * (C99 7.15p3 and its footnote allow it): each
+ * one's va_arg then advances the one list that format_emit walks, in the format's order.
+ */
 int format_emit(format_sink sink, void *ctx, const char *fmt, va_list ap)
 {
 	struct out o = { .sink = sink, .ctx = ctx, .count = 0 };
@@ -140,174 +375,14 @@ int format_emit(format_sink sink, void *ctx, const char *fmt, va_list ap)
 			put(&o, *p);
 			continue;
 		}
-		struct spec s = { .precision = -1 };
-		for (;; p++) {
-			char f = p[1];
-			if (f == '-')
-				s.left = true;
-			else if (f == '0')
-				s.zero = true;
-			else if (f == '+')
-				s.plus = true;
-			else if (f == ' ')
-				s.space = true;
-			else if (f == '#')
-				s.alternate = true;
-			else if (f == '\'')
-				s.grouping = true;
-			else
-				break;
-		}
-		p++;
-		if (*p == '*') {
-			s.width = va_arg(args, int);
-			if (s.width < 0) {
-				s.left = true;
-				s.width = -s.width;
-			}
-			p++;
-		} else {
-			while (*p >= '0' && *p <= '9')
-				s.width = s.width * 10 + (*p++ - '0');
-		}
-		if (*p == '.') {
-			p++;
-			s.precision = 0;
-			if (*p == '*') {
-				s.precision = va_arg(args, int);
-				if (s.precision < 0)
-					s.precision = -1;
-				p++;
-			} else {
-				while (*p >= '0' && *p <= '9')
-					s.precision = s.precision * 10 + (*p++ - '0');
-			}
-		}
-		enum length len = LEN_INT;
-		if (*p == 'h') {
-			len = LEN_SHORT;
-			if (*++p == 'h') {
-				len = LEN_CHAR;
-				p++;
-			}
-		} else if (*p == 'l') {
-			len = LEN_LONG;
-			if (*++p == 'l') {
-				len = LEN_LLONG;
-				p++;
-			}
-		} else if (*p == 'z') {
-			len = LEN_SIZE;
-			p++;
-		} else if (*p == 't') {
-			len = LEN_PTRDIFF;
-			p++;
-		} else if (*p == 'j') {
-			len = LEN_MAX;
-			p++;
-		}
-
-		switch (*p) {
-		case 'd':
-		case 'i': {
-			int64_t v;
-			switch (len) {
-			case LEN_CHAR:
-				v = (signed char)va_arg(args, int);
-				break;
-			case LEN_SHORT:
-				v = (short)va_arg(args, int);
-				break;
-			case LEN_LONG:
-				v = va_arg(args, long);
-				break;
-			case LEN_LLONG:
-				v = va_arg(args, long long);
-				break;
-			case LEN_SIZE:
-			case LEN_PTRDIFF:
-			case LEN_MAX:
-				v = va_arg(args, int64_t);
-				break;
-			default:
-				v = va_arg(args, int);
-				break;
-			}
-			uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-			put_unsigned(&o, &s, mag, 10, false, v < 0, true);
-			break;
-		}
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o': {
-			uint64_t v;
-			switch (len) {
-			case LEN_CHAR:
-				v = (unsigned char)va_arg(args, unsigned);
-				break;
-			case LEN_SHORT:
-				v = (unsigned short)va_arg(args, unsigned);
-				break;
-			case LEN_LONG:
-				v = va_arg(args, unsigned long);
-				break;
-			case LEN_LLONG:
-				v = va_arg(args, unsigned long long);
-				break;
-			case LEN_SIZE:
-			case LEN_PTRDIFF:
-			case LEN_MAX:
-				v = va_arg(args, uint64_t);
-				break;
-			default:
-				v = va_arg(args, unsigned);
-				break;
-			}
-			unsigned base = *p == 'o' ? 8 : *p == 'u' ? 10 : 16;
-			put_unsigned(&o, &s, v, base, *p == 'X', false, false);
-			break;
-		}
-		case 'p': {
-			/* Always 0x and 16 digits: addresses line up in exception reports. */
-			struct spec ps = s;
-			ps.precision = 16;
-			ps.alternate = false;
-			put(&o, '0');
-			put(&o, 'x');
-			if (ps.width > 2)
-				ps.width -= 2;
-			put_unsigned(&o, &ps, (uint64_t)(uintptr_t)va_arg(args, void *), 16, false,
-				     false, false);
-			break;
-		}
-		case 'c': {
-			char c = (char)va_arg(args, int);
-			int fill = s.width > 1 ? s.width - 1 : 0;
-			if (!s.left)
-				pad(&o, ' ', fill);
-			put(&o, c);
-			if (s.left)
-				pad(&o, ' ', fill);
-			break;
-		}
-		case 's':
-			put_string(&o, &s, va_arg(args, const char *));
-			break;
-		case '%':
-			put(&o, '%');
-			break;
-		case 0:
+		struct spec s = { .precision = -1, .length = LEN_INT };
+		p = parse_spec(p + 1, &s, &args);
+		if (*p == 0) {
 			/* A lone '%' at the end: print it rather than read past the string. */
 			put(&o, '%');
-			p--;
-			break;
-		default:
-			/* Unknown conversion: show it as written. */
-			put(&o, '%');
-			put(&o, *p);
 			break;
 		}
+		convert(&o, &s, *p, &args);
 	}
 	va_end(args);
 	return o.count;

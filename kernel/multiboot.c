@@ -147,11 +147,142 @@ static void parse_framebuffer(struct boot_info *info, const uint8_t *tag, uint32
 	}
 }
 
+/* Both generations: a map the kernel could not keep whole is worth a warning of its own. */
+static void warn_if_truncated(const struct boot_info *info, struct multiboot_result *result)
+{
+	if (info->memory_map_truncated && !result->warning)
+		result->warning = "memory map has more regions than the kernel keeps";
+}
+
+/* ---- multiboot2 (spec 3.6): a list of tags ------------------------------------------------ */
+
+/* What the walk over the tags keeps from one tag to the next. */
+struct mb2_walk {
+	struct boot_info *info;
+	struct multiboot_result result;
+	bool seen_mmap, seen_meminfo;
+	uint32_t mem_lower_kib, mem_upper_kib;
+};
+
+/* Every tag is type (4 bytes), size (4, the header included), then its body (spec 3.6.2). */
+#define MB2_TAG_BODY 8
+
+static void mb2_cmdline(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	struct string_source text = { .bytes = (const char *)tag + MB2_TAG_BODY,
+				      .avail = size - MB2_TAG_BODY };
+	take_cmdline(w->info, &text);
+}
+
+static void mb2_loader_name(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	struct string_source text = { .bytes = (const char *)tag + MB2_TAG_BODY,
+				      .avail = size - MB2_TAG_BODY };
+	copy_string(w->info->loader_name, sizeof(w->info->loader_name), &text);
+}
+
+/* entry_size (4), entry_version (4), then entries of base (8), length (8), type (4) (3.6.8). */
+static void mb2_mmap(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	if (size < 16)
+		return;
+	uint32_t entry_size = read32(tag + 8);
+	if (entry_size < 24) {
+		w->result.warning = "multiboot2 memory map entries too small";
+		return;
+	}
+	w->seen_mmap = true;
+	/* 64 bits: an entry size near 2^32 must end the walk, not wrap back. */
+	for (uint64_t e = 16; e + 24 <= size; e += entry_size)
+		add_region(w->info, read64(tag + e), read64(tag + e + 8), read32(tag + e + 16));
+}
+
+/* mem_lower/mem_upper in KiB (spec 3.6.3), used only when there is no map. */
+static void mb2_basic_meminfo(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	if (size < 16)
+		return;
+	w->mem_lower_kib = read32(tag + 8);
+	w->mem_upper_kib = read32(tag + 12);
+	w->seen_meminfo = true;
+}
+
+static void mb2_framebuffer(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	parse_framebuffer(w->info, tag, size);
+}
+
+/* The EFI system table's address (3.6.14, 3.6.13); the 64-bit one wins when both come. */
+static void mb2_efi64(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	if (size >= 16)
+		w->info->efi_system_table = read64(tag + 8);
+}
+
+static void mb2_efi32(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	if (size >= 12 && !w->info->efi_system_table)
+		w->info->efi_system_table = read32(tag + 8);
+}
+
+/* A copy of the RSDP itself (3.6.16, 3.6.17), not its address. */
+static void mb2_acpi_old(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	set_rsdp_copy(w->info, tag + MB2_TAG_BODY, size - MB2_TAG_BODY, BOOT_ACPI_MULTIBOOT2_OLD);
+}
+
+static void mb2_acpi_new(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	set_rsdp_copy(w->info, tag + MB2_TAG_BODY, size - MB2_TAG_BODY, BOOT_ACPI_MULTIBOOT2_NEW);
+}
+
+/* The tags the kernel reads, by type; it skips every other one. size is at least the header. */
+static void (*const mb2_tag_handlers[])(struct mb2_walk *w, const uint8_t *tag, uint32_t size) = {
+	[MB2_TAG_CMDLINE] = mb2_cmdline,
+	[MB2_TAG_LOADER_NAME] = mb2_loader_name,
+	[MB2_TAG_MMAP] = mb2_mmap,
+	[MB2_TAG_BASIC_MEMINFO] = mb2_basic_meminfo,
+	[MB2_TAG_FRAMEBUFFER] = mb2_framebuffer,
+	[MB2_TAG_EFI64] = mb2_efi64,
+	[MB2_TAG_EFI32] = mb2_efi32,
+	[MB2_TAG_ACPI_OLD] = mb2_acpi_old,
+	[MB2_TAG_ACPI_NEW] = mb2_acpi_new,
+};
+
+/*
+ * The tags after the 8-byte header (total size, reserved), each starting on 8 bytes, up to the
+ * end tag (spec 3.6.1, 3.6.2). A tag that claims to reach past the structure ends the walk.
+ */
+static void mb2_walk_tags(struct mb2_walk *w, const uint8_t *base, uint32_t total)
+{
+	bool ended = false;
+	uint32_t offset = 8;
+
+	while (offset + 8 <= total) {
+		const uint8_t *tag = base + offset;
+		uint32_t type = read32(tag), size = read32(tag + 4);
+
+		if (type == MB2_TAG_END) {
+			ended = true;
+			break;
+		}
+		if (size < MB2_TAG_BODY || size > total - offset) {
+			w->result.warning = "multiboot2 tag overruns the information structure";
+			break;
+		}
+		if (type < sizeof(mb2_tag_handlers) / sizeof(mb2_tag_handlers[0]) &&
+		    mb2_tag_handlers[type])
+			mb2_tag_handlers[type](w, tag, size);
+		offset += (size + 7) & ~7u;
+	}
+	if (!ended && !w->result.warning)
+		w->result.warning = "multiboot2 information has no end tag";
+}
+
 static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 						multiboot_translate_fn translate, void *ctx,
 						struct boot_info *info)
 {
-	struct multiboot_result result = { 0 };
 	const uint8_t *head = translate(info_addr, 8, ctx);
 
 	if (!head)
@@ -168,88 +299,84 @@ static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 	info->loader_info_start = info_addr;
 	info->loader_info_end = info_addr + total;
 
-	bool seen_mmap = false, seen_meminfo = false, ended = false;
-	uint32_t mem_lower_kib = 0, mem_upper_kib = 0;
-	uint32_t offset = 8;
-	while (offset + 8 <= total) {
-		const uint8_t *tag = base + offset;
-		uint32_t type = read32(tag), size = read32(tag + 4);
+	struct mb2_walk w = { .info = info };
+	mb2_walk_tags(&w, base, total);
+	if (!w.seen_mmap && w.seen_meminfo) {
+		add_region(info, 0, (uint64_t)w.mem_lower_kib * 1024, BOOT_MEMORY_USABLE);
+		add_region(info, 0x100000, (uint64_t)w.mem_upper_kib * 1024, BOOT_MEMORY_USABLE);
+	}
+	warn_if_truncated(info, &w.result);
+	return w.result;
+}
 
-		if (type == MB2_TAG_END) {
-			ended = true;
-			break;
-		}
-		if (size < 8 || size > total - offset) {
-			result.warning = "multiboot2 tag overruns the information structure";
-			break;
-		}
-		switch (type) {
-		case MB2_TAG_CMDLINE: {
-			struct string_source text = { .bytes = (const char *)tag + 8,
-						      .avail = size - 8 };
-			take_cmdline(info, &text);
-			break;
-		}
-		case MB2_TAG_LOADER_NAME: {
-			struct string_source text = { .bytes = (const char *)tag + 8,
-						      .avail = size - 8 };
-			copy_string(info->loader_name, sizeof(info->loader_name), &text);
-			break;
-		}
-		case MB2_TAG_MMAP: {
-			if (size < 16)
-				break;
-			uint32_t entry_size = read32(tag + 8);
-			if (entry_size < 24) {
-				result.warning = "multiboot2 memory map entries too small";
-				break;
-			}
-			seen_mmap = true;
-			/* 64 bits: an entry size near 2^32 must end the walk, not wrap back. */
-			for (uint64_t e = 16; e + 24 <= size; e += entry_size)
-				add_region(info, read64(tag + e), read64(tag + e + 8),
-					   read32(tag + e + 16));
-			break;
-		}
-		case MB2_TAG_BASIC_MEMINFO:
-			/* mem_lower/mem_upper in KiB (spec 3.6.3), used only when there is no map. */
-			if (size >= 16) {
-				mem_lower_kib = read32(tag + 8);
-				mem_upper_kib = read32(tag + 12);
-				seen_meminfo = true;
-			}
-			break;
-		case MB2_TAG_FRAMEBUFFER:
-			parse_framebuffer(info, tag, size);
-			break;
-		case MB2_TAG_EFI64:
-			if (size >= 16)
-				info->efi_system_table = read64(tag + 8);
-			break;
-		case MB2_TAG_EFI32:
-			if (size >= 12 && !info->efi_system_table)
-				info->efi_system_table = read32(tag + 8);
-			break;
-		case MB2_TAG_ACPI_OLD:
-			set_rsdp_copy(info, tag + 8, size - 8, BOOT_ACPI_MULTIBOOT2_OLD);
-			break;
-		case MB2_TAG_ACPI_NEW:
-			set_rsdp_copy(info, tag + 8, size - 8, BOOT_ACPI_MULTIBOOT2_NEW);
-			break;
-		default:
-			break;
-		}
-		offset += (size + 7) & ~7u;
+/* ---- multiboot1 (spec 3.3): one structure, its flags saying which fields are valid -------- */
+
+/* Offsets in the multiboot1 information structure (spec 3.3). */
+#define MB1_INFO_LENGTH 88 /* up to the framebuffer's fields, which flag 12 alone vouches for */
+#define MB1_FLAGS 0
+#define MB1_MEM_LOWER 4
+#define MB1_MEM_UPPER 8
+#define MB1_CMDLINE 16
+#define MB1_MMAP_LENGTH 44
+#define MB1_MMAP_ADDR 48
+#define MB1_BOOT_LOADER_NAME 64
+#define MB1_FRAMEBUFFER 88 /* address, pitch, width, height, bpp, type: 22 bytes */
+#define MB1_COLOR_INFO 110 /* the RGB field positions and sizes: 6 bytes */
+#define MB1_FRAMEBUFFER_LENGTH 22
+#define MB1_COLOR_INFO_LENGTH 6
+
+/* The string whose physical address is the field at offset field. */
+static struct string_source mb1_string(const uint8_t *mbi, unsigned field,
+				       multiboot_translate_fn translate, void *ctx)
+{
+	return (struct string_source){ .address = read32(mbi + field),
+				       .translate = translate,
+				       .ctx = ctx };
+}
+
+/*
+ * The map at mmap_addr, mmap_length bytes. Each entry: size (not counting itself), base, length,
+ * type (spec 3.3). The offset and the step have 64 bits: a size near 2^32 must end the walk, not
+ * wrap back or stand still. Returns a warning, or NULL.
+ */
+static const char *mb1_memory_map(struct boot_info *info, const uint8_t *mbi,
+				  multiboot_translate_fn translate, void *ctx)
+{
+	uint32_t length = read32(mbi + MB1_MMAP_LENGTH), addr = read32(mbi + MB1_MMAP_ADDR);
+	const uint8_t *map = translate(addr, length, ctx);
+
+	if (!map)
+		return "multiboot1 memory map not readable";
+	for (uint64_t off = 0; off + 24 <= length;) {
+		uint32_t size = read32(map + off);
+		if (size < 20)
+			return "multiboot1 memory map entry too small";
+		add_region(info, read64(map + off + 4), read64(map + off + 12),
+			   read32(map + off + 20));
+		off += (uint64_t)size + 4;
 	}
-	if (!ended && !result.warning)
-		result.warning = "multiboot2 information has no end tag";
-	if (!seen_mmap && seen_meminfo) {
-		add_region(info, 0, (uint64_t)mem_lower_kib * 1024, BOOT_MEMORY_USABLE);
-		add_region(info, 0x100000, (uint64_t)mem_upper_kib * 1024, BOOT_MEMORY_USABLE);
+	return NULL;
+}
+
+/* The framebuffer fields, read as the multiboot2 tag: same layout from its address field on. */
+static void mb1_framebuffer(struct boot_info *info, uint64_t info_addr,
+			    multiboot_translate_fn translate, void *ctx)
+{
+	const uint8_t *fb = translate(info_addr + MB1_FRAMEBUFFER, MB1_FRAMEBUFFER_LENGTH, ctx);
+	uint8_t tag[38] = { 0 };
+
+	if (!fb)
+		return;
+	memcpy(tag + 8, fb, MB1_FRAMEBUFFER_LENGTH);
+	parse_framebuffer(info, tag, 31);
+	if (tag[29] != 1)
+		return;
+	/* RGB: the fields' positions and sizes follow (for indexed colour, a palette's address). */
+	const uint8_t *colours = translate(info_addr + MB1_COLOR_INFO, MB1_COLOR_INFO_LENGTH, ctx);
+	if (colours) {
+		memcpy(tag + 32, colours, MB1_COLOR_INFO_LENGTH);
+		parse_framebuffer(info, tag, 38);
 	}
-	if (info->memory_map_truncated && !result.warning)
-		result.warning = "memory map has more regions than the kernel keeps";
-	return result;
 }
 
 static struct multiboot_result parse_multiboot1(uint64_t info_addr,
@@ -257,69 +384,33 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 						struct boot_info *info)
 {
 	struct multiboot_result result = { 0 };
-	const uint8_t *mbi = translate(info_addr, 88, ctx);
+	const uint8_t *mbi = translate(info_addr, MB1_INFO_LENGTH, ctx);
 
 	if (!mbi)
 		return (struct multiboot_result){ .error = "multiboot1 information not readable" };
 	info->path = BOOT_PATH_MULTIBOOT1;
-	uint32_t flags = read32(mbi);
+	uint32_t flags = read32(mbi + MB1_FLAGS);
 
 	if (flags & MB1_INFO_CMDLINE) {
-		struct string_source text = { .address = read32(mbi + 16),
-					      .translate = translate,
-					      .ctx = ctx };
+		struct string_source text = mb1_string(mbi, MB1_CMDLINE, translate, ctx);
 		take_cmdline(info, &text);
 	}
 	if (flags & MB1_INFO_LOADER_NAME) {
-		struct string_source text = { .address = read32(mbi + 64),
-					      .translate = translate,
-					      .ctx = ctx };
+		struct string_source text = mb1_string(mbi, MB1_BOOT_LOADER_NAME, translate, ctx);
 		copy_string(info->loader_name, sizeof(info->loader_name), &text);
 	}
 	if (flags & MB1_INFO_MEM_MAP) {
-		uint32_t length = read32(mbi + 44), addr = read32(mbi + 48);
-		const uint8_t *map = translate(addr, length, ctx);
-		if (!map) {
-			result.warning = "multiboot1 memory map not readable";
-		} else {
-			/*
-			 * Each entry: size (not counting itself), base, length, type (spec 3.3). The
-			 * offset and the step have 64 bits: a size near 2^32 must end the walk, not wrap
-			 * back or stand still.
-			 */
-			for (uint64_t off = 0; off + 24 <= length;) {
-				uint32_t size = read32(map + off);
-				if (size < 20) {
-					result.warning = "multiboot1 memory map entry too small";
-					break;
-				}
-				add_region(info, read64(map + off + 4), read64(map + off + 12),
-					   read32(map + off + 20));
-				off += (uint64_t)size + 4;
-			}
-		}
+		result.warning = mb1_memory_map(info, mbi, translate, ctx);
 	} else if (flags & MB1_INFO_MEMORY) {
-		add_region(info, 0, (uint64_t)read32(mbi + 4) * 1024, BOOT_MEMORY_USABLE);
-		add_region(info, 0x100000, (uint64_t)read32(mbi + 8) * 1024, BOOT_MEMORY_USABLE);
+		/* mem_lower and mem_upper in KiB, from 0 and from 1 MiB */
+		add_region(info, 0, (uint64_t)read32(mbi + MB1_MEM_LOWER) * 1024,
+			   BOOT_MEMORY_USABLE);
+		add_region(info, 0x100000, (uint64_t)read32(mbi + MB1_MEM_UPPER) * 1024,
+			   BOOT_MEMORY_USABLE);
 	}
-	if (flags & MB1_INFO_FRAMEBUFFER) {
-		const uint8_t *fb = translate(info_addr + 88, 22, ctx);
-		if (fb) {
-			/* Same layout as the multiboot2 tag from its address field on. */
-			uint8_t tag[38] = { 0 };
-			memcpy(tag + 8, fb, 22);
-			parse_framebuffer(info, tag, 31);
-			if (tag[29] == 1) {
-				const uint8_t *colours = translate(info_addr + 110, 6, ctx);
-				if (colours) {
-					memcpy(tag + 32, colours, 6);
-					parse_framebuffer(info, tag, 38);
-				}
-			}
-		}
-	}
-	if (info->memory_map_truncated && !result.warning)
-		result.warning = "memory map has more regions than the kernel keeps";
+	if (flags & MB1_INFO_FRAMEBUFFER)
+		mb1_framebuffer(info, info_addr, translate, ctx);
+	warn_if_truncated(info, &result);
 	return result;
 }
 

@@ -6,7 +6,8 @@
 #ifndef BOOT_EFI_HANDOFF_H
 #define BOOT_EFI_HANDOFF_H
 
-#include "boot/efi/loader.h"
+#include "boot/efi/uefi.h"
+#include "kernel/boot_info.h"
 
 /* Zeroed pages below 4 GiB for boot_info; *pages is their number, for handoff_release(). */
 EFI_STATUS handoff_prepare(struct boot_info **info, UINTN *pages);

@@ -15,6 +15,7 @@
 #include "boot/efi/efi_memmap.h"
 #include "boot/efi/handoff.h"
 #include "boot/efi/load_options.h"
+#include "boot/efi/loader.h"
 
 /* cmdline.txt may carry comments; more than this is not a command line. */
 #define CMDLINE_FILE_MAX 16384

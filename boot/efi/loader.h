@@ -5,28 +5,20 @@
  * leaves the firmware and enters kernel_entry64 (boot/multiboot.asm) with RDI = &boot_info.
  *
  * Built with GNU-EFI: efi_main() is called by GNU-EFI's crt0 in the System V ABI; firmware calls
- * go straight through the function pointers, which GNU_EFI_USE_MS_ABI declares ms_abi.
+ * go straight through the function pointers, which GNU_EFI_USE_MS_ABI declares ms_abi
+ * (boot/efi/uefi.h). The hand-off's part is boot/efi/handoff.h.
  */
 #ifndef BOOT_EFI_LOADER_H
 #define BOOT_EFI_LOADER_H
 
-#include <efi.h>
-#include <efilib.h>
-
 #include "boot/efi/elf_plan.h"
+#include "boot/efi/uefi.h"
 #include "kernel/boot_info.h"
 
-#ifndef HAVE_USE_MS_ABI
-#error "build with -DGNU_EFI_USE_MS_ABI: the loader calls the firmware directly"
-#endif
-
 #define LOADER_NAME "pmu-testkernel UEFI loader (GNU-EFI)"
-#define LOADER_SAY L"pmu-testkernel UEFI loader: "
 
 /* The kernel's entry for loaders that are already in long mode (boot/multiboot.asm). */
 #define KERNEL_ENTRY_SYMBOL "kernel_entry64"
-/* The kernel's identity map covers 0-4 GiB: its image and boot_info must lie below. */
-#define LOADER_LIMIT_4G 0x100000000ull
 
 /* kernel_load.c: the embedded kernel, checked, at its physical addresses, bss zeroed. */
 EFI_STATUS kernel_load(struct elf_plan *plan);
