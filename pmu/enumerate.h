@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "kernel/cpuid_regs.h"
+#include "pmu/counters.h"
 #include "pmu/event.h"
 #include "pmu/uarch.h"
 

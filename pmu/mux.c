@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "pmu/counters.h"
 #include "pmu/mux.h"
 
 void mux_init(struct mux_thread *t, const struct mux_config *config, struct xsu_core *xsu,

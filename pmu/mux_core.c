@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pmu/core_sched.h"
+#include "pmu/counters.h"
 #include "pmu/mux_core.h"
 
 static void clear_schedule(struct mux_schedule *s)

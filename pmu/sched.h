@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/uarch.h"
+#include "pmu/counters.h"
 
 /* Events one scheduling call handles (per thread); also the most groups. */
 #define SCHED_MAX_EVENTS 32

@@ -4,6 +4,7 @@
  */
 #include <stddef.h>
 
+#include "pmu/counters.h"
 #include "pmu/event_table.h"
 #include "pmu/regs.h"
 #include "pmu/uarch.h"

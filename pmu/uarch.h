@@ -15,20 +15,6 @@
 #include "pmu/event.h"
 
 /*
- * One index space for every counter, as Linux's idxmsk: bit i (i < 32) is general-purpose counter
- * i (IA32_PMCi / IA32_PERFEVTSELi), bit 32 + j is fixed-function counter j (IA32_FIXED_CTRj).
- */
-#define PMU_FIXED_BASE 32
-#define PMU_MAX_GP 8
-#define PMU_MAX_FIXED 3
-/* Every GP counter index and every fixed counter index of the space. */
-#define PMU_GP_BITS 0x00000000ffffffffull
-#define PMU_FIXED_BITS 0xffffffff00000000ull
-/* GP counters 0..n-1, and fixed counter j. */
-#define PMU_GP_MASK(n) ((n) >= PMU_FIXED_BASE ? PMU_GP_BITS : (1ull << (n)) - 1)
-#define PMU_FIXED_BIT(j) (1ull << (PMU_FIXED_BASE + (j)))
-
-/*
  * The microarchitectures with tables. A server part (SNB-EP, IVB-EP, HSX, BDX/BDW-DE, SKX) is a
  * struct uarch of its own, for its own event names, but shares its client's id, constraints,
  * counters and erratum.

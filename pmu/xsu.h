@@ -46,7 +46,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/uarch.h"
+#include "pmu/counters.h"
 
 /* Counter indices the state covers: every GP counter and every fixed counter (idxmsk space). */
 #define XSU_MAX_COUNTERS (PMU_FIXED_BASE + PMU_MAX_FIXED)

@@ -15,6 +15,7 @@
 #include "tests/bench/probe.h"
 #include "tests/bench/user.h"
 #include "tests/bench/workload.h"
+#include "pmu/counters.h"
 #include "pmu/regs.h"
 
 /* The check lasts 200 ms, or 10 ticks where the period is longer than 20 ms (mux_ms goes up to

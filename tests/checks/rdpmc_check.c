@@ -12,6 +12,7 @@
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "kernel/user_rdpmc.h"
+#include "pmu/counters.h"
 #include "pmu/regs.h"
 #include "tests/bench/rdpmc_check.h"
 #include "tests/bench/user.h"

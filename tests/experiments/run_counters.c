@@ -9,6 +9,7 @@
 #include "kernel/pair.h"
 #include "kernel/pmu_core.h"
 #include "kernel/time.h"
+#include "pmu/counters.h"
 #include "tests/experiments/run_counters.h"
 
 static const struct mux_policy *const policies[XSU_MODE_COUNT] = {

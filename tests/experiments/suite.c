@@ -11,6 +11,7 @@
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
 #include "kernel/time.h"
+#include "pmu/counters.h"
 #include "pmu/event_names.h"
 #include "tests/experiments/custom.h"
 #include "tests/experiments/runner.h"

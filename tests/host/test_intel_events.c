@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/event_names.h"
 #include "pmu/event_parse.h"
 #include "pmu/event_table.h"

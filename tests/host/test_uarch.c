@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/event_table.h"
 #include "pmu/regs.h"
 #include "pmu/uarch.h"

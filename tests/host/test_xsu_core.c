@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "pmu/core_sched.h"
+#include "pmu/counters.h"
 #include "pmu/driver.h"
 #include "pmu/model.h"
 #include "pmu/mux_core.h"
