@@ -7,6 +7,7 @@
 
 #include "pmu/counters.h"
 #include "pmu/mux.h"
+#include "pmu/uarch_constraint.h"
 
 void mux_init(struct mux_thread *t, const struct mux_config *config, struct xsu_core *xsu,
 	      unsigned thread)

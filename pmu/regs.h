@@ -118,7 +118,7 @@ uint32_t regs_rdpmc_ecx(unsigned idx);
 
 /*
  * The fixed-counter events (SDM vol. 3B, table 18-2). pmu/regs.c holds the one table of them that
- * the driver, the static constraints (pmu/uarch.c) and the model PMU all read.
+ * the driver, the static constraints (pmu/uarch_constraint.c) and the model PMU all read.
  */
 
 /* The architectural event fixed counter j counts, as 0xUUEE (0 when there is no counter j). */

@@ -21,6 +21,7 @@
 #include "pmu/event_table.h"
 #include "pmu/regs.h"
 #include "pmu/uarch.h"
+#include "pmu/uarch_constraint.h"
 
 #define MAX_LINES 8192
 #define MAX_PARTS 16

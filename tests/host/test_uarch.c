@@ -15,6 +15,7 @@
 #include "pmu/event_table.h"
 #include "pmu/regs.h"
 #include "pmu/uarch.h"
+#include "pmu/uarch_constraint.h"
 #include "tests/host/lib/test_util.h"
 
 static void test_models(void **state)

@@ -23,6 +23,7 @@
 #include "pmu/driver.h"
 #include "pmu/model.h"
 #include "pmu/mux_core.h"
+#include "pmu/uarch_constraint.h"
 #include "pmu/zero_event.h"
 #include "tests/host/lib/brute_force.h"
 #include "tests/host/lib/fixtures.h"

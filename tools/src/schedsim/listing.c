@@ -9,6 +9,7 @@
 
 #include "pmu/event_names.h"
 #include "pmu/event_table.h"
+#include "pmu/uarch_constraint.h"
 #include "tools/src/schedsim/schedsim.h"
 
 /* One name of the listing, whatever table it comes from. */
