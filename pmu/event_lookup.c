@@ -101,7 +101,7 @@ enum event_resolution event_name_resolve(const char *name, size_t len, const str
 			return EVENT_RESOLVED;
 		}
 	}
-	if (u && u->intel_events && event_is_offcore_response(name, len)) {
+	if (event_table_source(u) && event_is_offcore_response(name, len)) {
 		*canonical = NULL;
 		*reason = offcore_reason;
 		return EVENT_REFUSED;
@@ -134,7 +134,8 @@ const struct uarch *event_name_elsewhere(const char *name, size_t len, const str
 
 const char *event_name_next(const struct uarch *u, unsigned *pos)
 {
-	unsigned intel = u && u->intel_events ? u->intel_events->count : 0;
+	const struct intel_event_source *source = event_table_source(u);
+	unsigned intel = source ? source->count : 0;
 	unsigned hand = 0;
 	struct pmu_event e;
 
@@ -144,9 +145,9 @@ const char *event_name_next(const struct uarch *u, unsigned *pos)
 		unsigned i = (*pos)++;
 
 		if (i < intel) {
-			const struct intel_event *p = &u->intel_events->events[i];
+			const struct intel_event *p = &source->events[i];
 
-			if (p->parts & u->intel_part)
+			if (p->parts & source->role)
 				return intel_event_names + p->name;
 		} else if (i < intel + hand) {
 			const struct event_name *n = &event_names[i - intel];

@@ -52,12 +52,10 @@ struct event_constraint {
 	uint64_t mask; /* GP counters allowed (idxmsk) */
 };
 
-struct intel_event_table;
-
 struct uarch {
 	enum uarch_id id;
-	const char *name;	  /* the microarchitecture, "haswell": the pmu record's "uarch" */
-	const char *part;	  /* this part, "haswell" or "haswell-x": schedsim's -u */
+	const char *name; /* the microarchitecture, "haswell": the pmu record's "uarch" */
+	const char *part; /* this part, "haswell-x": schedsim's -u, its Intel events' part */
 	const char *display_name; /* "Haswell-EP", as schedsim prints "Processor Name" */
 	const uint8_t *models;	  /* Intel family 6 model numbers, terminated by 0 */
 	uint8_t gp_ht_on;	  /* GP counters per logical CPU with HT on ... */
@@ -66,8 +64,6 @@ struct uarch {
 	const char *erratum;	  /* "HSD29"; NULL when the part has no cross-HT corruption */
 	const struct event_constraint
 		*constraints; /* Linux's; terminated by an entry with mask 0 */
-	const struct intel_event_table *intel_events; /* Intel's event names; NULL: none imported */
-	uint8_t intel_part; /* INTEL_PART_CLIENT or _SERVER: this part's entries of intel_events */
 };
 
 /* The generic architectural PMU: no model tables, fixed counters as CPUID 0x0A reports them. */

@@ -23,7 +23,6 @@
  */
 #include <stddef.h>
 
-#include "pmu/intel_events.h"
 #include "pmu/uarch.h"
 
 /* One table entry per line reads better than the formatter's layout. Intel's name of each entry
@@ -178,24 +177,25 @@ const struct uarch uarch_generic = {
 /* The parts of one microarchitecture differ in name, models and event names only. */
 #define SNB_COMMON                                                                                 \
 	.id = UARCH_SANDYBRIDGE, .name = "sandybridge", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3, \
-	.erratum = "BJ122", .constraints = snb_constraints,                                        \
-	.intel_events = &intel_events_sandybridge
+	.erratum = "BJ122", .constraints = snb_constraints
 #define IVB_COMMON                                                                                 \
 	.id = UARCH_IVYBRIDGE, .name = "ivybridge", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,     \
-	.erratum = "BV98", .constraints = ivb_constraints, .intel_events = &intel_events_ivybridge
+	.erratum = "BV98", .constraints = ivb_constraints
 #define HSW_COMMON                                                                                 \
 	.id = UARCH_HASWELL, .name = "haswell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,         \
-	.erratum = "HSD29", .constraints = hsw_constraints, .intel_events = &intel_events_haswell
+	.erratum = "HSD29", .constraints = hsw_constraints
 #define BDW_COMMON                                                                                 \
 	.id = UARCH_BROADWELL, .name = "broadwell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,     \
-	.erratum = NULL, .constraints = bdw_constraints, .intel_events = &intel_events_broadwell
+	.erratum = NULL, .constraints = bdw_constraints
 #define SKL_COMMON                                                                                 \
 	.id = UARCH_SKYLAKE, .name = "skylake", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,         \
-	.erratum = NULL, .constraints = skl_constraints, .intel_events = &intel_events_skylake
+	.erratum = NULL, .constraints = skl_constraints
 
 static const struct uarch uarch_sandybridge = {
-	SNB_COMMON,	      .part = "sandybridge",	       .display_name = "Sandy Bridge",
-	.models = snb_models, .intel_part = INTEL_PART_CLIENT,
+	SNB_COMMON,
+	.part = "sandybridge",
+	.display_name = "Sandy Bridge",
+	.models = snb_models,
 };
 
 static const struct uarch uarch_sandybridge_x = {
@@ -203,7 +203,6 @@ static const struct uarch uarch_sandybridge_x = {
 	.part = "sandybridge-x",
 	.display_name = "Sandy Bridge-EP",
 	.models = snbx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_ivybridge = {
@@ -211,7 +210,6 @@ static const struct uarch uarch_ivybridge = {
 	.part = "ivybridge",
 	.display_name = "Ivy Bridge",
 	.models = ivb_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_ivybridge_x = {
@@ -219,7 +217,6 @@ static const struct uarch uarch_ivybridge_x = {
 	.part = "ivybridge-x",
 	.display_name = "Ivy Bridge-EP",
 	.models = ivbx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_haswell = {
@@ -227,7 +224,6 @@ static const struct uarch uarch_haswell = {
 	.part = "haswell",
 	.display_name = "Haswell",
 	.models = hsw_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_haswell_x = {
@@ -235,7 +231,6 @@ static const struct uarch uarch_haswell_x = {
 	.part = "haswell-x",
 	.display_name = "Haswell-EP",
 	.models = hswx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_broadwell = {
@@ -243,7 +238,6 @@ static const struct uarch uarch_broadwell = {
 	.part = "broadwell",
 	.display_name = "Broadwell",
 	.models = bdw_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_broadwell_x = {
@@ -251,7 +245,6 @@ static const struct uarch uarch_broadwell_x = {
 	.part = "broadwell-x",
 	.display_name = "Broadwell-EP/DE",
 	.models = bdwx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_skylake = {
@@ -259,7 +252,6 @@ static const struct uarch uarch_skylake = {
 	.part = "skylake",
 	.display_name = "Skylake",
 	.models = skl_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_skylake_x = {
@@ -267,7 +259,6 @@ static const struct uarch uarch_skylake_x = {
 	.part = "skylake-x",
 	.display_name = "Skylake-SP",
 	.models = sklx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 /* Ice Lake: Linux's scheduling rules; no Intel event names imported (raw codes and perf's

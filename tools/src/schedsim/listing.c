@@ -164,8 +164,8 @@ static void print_sources(const struct uarch *u, bool json)
 int list_events(const struct uarch *u, unsigned gp, unsigned fixed, bool json)
 {
 	struct listing l = { u, gp, fixed, json, 0 };
-	unsigned offcore =
-		u->intel_events ? u->intel_events->offcore[u->intel_part == INTEL_PART_SERVER] : 0;
+	const struct intel_event_source *source = event_table_source(u);
+	unsigned offcore = source ? source->offcore : 0;
 
 	if (json) {
 		printf("{\n  \"part\": \"%s\", \"uarch\": \"%s\", \"display_name\": \"%s\", "
