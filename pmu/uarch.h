@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Microarchitecture descriptions: which CPUs a table applies to, how many counters they have,
- * which events are statically constrained to which counters, and which erratum corrupts
- * counts across hyperthreads. The tables themselves are data, in uarch_tables.c.
+ * Microarchitecture descriptions. A microarchitecture is one table entry: everything the code
+ * knows of a part is reached from its struct uarch (a server part, SNB-EP to SKX, has one of its
+ * own): the CPUs it applies to, its counters, Linux's static constraints, the cross-HT erratum and
+ * the events it corrupts (the constraint entries marked CONSTRAINT_CORRUPTING), the event that
+ * never occurs on it (pmu/zero_event.h), its hand-written event names (pmu/event_names.h) and, by
+ * its part name, Intel's events of that part (pmu/event_table.h). The entries are data, in
+ * uarch_tables.c.
+ *
+ * Adding a microarchitecture touches two files: its entries in pmu/uarch_tables.c (a struct uarch
+ * per part, listed in uarch_all[]) and Intel's events of its parts, pmu/intel_core_events.txt,
+ * which tools/perfmon-import --part PART ... writes and `make` compiles (tools/src/eventgen).
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests.
  */
@@ -14,20 +22,18 @@
 
 #include "pmu/event.h"
 
+struct event_name;
+
 /*
- * The microarchitectures with tables. A server part (SNB-EP, IVB-EP, HSX, BDX/BDW-DE, SKX) is a
- * struct uarch of its own, for its own event names, but shares its client's id, constraints,
- * counters and erratum.
+ * The microarchitectures that code outside the tables recognises: the generic PMU (the pmu
+ * record's "unknown", schedsim's listing) and Sandy Bridge (the model PMU's shares, the
+ * experiments' stand-in events). Every other entry leaves .id out (UARCH_OTHER); a server part has
+ * its client's id. Nothing else depends on it: the tables are reached through the entry.
  */
 enum uarch_id {
+	UARCH_OTHER,
 	UARCH_GENERIC,
 	UARCH_SANDYBRIDGE,
-	UARCH_IVYBRIDGE,
-	UARCH_HASWELL,
-	UARCH_BROADWELL,
-	UARCH_SKYLAKE,
-	UARCH_ICELAKE,
-	UARCH_COUNT,
 };
 
 /*
@@ -54,16 +60,21 @@ struct event_constraint {
 
 struct uarch {
 	enum uarch_id id;
-	const char *name; /* the microarchitecture, "haswell": the pmu record's "uarch" */
-	const char *part; /* this part, "haswell-x": schedsim's -u, its Intel events' part */
+	const char *name;	  /* the microarchitecture, "haswell": the pmu record's "uarch" */
+	const char *part;	  /* this part, "haswell-x": schedsim's -u; Intel's events' part */
 	const char *display_name; /* "Haswell-EP", as schedsim prints "Processor Name" */
 	const uint8_t *models;	  /* Intel family 6 model numbers, terminated by 0 */
 	uint8_t gp_ht_on;	  /* GP counters per logical CPU with HT on ... */
 	uint8_t gp_ht_off;	  /* ... and with HT off (SDM vol. 3B, 18.3.8: 8 on SNB-SKL) */
 	uint8_t fixed;		  /* fixed-function counters the kernel drives */
 	const char *erratum;	  /* "HSD29"; NULL when the part has no cross-HT corruption */
-	const struct event_constraint
-		*constraints; /* Linux's; terminated by an entry with mask 0 */
+	/* Linux's, its corrupting events marked; terminated by an entry with mask 0 */
+	const struct event_constraint *constraints;
+	/* The event that never occurs here (pmu/zero_event.h); NULL: none known */
+	const struct pmu_event *zero_event;
+	/* Its hand-written names besides perf's common ones (pmu/event_names.h), up to a NULL
+	 * name; NULL: none */
+	const struct event_name *event_names;
 };
 
 /* The generic architectural PMU: no model tables, fixed counters as CPUID 0x0A reports them. */

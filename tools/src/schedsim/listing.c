@@ -112,11 +112,11 @@ static void list_intel(struct listing *l)
 
 static void list_hand_written(struct listing *l)
 {
-	for (const struct event_name *n = event_names; n->name; n++) {
+	const struct event_name *n;
+
+	for (unsigned i = 0; (n = event_name_hand_written(l->u, i)); i++) {
 		struct listed x = { n->name, kind_of(n), { 0 }, NULL, NULL };
 
-		if (!event_name_on(n, l->u))
-			continue;
 		event_name_to_event(n, &x.e);
 		if (n->flags & EVENT_NAME_OFFCORE)
 			x.refused = "MSR_OFFCORE_RSP_0/1";
