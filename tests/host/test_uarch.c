@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Microarchitecture tables and static constraints (pmu/uarch.c, pmu/uarch_tables.c), checked
+ * Microarchitecture tables and static constraints (pmu/uarch*.c), checked
  * entry by entry against a transcription of Linux's constraint tables, against Intel's counter
  * fields, and against the thesis's examples.
  */
@@ -244,7 +244,7 @@ struct stricter {
 
 /*
  * The cases, frozen: Intel pins these to fewer counters than Linux (HT on), and the kernel follows
- * Intel (uarch_constraint, pmu/uarch.h). INST_RETIRED.TOTAL_CYCLES_PS is 0x01c0 with cmask 10:
+ * Intel (pmu/uarch_constraint.h). INST_RETIRED.TOTAL_CYCLES_PS is 0x01c0 with cmask 10:
  * Linux's INST_RETIRED.PREC_DIST entry puts every 0x01c0 on counter 1, Intel says 0, 2, 3 for it.
  * The load-latency events need MSR 0x3F6 and are refused by name; their raw code gets Intel's
  * counter all the same.
