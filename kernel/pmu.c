@@ -17,6 +17,7 @@
 #include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/user_rdpmc.h"
+#include "pmu/counters.h"
 
 struct pmu the_pmu = { .lock = SPINLOCK_INIT };
 

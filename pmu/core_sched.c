@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pmu/core_sched.h"
+#include "pmu/counters.h"
 
 /*
  * Within one call the counters of a thread are numbered densely: GP counter i is bit i

@@ -50,7 +50,7 @@
 /* Both threads' groups. */
 #define CORE_SCHED_MAX_GROUPS (2 * SCHED_MAX_EVENTS)
 
-/* One thread's events: static constraints in the idxmsk space (pmu/uarch.h). */
+/* One thread's events: static constraints in the idxmsk space (pmu/counters.h). */
 struct core_sched_thread {
 	unsigned nr_events;
 	uint64_t mask[SCHED_MAX_EVENTS];

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "pmu/counters.h"
 #include "pmu/driver.h"
 #include "pmu/regs.h"
 

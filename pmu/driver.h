@@ -49,6 +49,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu/counters.h"
 #include "pmu/enumerate.h"
 #include "pmu/event.h"
 #include "pmu/msr.h"

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu/counters.h"
 #include "pmu/cpuid_regs.h"
 #include "pmu/event.h"
 #include "pmu/uarch.h"

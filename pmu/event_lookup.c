@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Looking up symbolic event names (pmu/event_names.h): Intel's table of the part, then the
- * hand-written names of event_names.c, then libpfm4's aliases; and the helpers of the parser's
- * error messages (the names of a part, the closest ones, where else a name exists).
+ * hand-written names (the common ones, then the part's own), then libpfm4's aliases; and the
+ * helpers of the parser's error messages (the names of a part, the closest ones, where else a name
+ * exists).
  */
 #include <string.h>
 
@@ -19,9 +20,24 @@ static const char frontend_reason[] =
 static const char no_cache_event_reason[] = "is not defined on this microarchitecture (Linux's "
 					    "cache event table has no encoding for it)";
 
-bool event_name_on(const struct event_name *n, const struct uarch *u)
+/* How many names the list n holds (NULL: none). */
+static unsigned names_in(const struct event_name *n)
 {
-	return !n->uarchs || (u && (n->uarchs & UARCH_BIT(u->id)));
+	unsigned count = 0;
+
+	while (n && n[count].name)
+		count++;
+	return count;
+}
+
+const struct event_name *event_name_hand_written(const struct uarch *u, unsigned i)
+{
+	unsigned common = names_in(event_names_common);
+
+	if (i < common)
+		return &event_names_common[i];
+	i -= common;
+	return u && i < names_in(u->event_names) ? &u->event_names[i] : NULL;
 }
 
 void event_name_to_event(const struct event_name *n, struct pmu_event *e)
@@ -71,6 +87,7 @@ enum event_resolution event_name_resolve(const char *name, size_t len, const str
 					 struct pmu_event *e, const char **canonical,
 					 const char **reason)
 {
+	const struct event_name *n;
 	struct event_info info;
 
 	*reason = NULL;
@@ -84,8 +101,8 @@ enum event_resolution event_name_resolve(const char *name, size_t len, const str
 		event_info_to_event(&info, e);
 		return EVENT_RESOLVED;
 	}
-	for (const struct event_name *n = event_names; n->name; n++) {
-		if (!event_name_on(n, u) || !event_name_equal(n->name, name, len))
+	for (unsigned i = 0; (n = event_name_hand_written(u, i)); i++) {
+		if (!event_name_equal(n->name, name, len))
 			continue;
 		*canonical = n->name;
 		if (n->flags & EVENT_NAME_OFFCORE) {
@@ -101,7 +118,7 @@ enum event_resolution event_name_resolve(const char *name, size_t len, const str
 			return EVENT_RESOLVED;
 		}
 	}
-	if (u && u->intel_events && event_is_offcore_response(name, len)) {
+	if (event_table_source(u) && event_is_offcore_response(name, len)) {
 		*canonical = NULL;
 		*reason = offcore_reason;
 		return EVENT_REFUSED;
@@ -134,25 +151,21 @@ const struct uarch *event_name_elsewhere(const char *name, size_t len, const str
 
 const char *event_name_next(const struct uarch *u, unsigned *pos)
 {
-	unsigned intel = u && u->intel_events ? u->intel_events->count : 0;
-	unsigned hand = 0;
+	const struct intel_event_source *source = event_table_source(u);
+	unsigned intel = source ? source->count : 0;
+	unsigned hand = names_in(event_names_common) + names_in(u ? u->event_names : NULL);
 	struct pmu_event e;
 
-	for (const struct event_name *n = event_names; n->name; n++)
-		hand++;
 	for (;;) {
 		unsigned i = (*pos)++;
 
 		if (i < intel) {
-			const struct intel_event *p = &u->intel_events->events[i];
+			const struct intel_event *p = &source->events[i];
 
-			if (p->parts & u->intel_part)
+			if (p->parts & source->role)
 				return intel_event_names + p->name;
 		} else if (i < intel + hand) {
-			const struct event_name *n = &event_names[i - intel];
-
-			if (event_name_on(n, u))
-				return n->name;
+			return event_name_hand_written(u, i - intel)->name;
 		} else if (event_aliases[i - intel - hand].name) {
 			const struct event_alias *a = &event_aliases[i - intel - hand];
 
@@ -237,14 +250,15 @@ bool event_name_event_known(const char *name, size_t len, const struct uarch *u)
 
 const char *event_name_for(const struct pmu_event *e, const struct uarch *u)
 {
+	const struct event_name *n;
 	struct event_info info;
 
 	if (u && event_table_match(u, e, &info))
 		return info.name;
-	for (const struct event_name *n = event_names; n->name; n++) {
+	for (unsigned i = 0; (n = event_name_hand_written(u, i)); i++) {
 		struct pmu_event k = *e;
 
-		if (n->kind != EVENT_NAME_ARCH || !event_name_on(n, u))
+		if (n->kind != EVENT_NAME_ARCH)
 			continue;
 		event_name_to_event(n, &k);
 		if (k.event == e->event && k.umask == e->umask && k.cmask == e->cmask &&

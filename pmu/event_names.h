@@ -3,7 +3,8 @@
  * Symbolic event names, as users type them: Intel's names (pmu/event_table.h, from Intel's event
  * data), perf's generic names as Linux maps them per microarchitecture, the architectural events
  * where no Intel table is imported, and a few libpfm4 names the thesis uses. The hand-written
- * tables are data, in event_names.c; the look-ups are in event_lookup.c.
+ * names every part has, and libpfm4's, are data in event_names.c; those of one microarchitecture
+ * are its struct uarch's (.event_names, pmu/uarch_tables.c); the look-ups are in event_lookup.c.
  *
  * Spelling: case-insensitive, ':' and '.' interchangeable (Intel and perf write
  * UOPS_ISSUED.ANY and uops_issued.any, libpfm4 UOPS_ISSUED:ANY).
@@ -25,9 +26,6 @@
 #define EVENT_NAME_OFFCORE                                                                         \
 	0x4 /* Linux's offcore-response encoding (0x01b7): needs MSR_OFFCORE_RSP */
 
-/* One bit per enum uarch_id, for event_name.uarchs; a server part has its client's id. */
-#define UARCH_BIT(id) (1u << (id))
-
 enum event_name_kind {
 	EVENT_NAME_PERF,       /* perf's generic hardware events (Linux intel_perfmon_event_map) */
 	EVENT_NAME_PERF_CACHE, /* perf's cache events (Linux *_hw_cache_event_ids) */
@@ -38,13 +36,21 @@ struct event_name {
 	const char *name; /* "branch-misses", "L1-dcache-loads", "BR_INST_RETIRED.ALL_BRANCHES" */
 	uint16_t code;	  /* 0xUUEE: unit mask and event select */
 	uint8_t cmask;
-	uint8_t flags;	/* EVENT_NAME_* */
-	uint8_t uarchs; /* UARCH_BIT()s this encoding is for; 0: every microarchitecture */
-	uint8_t kind;	/* enum event_name_kind */
+	uint8_t flags; /* EVENT_NAME_* */
+	uint8_t kind;  /* enum event_name_kind */
 };
 
-/* The table, terminated by an entry whose name is NULL. */
-extern const struct event_name event_names[];
+/*
+ * The hand-written names every part has, and the only ones without a part: perf's generic hardware
+ * events (the same encoding on every Intel PMU). Terminated by an entry whose name is NULL.
+ */
+extern const struct event_name event_names_common[];
+
+/*
+ * The i-th hand-written name of u (i from 0): event_names_common[], then u's own (u->event_names),
+ * in that order; NULL past the last. With u NULL, the common names only.
+ */
+const struct event_name *event_name_hand_written(const struct uarch *u, unsigned i);
 
 /* A libpfm4 name the thesis uses that Intel's data lacks, as one of Intel's names plus flags. */
 struct event_alias {
@@ -55,9 +61,6 @@ struct event_alias {
 
 /* Terminated by an entry whose name is NULL. */
 extern const struct event_alias event_aliases[];
-
-/* Whether entry n applies to u (NULL: only entries for every microarchitecture apply). */
-bool event_name_on(const struct event_name *n, const struct uarch *u);
 
 /* The selection entry n names, into e: event, unit mask, cmask, edge, inv (any cleared). */
 void event_name_to_event(const struct event_name *n, struct pmu_event *e);

@@ -62,29 +62,33 @@ static void unpack(const struct intel_event *p, struct event_info *info)
 	}
 }
 
-/* The i-th entry of u's table if it belongs to u's part. */
-static bool entry_of_part(const struct uarch *u, unsigned i)
+const struct intel_event_source *event_table_source(const struct uarch *u)
 {
-	return (u->intel_events->events[i].parts & u->intel_part) != 0;
+	if (!u)
+		return NULL;
+	for (const struct intel_event_source *s = intel_event_sources; s->part; s++)
+		if (!strcmp(s->part, u->part))
+			return s;
+	return NULL;
 }
 
 void event_iter_start(struct event_iter *it, const struct uarch *u)
 {
-	it->u = u;
+	it->source = event_table_source(u);
 	it->next = 0;
 }
 
 bool event_iter_next(struct event_iter *it, struct event_info *info)
 {
-	const struct uarch *u = it->u;
+	const struct intel_event_source *s = it->source;
 
-	if (!u || !u->intel_events)
+	if (!s)
 		return false;
-	while (it->next < u->intel_events->count) {
-		unsigned i = it->next++;
+	while (it->next < s->count) {
+		const struct intel_event *p = &s->events[it->next++];
 
-		if (entry_of_part(u, i)) {
-			unpack(&u->intel_events->events[i], info);
+		if (p->parts & s->role) {
+			unpack(p, info);
 			return true;
 		}
 	}

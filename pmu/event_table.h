@@ -43,8 +43,15 @@ struct event_info {
 	uint8_t parts; /* INTEL_PART_*: which parts of the microarchitecture document it */
 };
 
+/*
+ * Intel's data of u's part: the entry of intel_event_sources[] whose part is u's part name, or NULL
+ * when none was imported (the generic PMU, Ice Lake) or u is NULL. The generated data lists the
+ * parts, so a struct uarch needs nothing else to have Intel's names.
+ */
+const struct intel_event_source *event_table_source(const struct uarch *u);
+
 struct event_iter {
-	const struct uarch *u;
+	const struct intel_event_source *source; /* NULL: no events */
 	unsigned next;
 };
 

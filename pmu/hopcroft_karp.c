@@ -27,6 +27,7 @@
  *  - The counters still to be tried at each level of the depth-first search are a shrinking
  *    mask, and "is a free counter adjacent" is one AND.
  */
+#include "pmu/counters.h"
 #include "pmu/sched.h"
 
 struct hk_graph {

@@ -5,7 +5,7 @@
  * (tools/src/eventgen, pmu/pmu.mk) into build/gen/pmu/intel_core_events.c; this header is their
  * layout. Code outside pmu/event_table.c reads them through pmu/event_table.h.
  *
- * One table per microarchitecture holds the events of its client part and of its server part
+ * One array per microarchitecture holds the events of its client part and of its server part
  * (SNB-EP, IVB-EP, HSX, BDX, SKX): an event both document alike is one entry for both parts, one
  * they document differently is an entry per part. The offcore-response events (two event selects,
  * MSR_OFFCORE_RSP_0/1) are not in the C tables: the parser refuses their names by prefix.
@@ -52,33 +52,30 @@ struct intel_event {
 	uint8_t msr : 2;	 /* enum intel_event_msr */
 };
 
-struct intel_event_table {
-	const struct intel_event *events; /* sorted by name */
-	uint16_t count;
-	uint16_t offcore[2]; /* offcore-response events left out of events[]: client, server */
-};
-
-/* Intel's file one part's names come from. */
+/*
+ * Intel's data of one part: the file its names come from, and its entries of its
+ * microarchitecture's events. Made from the table's part lines, one entry per line: this list is
+ * how a struct uarch (pmu/uarch_tables.c) reaches its Intel events, by its part name
+ * (event_table_source(), pmu/event_table.h).
+ */
 struct intel_event_source {
-	const char *part;    /* "haswell-x", as pmu/uarch_tables.c names the part */
-	const char *file;    /* "haswellx_core.json" */
-	const char *version; /* Intel's Version of that file, "29" */
-	const char *date;    /* its DatePublished, "2024-07-16" */
+	const char *part;		  /* "haswell-x", as its struct uarch's .part names it */
+	const char *file;		  /* "haswellx_core.json" */
+	const char *version;		  /* Intel's Version of that file, "29" */
+	const char *date;		  /* its DatePublished, "2024-07-16" */
+	const struct intel_event *events; /* the microarchitecture's, both parts', sorted by name */
+	uint16_t count;
+	uint8_t role;	  /* INTEL_PART_CLIENT or _SERVER: this part's events have it in .parts */
+	uint16_t offcore; /* this part's offcore-response events, left out of events[] */
 };
 
 /* Every name, each ending in NUL: intel_event_names + intel_event.name is one. */
 extern const char intel_event_names[];
 /* Errata lists ("HSD29,HSM30"), index 0 unused. */
 extern const char *const intel_event_errata[];
-/* The parts' files, terminated by an entry whose part is NULL. */
+/* Every part, terminated by an entry whose part is NULL. */
 extern const struct intel_event_source intel_event_sources[];
 /* "6dadedf3 2026-08": the commit and date of Intel's perfmon data the tables come from. */
 extern const char intel_event_perfmon[];
-
-extern const struct intel_event_table intel_events_sandybridge;
-extern const struct intel_event_table intel_events_ivybridge;
-extern const struct intel_event_table intel_events_haswell;
-extern const struct intel_event_table intel_events_broadwell;
-extern const struct intel_event_table intel_events_skylake;
 
 #endif

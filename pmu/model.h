@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu/counters.h"
 #include "pmu/enumerate.h"
 #include "pmu/model_profile.h"
 #include "pmu/msr.h"

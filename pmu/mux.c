@@ -5,7 +5,9 @@
  */
 #include <string.h>
 
+#include "pmu/counters.h"
 #include "pmu/mux.h"
+#include "pmu/uarch_constraint.h"
 
 void mux_init(struct mux_thread *t, const struct mux_config *config, unsigned thread)
 {

@@ -64,6 +64,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu/counters.h"
 #include "pmu/event.h"
 #include "pmu/sched.h"
 #include "pmu/uarch.h"

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "pmu/counters.h"
 #include "pmu/mux_pair.h"
 
 void mux_schedule_clear(struct mux_schedule *s)

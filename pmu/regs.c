@@ -2,6 +2,7 @@
 /*
  * Register values of the architectural PMU (see pmu/regs.h).
  */
+#include "pmu/counters.h"
 #include "pmu/msr.h"
 #include "pmu/regs.h"
 

@@ -5,10 +5,8 @@
  * preloads, and which MSR or RDPMC index reaches a counter. Both the driver (which writes them)
  * and the model PMU (which decodes them) use these, so the two cannot disagree on a bit.
  *
- * Counters are named by their index in the idxmsk space of pmu/uarch.h: i < 32 is GP counter i,
- * PMU_FIXED_BASE + j is fixed counter j. IA32_PERF_GLOBAL_CTRL and IA32_PERF_GLOBAL_STATUS use
- * the same bit positions (SDM vol. 3B, figures 18-3 and 18-4), so an idxmsk is also a global
- * enable or status mask.
+ * Counters are named by their index in the idxmsk space of pmu/counters.h: i < 32 is GP counter
+ * i, PMU_FIXED_BASE + j is fixed counter j; an idxmsk is also a global enable or status mask.
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests.
  */
@@ -18,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu/counters.h"
 #include "pmu/event.h"
-#include "pmu/uarch.h"
 
 /* IA32_PERFEVTSELx (SDM vol. 3B, 18.2.1.1, figure 18-1). */
 #define PERFEVTSEL_EVENT_MASK 0xffull
@@ -120,7 +118,7 @@ uint32_t regs_rdpmc_ecx(unsigned idx);
 
 /*
  * The fixed-counter events (SDM vol. 3B, table 18-2). pmu/regs.c holds the one table of them that
- * the driver, the static constraints (pmu/uarch.c) and the model PMU all read.
+ * the driver, the static constraints (pmu/uarch_constraint.c) and the model PMU all read.
  */
 
 /* The architectural event fixed counter j counts, as 0xUUEE (0 when there is no counter j). */

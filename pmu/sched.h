@@ -16,7 +16,7 @@
  *     one at a time as a growing window, pinned groups before flexible ones, and the first
  *     flexible group that fails stops the pass (sched_generic(), sched_generic.c).
  *
- * Masks are in the idxmsk space of pmu/uarch.h: bit i < 32 is general-purpose (GP) counter i,
+ * Masks are in the idxmsk space of pmu/counters.h: bit i < 32 is general-purpose (GP) counter i,
  * bit PMU_FIXED_BASE + j is fixed counter j. A counter is named by its bit index.
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests. Nothing here
@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/uarch.h"
+#include "pmu/counters.h"
 
 /* Events one scheduling call handles (per thread); also the most groups. */
 #define SCHED_MAX_EVENTS 32

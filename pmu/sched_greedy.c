@@ -6,6 +6,7 @@
  * Once an event has a counter it keeps it for the rest of the pass, which is what makes the
  * algorithm greedy and, for some constraint sets, worse than a maximum matching (thesis 6.1).
  */
+#include "pmu/counters.h"
 #include "pmu/sched.h"
 
 /*

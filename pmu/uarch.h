@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Microarchitecture descriptions: which CPUs a table applies to, how many counters they have,
- * which events are statically constrained to which counters, and which erratum corrupts
- * counts across hyperthreads. The tables themselves are data, in uarch_tables.c.
+ * Microarchitecture descriptions. A microarchitecture is one table entry: everything the code
+ * knows of a part is reached from its struct uarch (a server part, SNB-EP to SKX, has one of its
+ * own): the CPUs it applies to, its counters, Linux's static constraints, the cross-HT erratum and
+ * the events it corrupts (the constraint entries marked CONSTRAINT_CORRUPTING), the event that
+ * never occurs on it (pmu/zero_event.h), its hand-written event names (pmu/event_names.h) and, by
+ * its part name, Intel's events of that part (pmu/event_table.h). The entries are data, in
+ * uarch_tables.c.
+ *
+ * Adding a microarchitecture touches two files: its entries in pmu/uarch_tables.c (a struct uarch
+ * per part, listed in uarch_all[]) and Intel's events of its parts, pmu/intel_core_events.txt,
+ * which tools/perfmon-import --part PART ... writes and `make` compiles (tools/src/eventgen).
  *
  * Pure code: compiled unchanged into the kernel and into host tools and tests.
  */
@@ -14,34 +22,18 @@
 
 #include "pmu/event.h"
 
-/*
- * One index space for every counter, as Linux's idxmsk: bit i (i < 32) is general-purpose counter
- * i (IA32_PMCi / IA32_PERFEVTSELi), bit 32 + j is fixed-function counter j (IA32_FIXED_CTRj).
- */
-#define PMU_FIXED_BASE 32
-#define PMU_MAX_GP 8
-#define PMU_MAX_FIXED 3
-/* Every GP counter index and every fixed counter index of the space. */
-#define PMU_GP_BITS 0x00000000ffffffffull
-#define PMU_FIXED_BITS 0xffffffff00000000ull
-/* GP counters 0..n-1, and fixed counter j. */
-#define PMU_GP_MASK(n) ((n) >= PMU_FIXED_BASE ? PMU_GP_BITS : (1ull << (n)) - 1)
-#define PMU_FIXED_BIT(j) (1ull << (PMU_FIXED_BASE + (j)))
+struct event_name;
 
 /*
- * The microarchitectures with tables. A server part (SNB-EP, IVB-EP, HSX, BDX/BDW-DE, SKX) is a
- * struct uarch of its own, for its own event names, but shares its client's id, constraints,
- * counters and erratum.
+ * The microarchitectures that code outside the tables recognises: the generic PMU (the pmu
+ * record's "unknown", schedsim's listing) and Sandy Bridge (the model PMU's shares, the
+ * experiments' stand-in events). Every other entry leaves .id out (UARCH_OTHER); a server part has
+ * its client's id. Nothing else depends on it: the tables are reached through the entry.
  */
 enum uarch_id {
+	UARCH_OTHER,
 	UARCH_GENERIC,
 	UARCH_SANDYBRIDGE,
-	UARCH_IVYBRIDGE,
-	UARCH_HASWELL,
-	UARCH_BROADWELL,
-	UARCH_SKYLAKE,
-	UARCH_ICELAKE,
-	UARCH_COUNT,
 };
 
 /*
@@ -66,22 +58,23 @@ struct event_constraint {
 	uint64_t mask; /* GP counters allowed (idxmsk) */
 };
 
-struct intel_event_table;
-
 struct uarch {
 	enum uarch_id id;
 	const char *name;	  /* the microarchitecture, "haswell": the pmu record's "uarch" */
-	const char *part;	  /* this part, "haswell" or "haswell-x": schedsim's -u */
+	const char *part;	  /* this part, "haswell-x": schedsim's -u; Intel's events' part */
 	const char *display_name; /* "Haswell-EP", as schedsim prints "Processor Name" */
 	const uint8_t *models;	  /* Intel family 6 model numbers, terminated by 0 */
 	uint8_t gp_ht_on;	  /* GP counters per logical CPU with HT on ... */
 	uint8_t gp_ht_off;	  /* ... and with HT off (SDM vol. 3B, 18.3.8: 8 on SNB-SKL) */
 	uint8_t fixed;		  /* fixed-function counters the kernel drives */
 	const char *erratum;	  /* "HSD29"; NULL when the part has no cross-HT corruption */
-	const struct event_constraint
-		*constraints; /* Linux's; terminated by an entry with mask 0 */
-	const struct intel_event_table *intel_events; /* Intel's event names; NULL: none imported */
-	uint8_t intel_part; /* INTEL_PART_CLIENT or _SERVER: this part's entries of intel_events */
+	/* Linux's, its corrupting events marked; terminated by an entry with mask 0 */
+	const struct event_constraint *constraints;
+	/* The event that never occurs here (pmu/zero_event.h); NULL: none known */
+	const struct pmu_event *zero_event;
+	/* Its hand-written names besides perf's common ones (pmu/event_names.h), up to a NULL
+	 * name; NULL: none */
+	const struct event_name *event_names;
 };
 
 /* The generic architectural PMU: no model tables, fixed counters as CPUID 0x0A reports them. */
@@ -113,26 +106,6 @@ struct constraint {
 	uint64_t mask;	 /* counters the event may use (idxmsk) */
 	bool corrupting; /* needs XSU exclusion when the erratum applies and HT is on */
 };
-
-/*
- * The static constraint of event e on u with gp general-purpose and fixed fixed-function counters
- * in use (gp is 4 with HT on and 8 with HT off on SNB-SKL). Follows Linux's
- * x86_get_event_constraints(): a fixed-counter event (regs_fixed_counter_for()) may use its fixed
- * counter and, when regs_fixed_event_gp_ok(), any GP counter; otherwise the first entry of Linux's
- * table that matches restricts the GP counters, and an event found in no entry may use every GP
- * counter. Corrupting events stay on the bottom four counters even with HT off.
- *
- * Then Intel's restriction (docs/event-names.md): where Intel's event data names fewer counters
- * than 0-3 for exactly this selection (event, unit mask, cmask, inv, edge, any), e.g.
- * MEM_TRANS_RETIRED.PRECISE_STORE on counter 3 of Ivy Bridge, only those counters remain; when
- * Linux's and Intel's counters have none in common, Intel's are used (Linux's entry was written
- * for another event of that code). Intel's "counters 0-3 with HT off" for events Linux lets use
- * all eight is not applied: the scheduling follows Linux there (test_uarch lists the cases).
- *
- * A mask of 0 means the event cannot be counted on this PMU at all.
- */
-struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event *e, unsigned gp,
-				   unsigned fixed);
 
 /* Only Linux's table (the first entry that matches, no fixed counters, no Intel restriction):
  * the mask of every GP counter of the space when no entry matches. */

@@ -17,13 +17,25 @@
  *   says which of Intel's restrictions apply on top of these tables;
  * - errata: 2nd gen. Core desktop specification update BJ122, 3rd gen. BV98, 4th gen. HSD29
  *   (the thesis writes HSD129); Linux applies no workaround from Broadwell on;
- * - event names: Intel's perfmon event files, one per part (pmu/intel_core_events.txt).
+ * - the zero event: see lbr_inserts below;
+ * - event names: Intel's perfmon event files, one per part (pmu/intel_core_events.txt), reached by
+ *   the part's name; the hand-written names of each microarchitecture: perf's cache events of
+ *   Linux 6.1 arch/x86/events/intel/core.c, snb_hw_cache_event_ids (Sandy Bridge and Ivy Bridge,
+ *   whose dTLB-load-misses Linux sets to 0x8108), hsw_hw_cache_event_ids (Haswell and Broadwell),
+ *   skl_hw_cache_event_ids (Skylake, and Ice Lake without iTLB-loads): only the events Linux
+ *   defines there, 0x01b7 being Linux's offcore-response encoding (LLC-*, node-*), which needs
+ *   MSR_OFFCORE_RSP_0/1; the stalled-cycles events intel_pmu_init() sets for Sandy Bridge (both)
+ *   and Ivy Bridge (front end only), Linux defining none from Haswell on (perf's aliases
+ *   idle-cycles-* are perf's tools/perf/util/parse-events.c names); the architectural events
+ *   (Intel SDM vol. 3B, table 18-1, with the names of Intel's event files) for the parts without
+ *   an imported Intel table, the generic PMU and Ice Lake. perf's generic hardware events, the
+ *   same everywhere, are in pmu/event_names.c.
  * Linux's tables start with the fixed-counter events (FIXED_EVENT_CONSTRAINT), the same three in
  * every table; they are not repeated here: uarch_constraint() takes them from pmu/regs.c.
  */
 #include <stddef.h>
 
-#include "pmu/intel_events.h"
+#include "pmu/event_names.h"
 #include "pmu/uarch.h"
 
 /* One table entry per line reads better than the formatter's layout. Intel's name of each entry
@@ -138,6 +150,150 @@ static const struct event_constraint icl_constraints[] = {
 	RANGE(0xf0, 0xf4, 0xf), END,
 };
 
+/*
+ * The zero event of every part from Sandy Bridge to Skylake: ROB_MISC_EVENTS.LBR_INSERTS (event
+ * 0xCC, unit mask 0x20), "cases of saving new LBR records by hardware". It counts only while the
+ * last branch record is on (IA32_DEBUGCTL.LBR, Intel SDM vol. 3B, 17.4.1), and this kernel never
+ * turns it on: it writes IA32_DEBUGCTL nowhere. Intel's event data gives it the same encoding on
+ * Sandy Bridge (and Jaketown), Ivy Bridge (Ivytown), Haswell (Haswell-X), Broadwell and Skylake,
+ * on any of the counters 0-3, the counters the erratum concerns; the thesis uses it as its zero
+ * event (4.2, 7.1).
+ */
+static const struct pmu_event lbr_inserts = {
+	.event = 0xcc,
+	.umask = 0x20,
+	.usr = true,
+	.os = true,
+	.name = "r20cc",
+};
+
+/* One name per line: the tables read better that way than as the formatter lays them out. */
+/* clang-format off */
+#define STALLED(nm, c)                                                                             \
+	{ .name = (nm), .code = (c), .cmask = 1, .flags = EVENT_NAME_INV, .kind = EVENT_NAME_PERF }
+#define CACHE(nm, c) { .name = (nm), .code = (c), .kind = EVENT_NAME_PERF_CACHE }
+#define OFFCORE(nm)                                                                                \
+	{ .name = (nm), .code = 0x01b7, .flags = EVENT_NAME_OFFCORE, .kind = EVENT_NAME_PERF_CACHE }
+#define ARCH(nm, c) { .name = (nm), .code = (c), .kind = EVENT_NAME_ARCH }
+#define END_NAMES { .name = NULL }
+
+/* UOPS_ISSUED.ANY,c=1,i=1 and UOPS_DISPATCHED.THREAD,c=1,i=1 (Linux's comments). */
+#define STALLED_FRONTEND                                                                           \
+	STALLED("stalled-cycles-frontend", 0x010e), STALLED("idle-cycles-frontend", 0x010e)
+#define STALLED_BACKEND                                                                            \
+	STALLED("stalled-cycles-backend", 0x01b1), STALLED("idle-cycles-backend", 0x01b1)
+
+/* snb_hw_cache_event_ids. On both microarchitectures L1-dcache-loads and -stores (0xD0) are
+ * corrupting events. */
+#define SNB_CACHE(dtlb_load_misses)                                                                \
+	CACHE("L1-dcache-loads", 0xf1d0),                                                          \
+	CACHE("L1-dcache-load-misses", 0x0151),                                                    \
+	CACHE("L1-dcache-stores", 0xf2d0),                                                         \
+	CACHE("L1-dcache-store-misses", 0x0851),                                                   \
+	CACHE("L1-dcache-prefetch-misses", 0x024e),                                                \
+	CACHE("L1-icache-load-misses", 0x0280),                                                    \
+	CACHE("dTLB-loads", 0x81d0),                                                               \
+	CACHE("dTLB-load-misses", (dtlb_load_misses)),                                             \
+	CACHE("dTLB-stores", 0x82d0),                                                              \
+	CACHE("dTLB-store-misses", 0x0149),                                                        \
+	CACHE("iTLB-loads", 0x1085),                                                               \
+	CACHE("iTLB-load-misses", 0x0185),                                                         \
+	OFFCORE("LLC-prefetches"),                                                                 \
+	OFFCORE("LLC-prefetch-misses"),                                                            \
+	OFFCORE("node-prefetches"),                                                                \
+	OFFCORE("node-prefetch-misses")
+
+/* skl_hw_cache_event_ids up to the iTLB events, which Ice Lake's table lacks in part. */
+#define SKL_CACHE_L1_DTLB                                                                          \
+	CACHE("L1-dcache-loads", 0x81d0),                                                          \
+	CACHE("L1-dcache-load-misses", 0x0151),                                                    \
+	CACHE("L1-dcache-stores", 0x82d0),                                                         \
+	CACHE("L1-icache-load-misses", 0x0283),                                                    \
+	CACHE("dTLB-loads", 0x81d0),                                                               \
+	CACHE("dTLB-load-misses", 0x0e08),                                                         \
+	CACHE("dTLB-stores", 0x82d0),                                                              \
+	CACHE("dTLB-store-misses", 0x0e49)
+
+/* Every one of Linux's tables: branches, and the offcore-response LLC and node events. */
+#define EVERY_CACHE                                                                                \
+	CACHE("branch-loads", 0x00c4),                                                             \
+	CACHE("branch-load-misses", 0x00c5),                                                       \
+	OFFCORE("LLC-loads"),                                                                      \
+	OFFCORE("LLC-load-misses"),                                                                \
+	OFFCORE("LLC-stores"),                                                                     \
+	OFFCORE("LLC-store-misses"),                                                               \
+	OFFCORE("node-loads"),                                                                     \
+	OFFCORE("node-load-misses"),                                                               \
+	OFFCORE("node-stores"),                                                                    \
+	OFFCORE("node-store-misses")
+
+/* The architectural events, where no Intel table is imported (generic PMU, Ice Lake). */
+#define ARCH_EVENTS                                                                                \
+	ARCH("INST_RETIRED.ANY", 0x00c0),                                                          \
+	ARCH("INST_RETIRED.ANY_P", 0x00c0),                                                        \
+	ARCH("CPU_CLK_UNHALTED.THREAD", 0x003c),                                                   \
+	ARCH("CPU_CLK_UNHALTED.THREAD_P", 0x003c),                                                 \
+	ARCH("CPU_CLK_UNHALTED.REF_TSC", 0x0300),                                                  \
+	ARCH("CPU_CLK_UNHALTED.REF_XCLK", 0x013c),                                                 \
+	ARCH("LONGEST_LAT_CACHE.REFERENCE", 0x4f2e),                                               \
+	ARCH("LONGEST_LAT_CACHE.MISS", 0x412e),                                                    \
+	ARCH("BR_INST_RETIRED.ALL_BRANCHES", 0x00c4),                                              \
+	ARCH("BR_MISP_RETIRED.ALL_BRANCHES", 0x00c5)
+
+static const struct event_name generic_names[] = {
+	ARCH_EVENTS,
+	END_NAMES,
+};
+
+static const struct event_name snb_names[] = {
+	STALLED_FRONTEND,
+	STALLED_BACKEND,
+	SNB_CACHE(0x0108),
+	EVERY_CACHE,
+	END_NAMES,
+};
+
+static const struct event_name ivb_names[] = {
+	STALLED_FRONTEND,
+	SNB_CACHE(0x8108),
+	EVERY_CACHE,
+	END_NAMES,
+};
+
+/* hsw_hw_cache_event_ids (Haswell, Broadwell): on Haswell L1-dcache-loads is
+ * MEM_UOPS_RETIRED.ALL_LOADS, a corrupting event of HSD29. */
+static const struct event_name hsw_names[] = {
+	CACHE("L1-dcache-loads", 0x81d0),
+	CACHE("L1-dcache-load-misses", 0x0151),
+	CACHE("L1-dcache-stores", 0x82d0),
+	CACHE("L1-icache-load-misses", 0x0280),
+	CACHE("dTLB-loads", 0x81d0),
+	CACHE("dTLB-load-misses", 0x0108),
+	CACHE("dTLB-stores", 0x82d0),
+	CACHE("dTLB-store-misses", 0x0149),
+	CACHE("iTLB-loads", 0x6085),
+	CACHE("iTLB-load-misses", 0x0185),
+	EVERY_CACHE,
+	END_NAMES,
+};
+
+static const struct event_name skl_names[] = {
+	SKL_CACHE_L1_DTLB,
+	CACHE("iTLB-loads", 0x2085),
+	CACHE("iTLB-load-misses", 0x0e85),
+	EVERY_CACHE,
+	END_NAMES,
+};
+
+static const struct event_name icl_names[] = {
+	SKL_CACHE_L1_DTLB,
+	CACHE("iTLB-load-misses", 0x0e85),
+	EVERY_CACHE,
+	ARCH_EVENTS,
+	END_NAMES,
+};
+/* clang-format on */
+
 static const uint8_t no_models[] = { 0 };
 /* SANDYBRIDGE 0x2A; SANDYBRIDGE_X 0x2D (SNB-EP, Jaketown). */
 static const uint8_t snb_models[] = { 0x2a, 0 };
@@ -173,29 +329,35 @@ const struct uarch uarch_generic = {
 	.fixed = 3,
 	.erratum = NULL,
 	.constraints = generic_constraints,
+	.event_names = generic_names,
 };
 
-/* The parts of one microarchitecture differ in name, models and event names only. */
+/*
+ * The parts of one microarchitecture differ in part name, display name and models only; a server
+ * part points at its client's tables. (Intel's events of each part are found by its part name.)
+ */
 #define SNB_COMMON                                                                                 \
 	.id = UARCH_SANDYBRIDGE, .name = "sandybridge", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3, \
-	.erratum = "BJ122", .constraints = snb_constraints,                                        \
-	.intel_events = &intel_events_sandybridge
+	.erratum = "BJ122", .constraints = snb_constraints, .zero_event = &lbr_inserts,            \
+	.event_names = snb_names
 #define IVB_COMMON                                                                                 \
-	.id = UARCH_IVYBRIDGE, .name = "ivybridge", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,     \
-	.erratum = "BV98", .constraints = ivb_constraints, .intel_events = &intel_events_ivybridge
+	.name = "ivybridge", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3, .erratum = "BV98",         \
+	.constraints = ivb_constraints, .zero_event = &lbr_inserts, .event_names = ivb_names
 #define HSW_COMMON                                                                                 \
-	.id = UARCH_HASWELL, .name = "haswell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,         \
-	.erratum = "HSD29", .constraints = hsw_constraints, .intel_events = &intel_events_haswell
+	.name = "haswell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3, .erratum = "HSD29",          \
+	.constraints = hsw_constraints, .zero_event = &lbr_inserts, .event_names = hsw_names
 #define BDW_COMMON                                                                                 \
-	.id = UARCH_BROADWELL, .name = "broadwell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,     \
-	.erratum = NULL, .constraints = bdw_constraints, .intel_events = &intel_events_broadwell
+	.name = "broadwell", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3, .erratum = NULL,           \
+	.constraints = bdw_constraints, .zero_event = &lbr_inserts, .event_names = hsw_names
 #define SKL_COMMON                                                                                 \
-	.id = UARCH_SKYLAKE, .name = "skylake", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3,         \
-	.erratum = NULL, .constraints = skl_constraints, .intel_events = &intel_events_skylake
+	.name = "skylake", .gp_ht_on = 4, .gp_ht_off = 8, .fixed = 3, .erratum = NULL,             \
+	.constraints = skl_constraints, .zero_event = &lbr_inserts, .event_names = skl_names
 
 static const struct uarch uarch_sandybridge = {
-	SNB_COMMON,	      .part = "sandybridge",	       .display_name = "Sandy Bridge",
-	.models = snb_models, .intel_part = INTEL_PART_CLIENT,
+	SNB_COMMON,
+	.part = "sandybridge",
+	.display_name = "Sandy Bridge",
+	.models = snb_models,
 };
 
 static const struct uarch uarch_sandybridge_x = {
@@ -203,7 +365,6 @@ static const struct uarch uarch_sandybridge_x = {
 	.part = "sandybridge-x",
 	.display_name = "Sandy Bridge-EP",
 	.models = snbx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_ivybridge = {
@@ -211,7 +372,6 @@ static const struct uarch uarch_ivybridge = {
 	.part = "ivybridge",
 	.display_name = "Ivy Bridge",
 	.models = ivb_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_ivybridge_x = {
@@ -219,7 +379,6 @@ static const struct uarch uarch_ivybridge_x = {
 	.part = "ivybridge-x",
 	.display_name = "Ivy Bridge-EP",
 	.models = ivbx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_haswell = {
@@ -227,7 +386,6 @@ static const struct uarch uarch_haswell = {
 	.part = "haswell",
 	.display_name = "Haswell",
 	.models = hsw_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_haswell_x = {
@@ -235,7 +393,6 @@ static const struct uarch uarch_haswell_x = {
 	.part = "haswell-x",
 	.display_name = "Haswell-EP",
 	.models = hswx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_broadwell = {
@@ -243,7 +400,6 @@ static const struct uarch uarch_broadwell = {
 	.part = "broadwell",
 	.display_name = "Broadwell",
 	.models = bdw_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_broadwell_x = {
@@ -251,7 +407,6 @@ static const struct uarch uarch_broadwell_x = {
 	.part = "broadwell-x",
 	.display_name = "Broadwell-EP/DE",
 	.models = bdwx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
 static const struct uarch uarch_skylake = {
@@ -259,7 +414,6 @@ static const struct uarch uarch_skylake = {
 	.part = "skylake",
 	.display_name = "Skylake",
 	.models = skl_models,
-	.intel_part = INTEL_PART_CLIENT,
 };
 
 static const struct uarch uarch_skylake_x = {
@@ -267,13 +421,11 @@ static const struct uarch uarch_skylake_x = {
 	.part = "skylake-x",
 	.display_name = "Skylake-SP",
 	.models = sklx_models,
-	.intel_part = INTEL_PART_SERVER,
 };
 
-/* Ice Lake: Linux's scheduling rules; no Intel event names imported (raw codes and perf's
- * generic names only). */
+/* Ice Lake: Linux's scheduling rules; no Intel event names imported (raw codes, perf's names and
+ * the architectural events only), no zero event known. */
 static const struct uarch uarch_icelake = {
-	.id = UARCH_ICELAKE,
 	.name = "icelake",
 	.part = "icelake",
 	.display_name = "Ice Lake",
@@ -283,6 +435,7 @@ static const struct uarch uarch_icelake = {
 	.fixed = 3,
 	.erratum = NULL,
 	.constraints = icl_constraints,
+	.event_names = icl_names,
 };
 
 /* clang-format off */

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "pmu/counters.h"
 #include "pmu/xsu.h"
 
 void xsu_init(struct xsu_states *core)

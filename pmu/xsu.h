@@ -46,8 +46,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmu/counters.h"
 #include "pmu/sched.h"
-#include "pmu/uarch.h"
 
 /* Counter indices the state covers: every GP counter and every fixed counter (idxmsk space). */
 #define XSU_MAX_COUNTERS SCHED_TXN_COUNTERS

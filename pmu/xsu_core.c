@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "pmu/core_sched.h"
+#include "pmu/counters.h"
 #include "pmu/mux_pair.h"
 
 /* New events take part from now on (Linux: enabled, so time_enabled runs). */

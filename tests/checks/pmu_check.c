@@ -8,6 +8,7 @@
 #include "kernel/record_stream.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
+#include "pmu/counters.h"
 #include "pmu/regs.h"
 #include "tests/ring3/user.h"
 #include "tests/ring3/workload.h"

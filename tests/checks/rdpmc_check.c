@@ -9,6 +9,7 @@
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "kernel/user_rdpmc.h"
+#include "pmu/counters.h"
 #include "pmu/regs.h"
 #include "tests/ring3/rdpmc_check.h"
 #include "tests/ring3/user.h"

@@ -7,6 +7,7 @@
  */
 #include "kernel/cpu.h"
 #include "kernel/time.h"
+#include "pmu/counters.h"
 #include "tests/experiments/counting.h"
 
 /*

@@ -8,6 +8,7 @@
 #include "kernel/record_stream.h"
 #include "pmu/event_parse.h"
 #include "pmu/sched.h"
+#include "pmu/uarch_constraint.h"
 #include "tests/experiments/custom.h"
 #include "tests/experiments/rule.h"
 #include "tests/workloads/workloads.h"

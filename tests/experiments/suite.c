@@ -10,6 +10,7 @@
 #include "kernel/end.h"
 #include "tests/check.h"
 #include "kernel/time.h"
+#include "pmu/counters.h"
 #include "pmu/event_names.h"
 #include "tests/experiments/custom.h"
 #include "tests/experiments/runner.h"

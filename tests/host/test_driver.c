@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/driver.h"
 #include "pmu/model.h"
 #include "pmu/msr.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/enumerate.h"
 #include "pmu/msr.h"
 #include "tests/host/lib/cpuid_dumps.h"

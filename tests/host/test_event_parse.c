@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event-list parser (pmu/event_parse.c) and the names (pmu/event_names.c, Intel's tables):
- * the syntaxes users type, the events of the thesis and the Linux article, perf's generic names as
- * Linux maps them per microarchitecture, the modifiers, and the messages for bad input, which must
- * point at the bad part. (Every Intel event of every part: test_intel_events.)
+ * The event-list parser (pmu/event_parse.c) and the names (pmu/event_names.c, the parts' own in
+ * pmu/uarch_tables.c, Intel's tables): the syntaxes users type, the events of the thesis and the
+ * Linux article, perf's generic names as Linux maps them per microarchitecture, the modifiers, and
+ * the messages for bad input, which must point at the bad part. (Every Intel event of every part:
+ * test_intel_events.)
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "pmu/event_names.h"
 #include "pmu/event_parse.h"
+#include "pmu/event_table.h"
 #include "tests/host/lib/test_util.h"
 
 static struct pmu_event events[16];
@@ -159,9 +161,36 @@ static void test_spellings_and_uarch(void **state)
 	expect_event(0, 0x04d3, 0, false, false);
 	assert_int_equal(parse("MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_DRAM", "haswell"), -1);
 
-	/* The hand-written entries say which microarchitectures they are for. */
-	for (const struct event_name *e = event_names; e->name; e++)
-		assert_true(e->uarchs < UARCH_BIT(UARCH_COUNT));
+	/* No part has a hand-written name twice: the second would never be found. */
+	for (const struct uarch *const *u = uarch_all; *u; u++) {
+		const struct event_name *a, *b;
+
+		for (unsigned i = 0; (a = event_name_hand_written(*u, i)); i++)
+			for (unsigned j = 0; j < i; j++) {
+				b = event_name_hand_written(*u, j);
+				assert_false(event_name_equal(a->name, b->name, strlen(b->name)));
+			}
+	}
+}
+
+/* The hand-written names of a part: perf's common ones first, then its own; without a part, the
+ * common ones only. */
+static void test_hand_written_names(void **state)
+{
+	const struct uarch *ivb = uarch_by_name("ivybridge");
+	unsigned common = 0;
+
+	(void)state;
+	while (event_names_common[common].name)
+		common++;
+	assert_true(common > 0);
+	for (unsigned i = 0; i < common; i++) {
+		assert_ptr_equal(event_name_hand_written(NULL, i), &event_names_common[i]);
+		assert_ptr_equal(event_name_hand_written(ivb, i), &event_names_common[i]);
+	}
+	assert_null(event_name_hand_written(NULL, common));
+	assert_ptr_equal(event_name_hand_written(ivb, common), &ivb->event_names[0]);
+	assert_string_equal(event_name_hand_written(ivb, common)->name, "stalled-cycles-frontend");
 }
 
 /* The reverse lookup names what parsing gave, per microarchitecture, and only full names. */
@@ -472,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_pmu_syntax),
 		cmocka_unit_test(test_thesis_names),
 		cmocka_unit_test(test_spellings_and_uarch),
+		cmocka_unit_test(test_hand_written_names),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_name_for_event),

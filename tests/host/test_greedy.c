@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/sched.h"
 
 #define FIXED(j) (1ull << (PMU_FIXED_BASE + (j)))

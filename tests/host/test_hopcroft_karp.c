@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/sched.h"
 #include "tests/host/lib/brute_force.h"
 

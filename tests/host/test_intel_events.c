@@ -15,11 +15,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/event_names.h"
 #include "pmu/event_parse.h"
 #include "pmu/event_table.h"
 #include "pmu/regs.h"
 #include "pmu/uarch.h"
+#include "pmu/uarch_constraint.h"
 
 #define MAX_LINES 8192
 #define MAX_PARTS 16

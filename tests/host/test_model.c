@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/model.h"
 #include "pmu/msr.h"
 #include "pmu/regs.h"

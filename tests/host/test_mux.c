@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/mux.h"
 #include "tests/host/lib/brute_force.h"
 #include "tests/host/lib/fixtures.h"

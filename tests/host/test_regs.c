@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/msr.h"
 #include "pmu/regs.h"
 #include "tests/host/lib/test_util.h"

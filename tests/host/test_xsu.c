@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/counters.h"
 #include "pmu/mux.h"
 #include "pmu/xsu.h"
 #include "tests/host/lib/brute_force.h"

@@ -19,9 +19,11 @@
 #include <cmocka.h>
 
 #include "pmu/core_sched.h"
+#include "pmu/counters.h"
 #include "pmu/driver.h"
 #include "pmu/model.h"
 #include "pmu/mux_pair.h"
+#include "pmu/uarch_constraint.h"
 #include "pmu/zero_event.h"
 #include "tests/host/lib/brute_force.h"
 #include "tests/host/lib/fixtures.h"

@@ -108,6 +108,48 @@ class Import(unittest.TestCase):
         with self.assertRaisesRegex(perfmon_import.ImportFailure, "sandybridge_core.json"):
             self.import_table()
 
+    def test_new_part(self):
+        """--part: a new microarchitecture's part joins those of the table, and stays there."""
+        folder = os.path.join(self.dir.name, "NEW", "events")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "newlake_core.json"), "w") as f:
+            json.dump({"Header": {"Version": "3"}, "Events": [event("NEW.ONE", "0x0E", "0x01")]},
+                      f)
+        parts = perfmon_import.add_part(perfmon_import.PARTS, "newlake", "newlake", "client",
+                                        "newlake_core.json")
+        text, count = perfmon_import.table(self.dir.name, "abc1234", "2026-08", parts)
+        self.assertEqual(count, 6 * len(perfmon_import.PARTS) + 1)
+        self.assertIn("\npart newlake newlake client newlake_core.json 3 -\n", text)
+        self.assertIn("\nnewlake NEW.ONE 0x0e 0x01 ", text)
+        table = os.path.join(self.dir.name, "table.txt")
+        with open(table, "w") as f:
+            f.write(text)
+        self.assertEqual(perfmon_import.table_parts(table), parts)
+
+    def test_new_part_refused(self):
+        parts = perfmon_import.PARTS
+        for args, why in ((("haswell", "haswell", "client", "x_core.json"), "already"),
+                          (("haswell-y", "haswell", "server", "y_core.json"), "already has"),
+                          (("newlake", "New-Lake", "client", "n_core.json"), "C name"),
+                          (("newlake", "newlake", "desktop", "n_core.json"), "neither")):
+            with self.assertRaisesRegex(perfmon_import.ImportFailure, why):
+                perfmon_import.add_part(parts, *args)
+        # A server part goes next to its client.
+        parts = perfmon_import.add_part(parts, "newlake", "newlake", "client", "n_core.json")
+        parts = perfmon_import.add_part(parts, "oldlake", "oldlake", "client", "o_core.json")
+        parts = perfmon_import.add_part(parts, "newlake-x", "newlake", "server", "nx_core.json")
+        self.assertEqual([p[1] for p in parts[-3:]], ["newlake", "newlake-x", "oldlake"])
+
+
+class CommittedParts(unittest.TestCase):
+    def test_parts_are_the_table_lines(self):
+        """The parts imported are the committed table's part lines, in their order."""
+        with open(TABLE) as f:
+            lines = [l.split() for l in f if l.startswith("part ")]
+        self.assertEqual(perfmon_import.PARTS, [(l[4], l[1], l[2], l[3]) for l in lines])
+        self.assertIn(("haswellx_core.json", "haswell-x", "haswell", "server"),
+                      perfmon_import.PARTS)
+
 
 class CommittedTable(unittest.TestCase):
     def test_reproduces_from_intel_data(self):

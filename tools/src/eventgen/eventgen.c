@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * eventgen: the build step that turns the committed event table (pmu/intel_core_events.txt, made by
- * tools/perfmon-import from Intel's perfmon data) into the C tables of pmu/intel_events.h.
+ * tools/perfmon-import from Intel's perfmon data) into the C tables of pmu/intel_events.h: one
+ * array of events per microarchitecture and intel_event_sources[], one entry per part line, which
+ * is how pmu/event_table.c finds a struct uarch's events (by its part name). Nothing else lists the
+ * parts: a new part line is a new part.
  *
  *   eventgen TABLE OUTPUT.c
  *
@@ -147,6 +150,17 @@ static void copy(char *dst, size_t size, const char *src, const char *what)
 	strcpy(dst, src);
 }
 
+/* The microarchitecture names its array of events in the generated C. */
+static bool c_name(const char *s)
+{
+	if (!islower((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
 static void read_part(char **f, unsigned n)
 {
 	struct part *p;
@@ -158,6 +172,8 @@ static void read_part(char **f, unsigned n)
 		die("too many parts");
 	p = &parts[nparts++];
 	copy(p->name, sizeof(p->name), f[1], "part");
+	if (!c_name(f[2]))
+		die("microarchitecture '%s' is not a lower-case C name", f[2]);
 	for (u = 0; u < nuarchs && strcmp(uarchs[u].name, f[2]); u++)
 		;
 	if (u == nuarchs) {
@@ -319,6 +335,25 @@ static int by_name(const void *a, const void *b)
 	return c ? c : (int)x->parts - (int)y->parts;
 }
 
+/* One microarchitecture's events, its parts' entries together, sorted by name. */
+static void write_events(FILE *out, struct uarch *a, const unsigned *offset)
+{
+	qsort(a->entries, a->count, sizeof(a->entries[0]), by_name);
+	fprintf(out, "\nstatic const struct intel_event %s_events[] = {\n", a->name);
+	for (unsigned i = 0; i < a->count; i++) {
+		const struct entry *e = &a->entries[i];
+
+		fprintf(out,
+			"\t{ %u, 0x%02x, 0x%02x, %u, 0x%02x, 0x%02x, %u, %u, %u, %u, %u, %u, %u, "
+			"%u, "
+			"%u, %u }, /* %s */\n",
+			offset[e->name], e->event, e->umask, e->cmask, e->counters,
+			e->counters_ht_off, e->errata, e->inv, e->edge, e->any, e->taken_alone,
+			e->deprecated, e->pebs, e->parts, e->fixed, e->msr, names[e->name]);
+	}
+	fprintf(out, "};\n");
+}
+
 static void write_table(FILE *out)
 {
 	unsigned *offset = calloc(nnames, sizeof(*offset));
@@ -342,35 +377,21 @@ static void write_table(FILE *out)
 	fprintf(out, "const char *const intel_event_errata[] = {\n\tNULL,\n");
 	for (unsigned i = 1; i < nerrata; i++)
 		fprintf(out, "\t\"%s\",\n", errata[i]);
-	fprintf(out, "};\n\n");
+	fprintf(out, "};\n");
 
-	fprintf(out, "const struct intel_event_source intel_event_sources[] = {\n");
-	for (unsigned i = 0; i < nparts; i++)
-		fprintf(out, "\t{ \"%s\", \"%s\", \"%s\", \"%s\" },\n", parts[i].name,
-			parts[i].file, parts[i].version, parts[i].date);
-	fprintf(out, "\t{ NULL, NULL, NULL, NULL },\n};\n");
+	for (unsigned u = 0; u < nuarchs; u++)
+		write_events(out, &uarchs[u], offset);
 
-	for (unsigned u = 0; u < nuarchs; u++) {
-		struct uarch *a = &uarchs[u];
+	fprintf(out, "\nconst struct intel_event_source intel_event_sources[] = {\n");
+	for (unsigned i = 0; i < nparts; i++) {
+		const struct part *p = &parts[i];
+		const struct uarch *a = &uarchs[p->uarch];
 
-		qsort(a->entries, a->count, sizeof(a->entries[0]), by_name);
-		fprintf(out, "\nstatic const struct intel_event %s_events[] = {\n", a->name);
-		for (unsigned i = 0; i < a->count; i++) {
-			const struct entry *e = &a->entries[i];
-
-			fprintf(out,
-				"\t{ %u, 0x%02x, 0x%02x, %u, 0x%02x, 0x%02x, %u, %u, %u, %u, %u, "
-				"%u, "
-				"%u, %u, %u, %u }, /* %s */\n",
-				offset[e->name], e->event, e->umask, e->cmask, e->counters,
-				e->counters_ht_off, e->errata, e->inv, e->edge, e->any,
-				e->taken_alone, e->deprecated, e->pebs, e->parts, e->fixed, e->msr,
-				names[e->name]);
-		}
-		fprintf(out, "};\n\nconst struct intel_event_table intel_events_%s = {\n", a->name);
-		fprintf(out, "\t%s_events, %u, { %u, %u },\n};\n", a->name, a->count, a->offcore[0],
-			a->offcore[1]);
+		fprintf(out, "\t{ \"%s\", \"%s\", \"%s\", \"%s\", %s_events, %u, %u, %u },\n",
+			p->name, p->file, p->version, p->date, a->name, a->count, p->role,
+			a->offcore[p->role - 1]);
 	}
+	fprintf(out, "\t{ NULL, NULL, NULL, NULL, NULL, 0, 0, 0 },\n};\n");
 	free(offset);
 }
 

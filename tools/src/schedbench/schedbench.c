@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pmu/counters.h"
 #include "pmu/regs.h"
 #include "pmu/sched.h"
 #include "tools/src/schedbench/schedbench.h"

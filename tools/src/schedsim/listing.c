@@ -9,6 +9,7 @@
 
 #include "pmu/event_names.h"
 #include "pmu/event_table.h"
+#include "pmu/uarch_constraint.h"
 #include "tools/src/schedsim/schedsim.h"
 
 /* One name of the listing, whatever table it comes from. */
@@ -111,11 +112,11 @@ static void list_intel(struct listing *l)
 
 static void list_hand_written(struct listing *l)
 {
-	for (const struct event_name *n = event_names; n->name; n++) {
+	const struct event_name *n;
+
+	for (unsigned i = 0; (n = event_name_hand_written(l->u, i)); i++) {
 		struct listed x = { n->name, kind_of(n), { 0 }, NULL, NULL };
 
-		if (!event_name_on(n, l->u))
-			continue;
 		event_name_to_event(n, &x.e);
 		if (n->flags & EVENT_NAME_OFFCORE)
 			x.refused = "MSR_OFFCORE_RSP_0/1";
@@ -163,8 +164,8 @@ static void print_sources(const struct uarch *u, bool json)
 int list_events(const struct uarch *u, unsigned gp, unsigned fixed, bool json)
 {
 	struct listing l = { u, gp, fixed, json, 0 };
-	unsigned offcore =
-		u->intel_events ? u->intel_events->offcore[u->intel_part == INTEL_PART_SERVER] : 0;
+	const struct intel_event_source *source = event_table_source(u);
+	unsigned offcore = source ? source->offcore : 0;
 
 	if (json) {
 		printf("{\n  \"part\": \"%s\", \"uarch\": \"%s\", \"display_name\": \"%s\", "

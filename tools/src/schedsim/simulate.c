@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/counters.h"
 #include "pmu/event_parse.h"
 #include "pmu/mux.h"
 #include "pmu/mux_pair.h"
