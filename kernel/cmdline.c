@@ -343,6 +343,21 @@ void cmdline_defaults(const struct cmdline_table *const *tables, unsigned count)
 		tables[t]->defaults(tables[t]->settings);
 }
 
+unsigned cmdline_check(const struct cmdline_table *const *tables, unsigned count,
+		       const void *machine, struct cmdline_warning *warnings, unsigned max_warnings)
+{
+	unsigned problems = 0;
+
+	for (unsigned t = 0; t < count; t++) {
+		unsigned room = problems < max_warnings ? max_warnings - problems : 0;
+
+		if (tables[t]->check)
+			problems += tables[t]->check(tables[t]->settings, machine,
+						     warnings + (max_warnings - room), room);
+	}
+	return problems;
+}
+
 /* ---- one word ------------------------------------------------------------------------------- */
 
 /* A word of the line, split at its first '=' (value NULL when there is none). */

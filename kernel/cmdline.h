@@ -49,12 +49,22 @@ struct cmdline_key {
 	bool recorded;	      /* shown in the boot record's configuration (boot.config) */
 };
 
+struct cmdline_warning;
+
 /* A table of keys and the settings they fill. */
 struct cmdline_table {
 	const struct cmdline_key *keys;
 	unsigned count;
 	void *settings;
 	void (*defaults)(void *settings); /* the values in force before the line is parsed */
+	/*
+	 * What only the machine can tell (an event list against this CPU's tables), once the machine
+	 * is known and before the boot record: settles the settings (a bad part dropped, a default
+	 * restored), so that the boot record shows what is taken, and says why in warnings (at
+	 * most max); returns how many there were. NULL: nothing to check.
+	 */
+	unsigned (*check)(void *settings, const void *machine, struct cmdline_warning *warnings,
+			  unsigned max);
 };
 
 #define CMDLINE_KEY_MAX 32
@@ -80,6 +90,11 @@ void cmdline_defaults(const struct cmdline_table *const *tables, unsigned count)
  */
 unsigned cmdline_parse(const char *line, const struct cmdline_table *const *tables, unsigned count,
 		       struct cmdline_warning *warnings, unsigned max_warnings);
+
+/* Every table's check (struct cmdline_table) against machine; the number of warnings in all. */
+unsigned cmdline_check(const struct cmdline_table *const *tables, unsigned count,
+		       const void *machine, struct cmdline_warning *warnings,
+		       unsigned max_warnings);
 
 /* The value of key in settings as the command line spells it ("greedy", "off,on", "500"). */
 const char *cmdline_value_text(const struct cmdline_key *key, const void *settings, char *buf,

@@ -78,7 +78,8 @@ static void defaults(void *settings)
 
 void config_table(struct config *settings, struct cmdline_table *table)
 {
-	*table = (struct cmdline_table){ keys, sizeof(keys) / sizeof(keys[0]), settings, defaults };
+	*table = (struct cmdline_table){ keys, sizeof(keys) / sizeof(keys[0]), settings, defaults,
+					 NULL };
 }
 
 const char *config_pmu_name(unsigned v)

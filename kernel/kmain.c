@@ -36,7 +36,7 @@
 #define PMU_VERSION "unknown"
 #endif
 
-#define MAX_WARNINGS 16
+#define MAX_WARNINGS 32
 #define CPUID_1_EDX_APIC (1u << 9)
 #define COM1_PORT 0x3f8
 #define AP_START_TIMEOUT_US 100000 /* an AP that is not up after 100 ms is reported and skipped */
@@ -625,13 +625,18 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	console_setup();
 	boot_set_exit_mode(config.exit);
 	bring_up();
+	pmu_choose(config.pmu, the_pair.thread_count == 2, config.selftest);
+	/* What needs the machine (event lists against its tables and counters): before the boot
+	 * record, which shows only what is taken. */
+	unsigned room = warning_count < MAX_WARNINGS ? MAX_WARNINGS - warning_count : 0;
+	warning_count += cmdline_check(keys, 2, &the_pmu, warnings + (MAX_WARNINGS - room), room);
 
 	print_banner();
 	emit_boot_record();
 	emit_warnings(handoff_error, handoff_warning, warnings, warning_count);
 	emit_cpu_records();
 	park_unused_cpus();
-	pmu_setup(config.pmu, the_pair.thread_count == 2, config.selftest);
+	pmu_setup();
 
 	struct payload_env env = { &the_pmu, &the_pair, config.selftest };
 	payload_main(&env);

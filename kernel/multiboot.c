@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "kernel/cmdline_cut.h"
 #include "kernel/multiboot.h"
 #include "kernel/unaligned.h"
 
@@ -54,11 +55,14 @@ static size_t copy_string(char *dst, size_t size, const struct string_source *sr
 
 /*
  * The command line into info->cmdline: all of it when it fits, else up to the last whole word
- * that fits, counting the words and bytes dropped after it (kernel/boot_info.h).
+ * that fits, counting the words and bytes dropped after it (kernel/boot_info.h); an exit= among
+ * the dropped words is kept at the cost of the words before it (kernel/cmdline_cut.h).
  */
 static void take_cmdline(struct boot_info *info, const struct string_source *src)
 {
 	size_t n = copy_string(info->cmdline, sizeof(info->cmdline), src);
+	char rescue[CMDLINE_RESCUE_MAX];
+	size_t rescue_len = 0, word = 0;
 
 	if (string_byte(src, n) == 0)
 		return;
@@ -72,12 +76,32 @@ static void take_cmdline(struct boot_info *info, const struct string_source *src
 	info->cmdline[keep] = 0;
 	size_t end = keep;
 	bool in_word = false;
-	for (char c; end < CMDLINE_SCAN_MAX && (c = string_byte(src, end)) != 0; end++) {
-		if (!is_blank(c) && !in_word)
+	for (char c; end < CMDLINE_SCAN_MAX; end++) {
+		c = string_byte(src, end);
+		if ((c == 0 || is_blank(c)) && in_word && end - word <= CMDLINE_RESCUE_MAX) {
+			/* A dropped word ends: the one the cut keeps? */
+			char text[CMDLINE_RESCUE_MAX];
+			size_t len = end - word;
+			for (size_t i = 0; i < len; i++)
+				text[i] = string_byte(src, word + i);
+			if (cmdline_cut_keeps(text, len)) {
+				memcpy(rescue, text, len);
+				rescue_len = len;
+			}
+		}
+		if (c == 0)
+			break;
+		if (!is_blank(c) && !in_word) {
 			info->cmdline_dropped_words++;
+			word = end;
+		}
 		in_word = !is_blank(c);
 	}
-	info->cmdline_dropped_bytes = (uint32_t)(end - keep);
+	uint32_t bytes = 0;
+	if (rescue_len)
+		cmdline_cut_rescue(info->cmdline, sizeof(info->cmdline), rescue, rescue_len,
+				   &info->cmdline_dropped_words, &bytes);
+	info->cmdline_dropped_bytes = (uint32_t)(end - strlen(info->cmdline));
 }
 
 static void add_region(struct boot_info *info, uint64_t base, uint64_t length, uint32_t type)

@@ -263,10 +263,21 @@ static void warn_about_firmware(void)
 				    "could not be cleared: counts may be disturbed");
 }
 
-void pmu_setup(unsigned request, bool smt, unsigned selftest)
+const char *pmu_cpu_name(const struct pmu *pmu, char *buf, size_t size)
 {
-	struct pmu_record rec;
+	const struct pmu_info *id = &pmu->info;
 
+	if (id->uarch->id != UARCH_GENERIC)
+		format_snprintf(buf, size, "%s", id->uarch->name);
+	else
+		format_snprintf(buf, size, "%s family %u model 0x%x",
+				id->vendor[0] ? id->vendor : "a CPU of no vendor", id->family,
+				id->model);
+	return buf;
+}
+
+void pmu_choose(unsigned request, bool smt, unsigned selftest)
+{
 	the_pmu.choice = pmu_choose_backend(&the_pmu.info, (enum pmu_request)request);
 	the_pmu.model = the_pmu.choice.backend == PMU_BACKEND_MODEL;
 	if (the_pmu.model) {
@@ -282,9 +293,20 @@ void pmu_setup(unsigned request, bool smt, unsigned selftest)
 		for (unsigned t = 0; t < 2; t++)
 			the_pmu.backend[t] = pmu_backend_hw();
 	}
-	pmu_record_fill(&rec, &the_pmu.info, &the_pmu.choice, smt);
+	the_pmu.smt = smt;
+	the_pmu.selftest = selftest;
+}
+
+void pmu_setup(void)
+{
+	struct pmu_record rec;
+	unsigned selftest = the_pmu.selftest;
+
+	pmu_record_fill(&rec, &the_pmu.info, &the_pmu.choice, the_pmu.smt);
+	char cpu[64];
 	kprintf("PMU: %s backend (%s); %s%s%s\n", rec.ok ? rec.backend : "no", rec.reason,
-		rec.uarch, rec.erratum ? ", erratum " : ", no cross-HT erratum",
+		pmu_cpu_name(&the_pmu, cpu, sizeof(cpu)),
+		rec.erratum ? ", erratum " : ", no cross-HT erratum",
 		rec.erratum ? rec.erratum : "");
 	if (rec.ok)
 		take_over_from_firmware();
@@ -293,6 +315,12 @@ void pmu_setup(unsigned request, bool smt, unsigned selftest)
 		boot_abort(rec.reason);
 	}
 	warn_about_firmware();
+	if (the_pmu.info.uarch->id == UARCH_GENERIC)
+		record_warn(
+			"pmu", "uarch", cpu, "", "generic",
+			"this CPU is in no table of the kernel: no cross-HT erratum is known for "
+			"it (the corruption and loss experiments are skipped, no_erratum), and its "
+			"events are scheduled with the architectural constraints only");
 	if (model_firmware_for(selftest) != MODEL_FIRMWARE_CLEAN && !the_pmu.model)
 		record_warn("pmu", "selftest", config_selftest_name(selftest), "", NULL,
 			    "this selftest makes the model PMU imitate firmware; the real counters "

@@ -9,6 +9,7 @@
 #define KERNEL_PMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "kernel/spinlock.h"
 #include "kernel/pmu_backend_hw.h"
@@ -23,6 +24,8 @@ struct pmu {
 	struct pmu_info info;
 	struct pmu_choice choice;
 	struct pmu_geometry geometry; /* what the driver programs, per logical CPU */
+	bool smt;		      /* the pair has two threads */
+	unsigned selftest;	      /* enum selftest: the firmware the model imitates */
 	bool model;		      /* the model backend measures */
 	/* Taken for every XSU transaction and, under the model, for every model or driver call. */
 	struct spinlock lock;
@@ -47,15 +50,28 @@ extern struct pmu the_pmu;
 void pmu_identify(void);
 
 /*
- * Choose the backend for request (pmu=), set up the shared state for the pair, install the
- * pmu_account system call and emit the `pmu` record. pmu=hw on a machine without a PMU ends the
- * run here, with a clear failure record. Before anything is programmed, each pair thread's PMU
- * MSRs are recorded (the record's "msrs" are thread 0's), counters the firmware left enabled are
- * named ("firmware_counters", and a `warn`), and each thread's IA32_DEBUGCTL and IA32_PEBS_ENABLE
- * are taken over (pmu/firmware.h). selftest (enum selftest) firmware-counters and counter-reset
+ * The CPU as the texts name it: its microarchitecture ("haswell") when the tables know it,
+ * otherwise its vendor, family and model ("GenuineIntel family 6 model 0x86"), into buf.
+ */
+const char *pmu_cpu_name(const struct pmu *pmu, char *buf, size_t size);
+
+/*
+ * Choose the backend for request (pmu=) and set up the shared state for the pair: the geometry
+ * (what the driver programs) and, for the model, its registers. Emits nothing: it runs before the
+ * boot record, so that what depends on the counters (the payload's event lists) is checked
+ * before the record shows them. selftest (enum selftest) firmware-counters and counter-reset
  * make the model PMU imitate such firmware.
  */
-void pmu_setup(unsigned request, bool smt, unsigned selftest);
+void pmu_choose(unsigned request, bool smt, unsigned selftest);
+
+/*
+ * After the boot record: install the pmu_account system call and emit the `pmu` record. pmu=hw
+ * on a machine without a PMU ends the boot here, with a clear failure record. Before anything is
+ * programmed, each pair thread's PMU MSRs are recorded (the record's "msrs" are thread 0's),
+ * counters the firmware left enabled are named ("firmware_counters", and a `warn`), and each
+ * thread's IA32_DEBUGCTL and IA32_PEBS_ENABLE are taken over (pmu/firmware.h).
+ */
+void pmu_setup(void);
 
 /*
  * On the calling CPU, pair thread `thread`: bind its driver to its backend and leave every counter

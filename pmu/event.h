@@ -18,16 +18,17 @@
  * perf's command line adds: the pinned modifier and event groups.
  */
 struct pmu_event {
-	uint8_t event;	/* event select, PERFEVTSEL[7:0] */
-	uint8_t umask;	/* unit mask, PERFEVTSEL[15:8] */
-	uint8_t cmask;	/* counter mask, PERFEVTSEL[31:24] */
-	bool edge;	/* edge detect, PERFEVTSEL[18] */
-	bool inv;	/* invert the counter-mask comparison, PERFEVTSEL[23] */
-	bool any;	/* AnyThread, PERFEVTSEL[21] */
-	bool usr;	/* count at CPL 1-3, PERFEVTSEL[16] (perf's :u) */
-	bool os;	/* count at CPL 0, PERFEVTSEL[17] (perf's :k) */
-	bool pinned;	/* perf's :D: scheduled before every flexible group, never rotated out */
-	uint16_t group; /* groups are numbered from 0 in list order; {a,b} share one number */
+	uint8_t event;	 /* event select, PERFEVTSEL[7:0] */
+	uint8_t umask;	 /* unit mask, PERFEVTSEL[15:8] */
+	uint8_t cmask;	 /* counter mask, PERFEVTSEL[31:24] */
+	bool edge;	 /* edge detect, PERFEVTSEL[18] */
+	bool inv;	 /* invert the counter-mask comparison, PERFEVTSEL[23] */
+	bool any;	 /* AnyThread, PERFEVTSEL[21] */
+	bool usr;	 /* count at CPL 1-3, PERFEVTSEL[16] (perf's :u) */
+	bool os;	 /* count at CPL 0, PERFEVTSEL[17] (perf's :k) */
+	bool pinned;	 /* perf's :D: scheduled before every flexible group, never rotated out */
+	uint8_t precise; /* perf's :p, :pp, :ppp (:P the most): for sampling; counting ignores it */
+	uint16_t group;	 /* groups are numbered from 0 in list order; {a,b} share one number */
 	char name[PMU_EVENT_NAME_MAX]; /* as the user wrote it, e.g. "r20cc:u" */
 };
 

@@ -42,14 +42,15 @@ struct modifiers {
 	bool usr;
 	bool os;
 	bool pinned;
-	bool privilege; /* u or k was given */
+	uint8_t precise; /* p letters; P: the most (3) */
+	bool privilege;	 /* u or k was given */
 	bool cmask_given, inv_given, edge_given;
 	uint8_t cmask;
 	bool inv, edge;
 };
 
 /* Modifier terms an event takes on top of its name: the PERFEVTSEL filters. */
-#define MODIFIER_HELP "use u, k, D, cmask=N, inv, edge"
+#define MODIFIER_HELP "use u, k, D, p, cmask=N, inv, edge"
 
 /* ---- the error message, built without printf --------------------------------------------- */
 
@@ -194,10 +195,13 @@ static int parse_modifier_letters(struct parser *p, size_t at, size_t n, struct 
 			mod->pinned = true;
 			break;
 		case 'p':
+			/* Accepted as perf stat accepts it: counting ignores it (the caller says so). */
+			if (mod->precise < 3)
+				mod->precise++;
+			break;
 		case 'P':
-			return fail(p, at + i, 1, "modifier ",
-				    ": precise sampling does not apply to counting (" MODIFIER_HELP
-				    ")");
+			mod->precise = 3;
+			break;
 		default:
 			return fail(p, at + i, 1, "unknown modifier ", " (" MODIFIER_HELP ")");
 		}
@@ -222,7 +226,7 @@ static const char *modifier_term(const char *s, size_t n)
 static bool is_modifier_letters(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (s[i] != 'u' && s[i] != 'k' && s[i] != 'D')
+		if (s[i] != 'u' && s[i] != 'k' && s[i] != 'D' && s[i] != 'p' && s[i] != 'P')
 			return false;
 	return n > 0;
 }
@@ -318,7 +322,17 @@ static struct pmu_event *new_event(struct parser *p, size_t at, size_t end)
 
 /* cpu/term,term/ starting at p->text[at]; *end receives the position after the closing '/'. */
 /* The terms of cpu/.../ (perf's format names for Intel core PMUs) and the bits each takes. */
-enum pmu_term { TERM_EVENT, TERM_UMASK, TERM_CMASK, TERM_INV, TERM_EDGE, TERM_ANY, TERM_CONFIG };
+enum pmu_term {
+	TERM_EVENT,
+	TERM_UMASK,
+	TERM_CMASK,
+	TERM_INV,
+	TERM_EDGE,
+	TERM_ANY,
+	TERM_CONFIG,
+	TERM_NAME,  /* perf's name=: what the tables call the event */
+	TERM_ALIAS, /* an event's name alone, as perf's sysfs aliases: cpu/cycles/ */
+};
 
 static const struct {
 	const char *name;
@@ -328,7 +342,7 @@ static const struct {
 	[TERM_EVENT] = { "event", 8, true },	[TERM_UMASK] = { "umask", 8, true },
 	[TERM_CMASK] = { "cmask", 8, true },	[TERM_INV] = { "inv", 1, false },
 	[TERM_EDGE] = { "edge", 1, false },	[TERM_ANY] = { "any", 1, false },
-	[TERM_CONFIG] = { "config", 64, true },
+	[TERM_CONFIG] = { "config", 64, true }, [TERM_NAME] = { "name", 0, true },
 };
 
 /* One term as written: name, and value (0 when it has none). */
@@ -355,7 +369,8 @@ static int read_term(struct parser *p, size_t at, size_t *pos, struct term_text 
 	return 0;
 }
 
-/* Which term t names, and its value (1 when it has none), checked against its width. */
+/* Which term t names, and its value (1 when it has none), checked against its width. A word
+ * alone that is no term is an event's name (TERM_ALIAS); name= takes any word. */
 static int check_term(struct parser *p, const struct term_text *t, enum pmu_term *id, uint64_t *v)
 {
 	const char *name = p->text + t->name;
@@ -364,19 +379,29 @@ static int check_term(struct parser *p, const struct term_text *t, enum pmu_term
 	*v = 1;
 	if (t->name_len == 0)
 		return fail(p, t->name, 0, "empty term in cpu/.../", "");
+	for (i = 0; i < sizeof(pmu_terms) / sizeof(pmu_terms[0]); i++)
+		if (pmu_terms[i].name && strlen(pmu_terms[i].name) == t->name_len &&
+		    !strncmp(name, pmu_terms[i].name, t->name_len))
+			break;
+	if (i == sizeof(pmu_terms) / sizeof(pmu_terms[0])) {
+		if (t->value)
+			return fail(p, t->name, t->name_len, "unknown term ",
+				    " (event, umask, cmask, inv, edge, any, config, name, or an "
+				    "event's name alone)");
+		*id = TERM_ALIAS;
+		return 0;
+	}
+	*id = (enum pmu_term)i;
+	if (pmu_terms[i].needs_value && (!t->value || !t->value_len))
+		return fail(p, t->name, t->name_len, "term ",
+			    i == TERM_NAME ? " needs a value (=WORD)" : " needs a value (=N)");
+	if (i == TERM_NAME)
+		return t->value_len < PMU_EVENT_NAME_MAX
+			       ? 0
+			       : fail(p, t->value, t->value_len, "name ", " is too long");
 	if (t->value && !parse_number(p->text + t->value, t->value_len, v))
 		return fail(p, t->value, t->value_len, "bad number ",
 			    " (decimal or 0x-hexadecimal)");
-	for (i = 0; i < sizeof(pmu_terms) / sizeof(pmu_terms[0]); i++)
-		if (strlen(pmu_terms[i].name) == t->name_len &&
-		    !strncmp(name, pmu_terms[i].name, t->name_len))
-			break;
-	if (i == sizeof(pmu_terms) / sizeof(pmu_terms[0]))
-		return fail(p, t->name, t->name_len, "unknown term ",
-			    " (event, umask, cmask, inv, edge, any, config)");
-	*id = (enum pmu_term)i;
-	if (pmu_terms[i].needs_value && !t->value)
-		return fail(p, t->name, t->name_len, "term ", " needs a value (=N)");
 	if (pmu_terms[i].bits < 64 && *v >> pmu_terms[i].bits) {
 		struct message m = blame(p, t->value, t->value_len);
 
@@ -392,11 +417,38 @@ static int check_term(struct parser *p, const struct term_text *t, enum pmu_term
 	return 0;
 }
 
-/* Term id = v into e; *have_event when it selects the event. */
+static int fail_refused(struct parser *p, size_t at, size_t n, const char *reason);
+
+/* An event's name alone inside cpu/.../ (perf's sysfs aliases: cpu/cycles/, cpu/instructions/). */
+static int apply_alias(struct parser *p, const struct term_text *t, struct pmu_event *e)
+{
+	const char *canonical, *reason;
+	enum event_resolution r =
+		event_name_resolve(p->text + t->name, t->name_len, p->u, e, &canonical, &reason);
+
+	if (r == EVENT_REFUSED)
+		return fail_refused(p, t->name, t->name_len, reason);
+	if (r != EVENT_RESOLVED)
+		return fail(p, t->name, t->name_len, "unknown term or event ",
+			    " (event, umask, cmask, inv, edge, any, config, name, or an event's "
+			    "name alone)");
+	return 0;
+}
+
+/* Term id = v into e (name= into *name); *have_event when it selects the event. */
 static int apply_term(struct parser *p, const struct term_text *t, enum pmu_term id, uint64_t v,
 		      struct pmu_event *e, bool *have_event)
 {
 	switch (id) {
+	case TERM_NAME:
+		memcpy(e->name, p->text + t->value, t->value_len);
+		e->name[t->value_len] = 0;
+		break;
+	case TERM_ALIAS:
+		if (apply_alias(p, t, e))
+			return -1;
+		*have_event = true;
+		break;
 	case TERM_EVENT:
 		e->event = (uint8_t)v;
 		*have_event = true;
@@ -674,7 +726,8 @@ static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privi
 		if (!e)
 			return -1;
 		probe.group = e->group;
-		memcpy(probe.name, e->name, sizeof(probe.name));
+		if (!probe.name[0]) /* perf's name= names it; else as written */
+			memcpy(probe.name, e->name, sizeof(probe.name));
 		*e = probe;
 	} else {
 		while (!is_delimiter(s[end]))
@@ -699,6 +752,7 @@ static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privi
 	e->usr = mod.privilege ? mod.usr : true;
 	e->os = mod.privilege ? mod.os : true;
 	e->pinned = mod.pinned;
+	e->precise = mod.precise;
 	*privilege = mod.privilege;
 	*pos = end;
 	return 0;

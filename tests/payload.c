@@ -10,15 +10,29 @@
 #include "tests/checks/rdpmc_check.h"
 #include "tests/checks/selftest.h"
 #include "tests/experiments/suite.h"
+#include "tests/payload_check.h"
 #include "tests/payload_config.h"
+#include "tests/workloads/workloads.h"
 
 static struct payload_config config;
+
+/* The payload's keys against the machine the kernel found (struct pmu, kernel/pmu.h). */
+static unsigned check_keys(void *settings, const void *machine, struct cmdline_warning *warnings,
+			   unsigned max)
+{
+	const struct pmu *pmu = machine;
+	struct payload_machine m = { pmu->info.uarch, &pmu->geometry, workload_names(),
+				     suite_experiment_names() };
+
+	return payload_check(settings, &m, warnings, max);
+}
 
 const struct cmdline_table *payload_keys(void)
 {
 	static struct cmdline_table table;
 
 	payload_config_table(&config, &table);
+	table.check = check_keys;
 	return &table;
 }
 

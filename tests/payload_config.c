@@ -70,5 +70,6 @@ static void defaults(void *settings)
 
 void payload_config_table(struct payload_config *settings, struct cmdline_table *table)
 {
-	*table = (struct cmdline_table){ keys, sizeof(keys) / sizeof(keys[0]), settings, defaults };
+	*table = (struct cmdline_table){ keys, sizeof(keys) / sizeof(keys[0]), settings, defaults,
+					 NULL };
 }

@@ -69,7 +69,15 @@ def render_pmu(report):
     lines.append("             version %s, %s GP counters of %s bits, %s fixed" % (
         p.get("version", "-"), p.get("gp", "-"), p.get("gp_width", "-"), p.get("fixed", "-")))
     erratum = p.get("erratum")
-    lines.append("  uarch      %s, %s" % (p.get("uarch", "-"),
+    uarch = p.get("uarch", "-")
+    if uarch == "unknown":
+        # A CPU in no table: named by what it is, and what follows (issue 20).
+        cpu = (report.boot or {}).get("cpu") or {}
+        model = cpu.get("model")
+        uarch = "%s family %s model %s, in no table of the kernel" % (
+            cpu.get("vendor", "-"), cpu.get("family", "-"),
+            "0x%x" % model if isinstance(model, int) else "-")
+    lines.append("  uarch      %s, %s" % (uarch,
                                           "erratum %s" % erratum if erratum
                                           else "no cross-thread erratum"))
     lines.append("  modelled   " + modelled_text(p))

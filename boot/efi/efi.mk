@@ -9,6 +9,8 @@ EFI_LOADER_SRCS := boot/efi/loader.c boot/efi/kernel_load.c boot/efi/esp_file.c 
 	boot/efi/firmware_info.c boot/efi/firmware_map.c boot/efi/handoff.c
 # Pure code: also linked into the host tests (tests/host/test_efi_*.c).
 EFI_PURE_SRCS := boot/efi/elf_plan.c boot/efi/efi_memmap.c boot/efi/load_options.c
+# Pure code of kernel/ the loader needs too: which words a cut command line keeps.
+EFI_KERNEL_SRCS := kernel/cmdline_cut.c
 EFI_ASM_SRCS := boot/efi/kernel_image.asm
 HOST_TEST_SRCS += $(EFI_PURE_SRCS)
 
@@ -27,7 +29,8 @@ EFI_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -isystem $(GNU_EFI_INC) \
 # --no-undefined: a shared object may otherwise link with unresolved symbols.
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -z noexecstack \
 	--build-id=none -T $(GNU_EFI_LIB)/elf_x86_64_efi.lds
-EFI_OBJS := $(patsubst %.c,$(EFI_DIR)/obj/%.o,$(EFI_LOADER_SRCS) $(EFI_PURE_SRCS)) \
+EFI_OBJS := $(patsubst %.c,$(EFI_DIR)/obj/%.o,$(EFI_LOADER_SRCS) $(EFI_PURE_SRCS) \
+	$(EFI_KERNEL_SRCS)) \
 	$(patsubst %.asm,$(EFI_DIR)/obj/%.o,$(EFI_ASM_SRCS))
 
 $(EFI_DIR)/obj/%.o: %.c

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "boot/efi/load_options.h"
+#include "kernel/cmdline_cut.h"
 
 struct words {
 	char *out;
@@ -17,6 +18,9 @@ struct words {
 	bool full;	 /* a word did not fit: everything after it is dropped */
 	bool in_comment; /* cmdline.txt: from a word starting with '#' to the end of the line */
 	struct load_options_cut cut; /* what was dropped, for the kernel's warning */
+	/* The dropped word under way, and the last the cut keeps (kernel/cmdline_cut.h). */
+	char dropped[CMDLINE_RESCUE_MAX + 1], rescue[CMDLINE_RESCUE_MAX];
+	size_t dropped_len, rescue_len;
 };
 
 static void words_init(struct words *w, char *out, size_t size)
@@ -27,21 +31,24 @@ static void words_init(struct words *w, char *out, size_t size)
 }
 
 /* A character after the cut: counted, with one separator before each dropped word. */
-static void drop(struct words *w)
+static void drop(struct words *w, char c)
 {
 	if (!w->in_word) {
 		w->in_word = true;
 		w->cut.bytes += w->len > 0 || w->cut.words > 0;
 		w->cut.words++;
+		w->dropped_len = 0;
 	}
 	w->cut.bytes++;
+	if (w->dropped_len < sizeof(w->dropped))
+		w->dropped[w->dropped_len++] = c;
 }
 
 static void put(struct words *w, char c)
 {
 	if (w->full || w->size == 0) {
 		w->full = true;
-		drop(w);
+		drop(w, c);
 		return;
 	}
 	if (!w->in_word) {
@@ -65,11 +72,24 @@ static void put(struct words *w, char c)
 
 static void end_word(struct words *w)
 {
+	if (w->full && w->in_word && cmdline_cut_keeps(w->dropped, w->dropped_len)) {
+		for (size_t i = 0; i < w->dropped_len; i++)
+			w->rescue[i] = w->dropped[i];
+		w->rescue_len = w->dropped_len;
+	}
 	w->in_word = false;
 }
 
-static enum load_options_result words_result(const struct words *w)
+/* The end of the text: an exit= among the dropped words is kept (kernel/cmdline_cut.h). */
+static enum load_options_result words_result(struct words *w)
 {
+	end_word(w);
+	if (w->rescue_len) {
+		cmdline_cut_rescue(w->out, w->size, w->rescue, w->rescue_len, &w->cut.words,
+				   &w->cut.bytes);
+		for (w->len = 0; w->out[w->len];)
+			w->len++;
+	}
 	if (w->full)
 		return LOAD_OPTIONS_TOO_LONG;
 	return w->len ? LOAD_OPTIONS_OK : LOAD_OPTIONS_EMPTY;
@@ -135,9 +155,10 @@ enum load_options_result load_options_from_ucs2(const uint8_t *options, size_t b
 	}
 	/* Also when the options were too long: the shell's argv[0] is no kernel option either. */
 	drop_program_name(&w);
+	enum load_options_result result = words_result(&w);
 	if (cut)
 		*cut = w.cut;
-	return words_result(&w);
+	return result;
 }
 
 static void file_char(struct words *w, uint32_t c)
@@ -184,7 +205,8 @@ enum load_options_result load_options_from_file(const uint8_t *text, size_t byte
 		for (; i < bytes && text[i]; i++)
 			file_char(&w, text[i]);
 	}
+	enum load_options_result result = words_result(&w);
 	if (cut)
 		*cut = w.cut;
-	return words_result(&w);
+	return result;
 }

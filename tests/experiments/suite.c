@@ -387,57 +387,22 @@ static const struct experiment *experiment_at(unsigned i)
 				       : NULL;
 }
 
-/* exp= names: the experiments', all, none and custom; a name outside them, or none beside another
- * name, is a warning and the default (all) runs. */
-static bool selection_valid(const char *list, char *message, size_t size)
+const char *const *suite_experiment_names(void)
 {
-	bool none = false, other = false;
+	static const char *names[EXP_NAMES_MAX + 1];
 
-	for (const char *p = list; *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char name[CONFIG_EXP_MAX];
-		memcpy(name, p, len);
-		name[len] = 0;
-		bool known =
-			!strcmp(name, "all") || !strcmp(name, "none") || !strcmp(name, "custom");
-		for (unsigned i = 0; experiment_at(i) && !known; i++)
-			known = !strcmp(experiment_at(i)->name, name);
-		if (!known) {
-			format_snprintf(message, size, "unknown experiment '%s'", name);
-			return false;
-		}
-		none = none || !strcmp(name, "none");
-		other = other || strcmp(name, "none");
-		p = end ? end + 1 : p + len;
-	}
-	if (none && other) {
-		format_snprintf(message, size, "'none' contradicts the other names");
-		return false;
-	}
-	return true;
+	for (unsigned i = 0; i < EXP_NAMES_MAX && experiment_at(i); i++)
+		names[i] = experiment_at(i)->name;
+	return names;
 }
 
-/* What exp= runs: the list given, checked; all when it was not given or was wrong. */
+/* What exp= runs, its names checked at boot (tests/payload_check.h): the list given; when none
+ * was, custom when a run is defined on the command line, all otherwise. */
 static const char *selection(const struct payload_config *config)
 {
-	char message[CONFIG_EXP_MAX + 64], accepted[512];
-	size_t len = 0;
-
-	if (!config->exp[0])
-		return config->events[0][0] || config->events[1][0] ? "custom" : "all";
-	if (selection_valid(config->exp, message, sizeof(message)))
+	if (config->exp[0])
 		return config->exp;
-	len = (size_t)format_snprintf(accepted, sizeof(accepted), "all|none|custom");
-	for (unsigned i = 0; experiment_at(i) && len < sizeof(accepted); i++)
-		len += (size_t)format_snprintf(accepted + len, sizeof(accepted) - len, "|%s",
-					       experiment_at(i)->name);
-	char text[sizeof(message) + sizeof(accepted) + 64];
-	format_snprintf(text, sizeof(text),
-			"exp=%s: %s (accepted: %s, comma-separated); running all", config->exp,
-			message, accepted);
-	record_warn("cmdline", "exp", config->exp, accepted, "all", text);
-	return "all";
+	return config->events[0][0] || config->events[1][0] ? "custom" : "all";
 }
 
 static bool selected(const char *list, const struct experiment *e)
@@ -465,6 +430,7 @@ void experiments_run(const struct payload_env *env, const struct payload_config 
 	static struct suite suite;
 	static struct workload_memory memory;
 	static struct custom_run custom;
+	static char cpu_name[64];
 	struct suite *s = &suite;
 	unsigned chosen = 0;
 
@@ -472,8 +438,7 @@ void experiments_run(const struct payload_env *env, const struct payload_config 
 	s->machine = (struct exp_machine){
 		.erratum = uarch_has_erratum(env->pmu->info.uarch),
 		.model = env->pmu->model,
-		.uarch = env->pmu->info.uarch->id == UARCH_GENERIC ? "unknown"
-								   : env->pmu->info.uarch->name,
+		.uarch = pmu_cpu_name(env->pmu, cpu_name, sizeof(cpu_name)),
 		.threads = env->pair->thread_count,
 	};
 	s->settings = (struct exp_settings){
@@ -486,14 +451,9 @@ void experiments_run(const struct payload_env *env, const struct payload_config 
 		.workloads = { .triad_kib = config->triad_kib, .chase_kib = config->chase_kib },
 		.memory = &memory,
 	};
+	/* Given ht0= or ht1=, the run they define runs, whatever exp= says (none included). */
 	const char *list = selection(config);
-	if (!strcmp(list, "none"))
-		return;
-	/* The custom run is checked first, so that its warnings come before any measurement. */
-	bool custom_wanted =
-		exp_list_contains(list, "custom") || config->events[0][0] || config->events[1][0];
-	bool custom_ready = custom_wanted && custom_build(config, s->settings.pmu->info.uarch,
-							  &s->settings.pmu->geometry, &custom);
+	bool custom_ready = custom_build(config, &custom);
 	for (unsigned i = 0; experiment_at(i); i++) {
 		if (!selected(list, experiment_at(i)))
 			continue;

@@ -24,6 +24,10 @@ struct suite {
 	struct summary summary;	    /* the screen's progress line and the table at the end */
 };
 
+/* The names exp= takes besides all, none and custom, NULL-terminated. */
+#define EXP_NAMES_MAX 32
+const char *const *suite_experiment_names(void);
+
 /* Run the selection; a failed verdict fails the boot. */
 void experiments_run(const struct payload_env *env, const struct payload_config *config);
 

@@ -158,21 +158,6 @@ static void print_map(const struct survey_point *points, unsigned n)
 		"count side by side)\n");
 }
 
-static const char *survey_workload(const struct payload_config *config)
-{
-	const struct workload *w = workload_by_name(config->survey_work);
-
-	if (w && !w->internal)
-		return w->name;
-	char accepted[128], message[200];
-	workload_names_text(accepted, sizeof(accepted));
-	format_snprintf(message, sizeof(message),
-			"survey_work=%s: no such workload (accepted: %s); running triad",
-			config->survey_work, accepted);
-	record_warn("cmdline", "survey_work", config->survey_work, accepted, "triad", message);
-	return "triad";
-}
-
 /* The survey's exp record: what the measurements are, before the first. */
 static void emit_survey_start(const struct suite *s, const struct experiment *e,
 			      const char *workload, const char *zero, unsigned events)
@@ -247,7 +232,7 @@ const struct experiment survey_experiment = {
 void survey_measure(const struct experiment *e, struct suite *s)
 {
 	struct exp_verdict_tally tally;
-	const char *workload = survey_workload(s->config);
+	const char *workload = s->config->survey_work; /* checked at boot (payload_check.c) */
 
 	memset(&tally, 0, sizeof(tally));
 	kprintf("\n== %s: %s (XSU off, both threads run %s, %u ms per measurement)\n", e->name,

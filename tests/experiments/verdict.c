@@ -81,6 +81,15 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned mode, u
 			 "judging them needs at least %u (a longer dur_ms or a shorter mux_ms)",
 			 t, (unsigned long long)tr->ticks, rule_phase_word(run->run),
 			 rule_mode_name(run->run->xsu), EXP_MIN_TICKS);
+	} else if (tr->ticks < EXP_MIN_TICKS) {
+		/* Not multiplexed, but XSU's guarantee and the exposure are checked at ticks. */
+		rule_say(out,
+			 "HT%u ticked %llu times in the %s run of XSU %s: XSU's guarantee is "
+			 "checked "
+			 "at ticks, and judging the run needs at least %u (a longer dur_ms or a "
+			 "shorter mux_ms)",
+			 t, (unsigned long long)tr->ticks, rule_phase_word(run->run),
+			 rule_mode_name(run->run->xsu), EXP_MIN_TICKS);
 	} else {
 		return false;
 	}

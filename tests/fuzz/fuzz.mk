@@ -3,15 +3,16 @@
 # host tests compile. `make fuzz` runs each for FUZZ_SECONDS and prints what it found;
 # `make test` runs each for a few seconds (tests/fuzz/test_fuzz.py). Seeds: tests/fuzz/seeds/.
 CLANG := clang-14
-FUZZERS := cmdline event_parse acpi multiboot load_options
+FUZZERS := cmdline config event_parse acpi multiboot load_options
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 # The parsers and what they call: the pure code of kernel/ and pmu/ (with what the build
-# generates for them, the event tables and the font; of the payload's under tests/ only its
-# command-line keys), the EFI load options, the fake physical memory of the host tests, the
-# harnesses' shared input helpers.
-FUZZ_LIB_SRCS := $(filter-out tests/%,$(PURE_SRCS)) tests/payload_config.c boot/efi/load_options.c \
+# generates for them, the event tables and the font; of the payload's under tests/ its
+# command-line keys and their check, with the experiments' table and rules it names), the EFI
+# load options, the fake physical memory of the host tests, the harnesses' shared input helpers.
+FUZZ_LIB_SRCS := $(filter-out tests/%,$(PURE_SRCS)) tests/payload_config.c tests/payload_check.c \
+	$(EXPERIMENTS_PURE) boot/efi/load_options.c \
 	tests/host/lib/fake_phys.c tests/fuzz/fuzz_input.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/bin/fuzz_,$(FUZZERS))

@@ -25,6 +25,20 @@ CMDLINES = [
     "xsu=maybe mux_ms=0 baud=1000 serial=0xzz exp=ch7-aligned,nonsense foo=1 bar xsu",
 ]
 
+# ---- the whole path to the boot record (issue 20's lines: every word taken or named) -----------
+
+CONFIG_LINES = CMDLINES + [
+    "exp=none ht0={{,r20cc:u",
+    "ht1=cpu/event=0x1ff/",
+    "ht1=rfffffffffffffffff",
+    "ht0={r81d0:u,rzz}",
+    "ht1=,,,r20cc:u",
+    "exp=none ht0=r81d0:u ht1=r20cc:u",
+    "exp=ch4-lbr-inserts mux_ms=1000 dur_ms=20",
+    "ht0=cpu/event=0xd0,umask=0x81,name=loads/u,cpu/cycles/,cpu/instructions/u ht1=r81d0:pp",
+    "ht0=r81d0:u,bogus,BR_INST_RETIRED:COND work1=nope survey_work=none exp=ch4-branch-misses,x",
+]
+
 # ---- event lists (tests/host/test_event_parse.c); bytes: uarch (3: haswell), room 8 -------------
 
 EVENT_LISTS = [
@@ -152,6 +166,7 @@ def acpi(revision):
 def seeds():
     return {
         "cmdline": [b"\x08" + s.encode() for s in CMDLINES],
+        "config": [s.encode() for s in CONFIG_LINES],
         "event_parse": [bytes([u, 8]) + s.encode() for u, s in EVENT_LISTS],
         "load_options": load_option_seeds(),
         "multiboot": multiboot2() + multiboot1(),

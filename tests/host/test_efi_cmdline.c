@@ -150,6 +150,16 @@ static void test_too_long(void **state)
 	assert_int_equal(cut.words, words - 102);
 	assert_int_equal(cut.bytes, len - got);
 
+	/* Issue 20: an exit= after the cut is kept, in the place of the last words that fit. */
+	char harness[3100];
+	snprintf(harness, sizeof(harness), "%s exit=qemu", text);
+	assert_int_equal(options(harness), LOAD_OPTIONS_TOO_LONG);
+	assert_int_equal(strlen(out), 101 * 9 + 100 + 10);
+	assert_memory_equal(out, text, 101 * 9 + 100);
+	assert_string_equal(out + 101 * 9 + 100, " exit=qemu");
+	assert_int_equal(cut.words, words + 1 - 101 - 1);
+	assert_int_equal(cut.bytes, strlen(harness) - strlen(out));
+
 	/* The shell's program path goes even when the options are too long. */
 	char shell[3100] = "fs0:\\EFI\\BOOT\\BOOTX64.EFI ";
 	strcat(shell, text);

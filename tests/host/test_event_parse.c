@@ -82,6 +82,30 @@ static void test_pmu_syntax(void **state)
 	assert_true(events[0].any && !events[0].edge && events[0].pinned);
 }
 
+/* What people paste from perf (issue 20): name=, an event's name alone inside cpu/.../, and the
+ * precise modifiers, which counting accepts and ignores as perf stat does. */
+static void test_perf_forms(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("cpu/event=0xd0,umask=0x81,name=loads/u", "haswell"), 1);
+	expect_event(0, 0x81d0, 0, false, false);
+	assert_string_equal(events[0].name, "loads");
+	assert_true(events[0].usr && !events[0].os);
+	assert_int_equal(parse("cpu/cycles/,cpu/instructions/u", "haswell"), 2);
+	expect_event(0, 0x003c, 0, false, false);
+	expect_event(1, 0x00c0, 0, false, false);
+	assert_string_equal(events[1].name, "cpu/instructions/u");
+	assert_true(events[1].usr && !events[1].os);
+	assert_int_equal(parse("cpu/branch-misses,cmask=1/", "haswell"), 1);
+	expect_event(0, 0x00c5, 1, false, false);
+	assert_int_equal(parse("r81d0:pp,branches:p,cycles:P,{r20cc,r00c4}:upp", "haswell"), 5);
+	assert_int_equal(events[0].precise, 2);
+	assert_int_equal(events[1].precise, 1);
+	assert_int_equal(events[2].precise, 3);
+	assert_int_equal(events[3].precise, 0); /* a group's p letters: the group is not precise */
+	expect_event(0, 0x81d0, 0, false, false);
+}
+
 /* Every event the thesis names (ch. 4, 7, 8, 7.2), in its spelling. */
 static void test_thesis_names(void **state)
 {
@@ -268,12 +292,8 @@ static void test_errors(void **state)
 		"rtm_retired:start", "sandybridge",
 		"event 'rtm_retired:start' does not exist on Sandy Bridge (it does on Haswell)", 0,
 		17);
-	expect_error("r81d0:x", "haswell", "unknown modifier 'x' (use u, k, D, cmask=N, inv, edge)",
-		     6, 1);
-	expect_error("r81d0:pp", "haswell",
-		     "modifier 'p': precise sampling does not apply to counting (use u, k, D, "
-		     "cmask=N, inv, edge)",
-		     6, 1);
+	expect_error("r81d0:x", "haswell",
+		     "unknown modifier 'x' (use u, k, D, p, cmask=N, inv, edge)", 6, 1);
 	expect_error("r81d0:", "haswell", "empty modifier after ':'", 6, 0);
 	expect_error("r100000000", "haswell",
 		     "raw event 'r100000000' sets pin control or bits above 31 of PERFEVTSEL", 0,
@@ -292,7 +312,15 @@ static void test_errors(void **state)
 		     "value '0x181' of 'umask' does not fit in 8 bits", 21, 5);
 	expect_error("cpu/event=0xd0", "haswell", "missing '/' to close 'cpu/'", 0, 4);
 	expect_error("cpu/event=0xd0,foo=1/", "haswell",
-		     "unknown term 'foo' (event, umask, cmask, inv, edge, any, config)", 15, 3);
+		     "unknown term 'foo' (event, umask, cmask, inv, edge, any, config, name, or an "
+		     "event's name alone)",
+		     15, 3);
+	expect_error("cpu/event=0xd0,foo/", "haswell",
+		     "unknown term or event 'foo' (event, umask, cmask, inv, edge, any, config, "
+		     "name, or an event's name alone)",
+		     15, 3);
+	expect_error("cpu/event=0xd0,name=/", "haswell", "term 'name' needs a value (=WORD)", 15,
+		     4);
 	expect_error("cpu/umask=0x81/", "haswell", "'cpu/umask=0x81/' needs event= (or config=)", 0,
 		     15);
 	expect_error("cpu/event=0xzz/", "haswell", "bad number '0xzz' (decimal or 0x-hexadecimal)",
@@ -499,6 +527,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_pmu_syntax),
+		cmocka_unit_test(test_perf_forms),
 		cmocka_unit_test(test_thesis_names),
 		cmocka_unit_test(test_spellings_and_uarch),
 		cmocka_unit_test(test_hand_written_names),

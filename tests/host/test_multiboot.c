@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "kernel/cmdline.h"
+#include "kernel/cmdline_cut.h"
 #include "tests/payload_config.h"
 #include "kernel/multiboot.h"
 #include "tests/host/lib/fake_phys.h"
@@ -417,6 +418,54 @@ static void test_image_path_by_protocol(void **state)
 	assert_false(boot_cmdline_has_image_path(&b));
 }
 
+static uint32_t count_words(const char *s)
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; s[i]; i++)
+		n += s[i] != ' ' && (i == 0 || s[i - 1] == ' ');
+	return n;
+}
+
+/* Issue 20: a harness's exit=qemu after the cut is looked for in the whole line and kept, in the
+ * place of the last words that fit; the counts say what is dropped now. */
+static void test_cut_keeps_exit(void **state)
+{
+	(void)state;
+	static char text[1200];
+	size_t len = long_cmdline(text);
+	struct fake_phys m = { 0 };
+	uint8_t *mbi = fake_phys_add(&m, 0x9000, 128);
+	uint8_t *strings = fake_phys_add(&m, 0x20000, 2048);
+
+	memcpy(text + 1090, "exit=qemu ", 10); /* in the place of mux_ms=100 */
+	put_le(mbi, MB1_INFO_CMDLINE, 4);
+	put_le(mbi + 16, 0x20000, 4);
+	memcpy(strings, text, len + 1);
+	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	size_t kept = strlen(info.cmdline);
+	assert_true(kept <= BOOT_CMDLINE_MAX - 1);
+	assert_string_equal(info.cmdline + kept - 10, " exit=qemu");
+	assert_int_equal((kept - 10 + 1) % 9, 0); /* whole "xsu=both " words before it */
+	assert_int_equal(kept + info.cmdline_dropped_bytes, len);
+	assert_int_equal(info.cmdline_dropped_words, count_words(text) - count_words(info.cmdline));
+	/* A word that only starts like it, or an exit= too long to be one, is not kept. */
+	memcpy(strings + 1090, "exitqemu  ", 10);
+	multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_null(strstr(info.cmdline, "exitqemu"));
+	fake_phys_free(&m);
+	char line[32] = "a=1 bb=2 ccc=3";
+	uint32_t words = 1, bytes = 10;
+	cmdline_cut_rescue(line, 16, "exit=qemu", 9, &words, &bytes);
+	assert_string_equal(line, "a=1 exit=qemu");
+	assert_int_equal(words, 2);	       /* bb=2, ccc=3 dropped; exit=qemu no more */
+	assert_int_equal(bytes, 10 + 11 - 10); /* " bb=2 ccc=3" in, " exit=qemu" out */
+	assert_true(cmdline_cut_keeps("exit=halt", 9));
+	assert_false(cmdline_cut_keeps("exit=", 5));
+	assert_false(cmdline_cut_keeps("exits=qemu", 10));
+	assert_false(cmdline_cut_keeps("exit=aaaaaaaaaaaaaaaaaaaa", 25));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_multiboot1),
 		cmocka_unit_test(test_multiboot1_map_entry_size_wraps),
 		cmocka_unit_test(test_long_cmdline_is_cut_at_a_word),
+		cmocka_unit_test(test_cut_keeps_exit),
 		cmocka_unit_test(test_image_path_by_protocol),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

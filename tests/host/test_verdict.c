@@ -426,9 +426,15 @@ static void test_too_little_data_skips(void **state)
 	assert_int_not_equal(judge(&r, ON, &haswell_model).result, RESULT_SKIP);
 	r.runs[2].thread[1].ticks = EXP_MIN_TICKS - 1;
 	r.runs[2].thread[1].ticks_lost = 0;
-	/* Not multiplexed: the ticks do not matter. */
+	/* Not multiplexed, and still too few ticks (issue 20: mux_ms=1000 dur_ms=20 ticked 0 times
+	 * and passed): XSU's guarantee and the exposure are checked at ticks, a skip. */
 	r.runs[2].thread[1].counts[0].reading.time_running = 10000;
 	r.runs[2].thread[1].counts[0].reading.percent = 10000;
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "too_little_data");
+	assert_non_null(strstr(v.reason, "HT1 ticked 19 times"));
+	r.runs[2].thread[1].ticks = EXP_MIN_TICKS;
 	v = judge(&r, ON, &haswell_model);
 	assert_int_not_equal(v.result, RESULT_SKIP);
 

@@ -124,10 +124,13 @@ static void test_the_library(void **state)
 		if (!workloads[i].internal)
 			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
 				 want[0] ? "|" : "", workloads[i].name);
-	/* custom.c and survey.c offer it in a buffer of 128 bytes. */
-	assert_string_equal(workload_names_text(text, sizeof(text)), want);
+	/* What work0= takes (tests/payload_check.c), in the table's order, without callret. */
+	text[0] = 0;
+	for (const char *const *name = workload_names(); *name; name++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s",
+			 text[0] ? "|" : "", *name);
+	assert_string_equal(text, want);
 	assert_null(strstr(text, "callret"));
-	assert_true(strlen(want) < sizeof(text) - 1);
 }
 
 static void profile_in_range(const struct model_profile *p)

@@ -183,18 +183,15 @@ const struct workload *workload_by_name(const char *name)
 	return NULL;
 }
 
-const char *workload_names_text(char *buf, size_t size)
+const char *const *workload_names(void)
 {
-	size_t len = 0;
+	static const char *names[WORKLOAD_MAX + 1];
+	unsigned n = 0;
 
-	buf[0] = 0;
-	for (unsigned i = 0; i < workload_count && len + 1 < size; i++) {
-		if (workloads[i].internal)
-			continue;
-		format_snprintf(buf + len, size - len, "%s%s", len ? "|" : "", workloads[i].name);
-		len = strlen(buf);
-	}
-	return buf;
+	for (unsigned i = 0; i < workload_count; i++)
+		if (!workloads[i].internal)
+			names[n++] = workloads[i].name;
+	return names;
 }
 
 struct workload_params *workload_prepare(struct workload_memory *m, const struct workload *w,

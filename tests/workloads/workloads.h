@@ -42,8 +42,8 @@ extern const unsigned workload_count;
 /* By name, or NULL (internal ones included). */
 const struct workload *workload_by_name(const char *name);
 
-/* What work0= accepts, "triad|copy|...", into buf. */
-const char *workload_names_text(char *buf, size_t size);
+/* What work0= accepts, NULL-terminated. */
+const char *const *workload_names(void);
 
 #define WORKLOAD_MAX 16
 
