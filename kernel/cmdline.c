@@ -58,6 +58,11 @@ static const struct choice smp_choices[] = {
 	{ "all", SMP_MODE_ALL },
 	{ NULL, 0 },
 };
+static const struct choice on_off_choices[] = {
+	{ "on", 1 },
+	{ "off", 0 },
+	{ NULL, 0 },
+};
 static const struct choice apic_choices[] = {
 	{ "auto", APIC_REQUEST_AUTO },
 	{ "xapic", APIC_REQUEST_XAPIC },
@@ -122,6 +127,8 @@ static const struct key keys[] = {
 	  "an integer from 4 to 262144 (KiB per thread)" },
 	{ "survey_work", KEY_NAME, FIELD(survey_work), NULL, 0, CONFIG_NAME_MAX,
 	  "a workload name" },
+	{ "qr", KEY_CHOICE, FIELD(qr), on_off_choices, 0, 0, NULL },
+	{ "qr_ms", KEY_UINT, FIELD(qr_ms), NULL, 500, 600000, "an integer from 500 to 600000" },
 };
 
 #define KEY_COUNT (sizeof(keys) / sizeof(keys[0]))
@@ -149,6 +156,8 @@ void config_defaults(struct config *cfg)
 	cfg->chase_kib =
 		16384; /* 16 MiB: larger than the L3 of client parts, so every load misses */
 	memcpy(cfg->survey_work, "triad", 6);
+	cfg->qr = 1;
+	cfg->qr_ms = CONFIG_QR_MS_DEFAULT;
 }
 
 static const char *choice_name(const struct choice *c, unsigned v)

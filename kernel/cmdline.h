@@ -43,6 +43,7 @@ enum selftest {
 	SELFTEST_COUNTER_RESET,
 };
 
+#define CONFIG_QR_MS_DEFAULT 5000
 #define CONFIG_EXP_MAX 256
 #define CONFIG_EVENTS_MAX 256 /* an event list, ht0= / ht1= */
 #define CONFIG_NAME_MAX 24    /* a workload name */
@@ -73,6 +74,10 @@ struct config {
 	uint32_t repeat;		   /* each run this many times, as perf stat -r */
 	uint32_t chase_kib;		   /* the chase workload's working set */
 	char survey_work[CONFIG_NAME_MAX]; /* the workload both threads run in the leak survey */
+	/* The end-of-run screen (kernel/qr/end_screen.h): the records as QR codes, each page for
+	 * qr_ms, in turn with the summary. Kernel keys, not the payload's. */
+	uint8_t qr; /* 1 on, 0 off */
+	uint32_t qr_ms;
 };
 
 /* The defaults: the full suite, XSU off and on, greedy, PMU chosen from CPUID, halt at the end. */

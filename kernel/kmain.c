@@ -20,6 +20,7 @@
 #include "kernel/pair.h"
 #include "kernel/payload.h"
 #include "kernel/percpu.h"
+#include "kernel/qr/end_screen.h"
 #include "kernel/pmu_core.h"
 #include "kernel/record_stream.h"
 #include "kernel/run.h"
@@ -568,6 +569,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	fpu_enable(&fpu);
 	step("memory map");
 	memory_setup();
+	qr_end_screen_setup(config.qr, config.qr_ms);
 	step("ACPI tables");
 	acpi_setup();
 

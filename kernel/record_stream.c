@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/console.h"
+#include "kernel/qr/end_screen.h"
 #include "kernel/record_stream.h"
 
 static uint64_t next_seq;
@@ -14,8 +15,10 @@ static char line[RECORD_LINE_MAX];
 
 static void emit_locked(struct record *r)
 {
-	size_t n = record_line(r, next_seq++, line, sizeof(line));
+	uint64_t seq = next_seq++;
+	size_t n = record_line(r, seq, line, sizeof(line));
 	console_write_serial_line_locked(line, n);
+	qr_keep_record(seq, r->type, r->json, r->len); /* for the end-of-run screen */
 }
 
 static void (*boot_hook)(void);
