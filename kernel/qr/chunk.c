@@ -161,19 +161,17 @@ static size_t plain_text(const struct chunk_work *w, unsigned a, unsigned b, con
 }
 
 /* Deflated size of lines ids[a..b) with the note; 0 when it is far too large to tell. */
-static size_t deflated_size(struct chunk_work *w, unsigned a, unsigned b, const char *note,
-			    size_t *plain_len)
+static size_t deflated_size(struct chunk_work *w, unsigned a, unsigned b, const char *note)
 {
 	size_t n = plain_text(w, a, b, note, w->plain, CHUNK_PLAIN_MAX);
 
-	*plain_len = n;
 	if (!n)
 		return 0;
 	w->probes++;
 	return w->deflate(w->deflate_ctx, w->plain, n, w->deflated, 4 * w->capacity);
 }
 
-/* The first index b > a at which lines ids[a..b) hold at least target plain bytes (or n). */
+/* The first index b > a at which lines ids[a..b) hold at least target bytes (or n). */
 static unsigned index_for(const struct chunk_work *w, unsigned a, unsigned n, uint64_t target)
 {
 	uint64_t sum = 0;
@@ -184,57 +182,98 @@ static unsigned index_for(const struct chunk_work *w, unsigned a, unsigned n, ui
 	return b;
 }
 
-/* The largest b such that lines ids[a..b) fit one code; a when not even ids[a] does. */
-static unsigned largest_fit(struct chunk_work *w, unsigned a, unsigned n, const char *note)
+static uint64_t raw_of(const struct chunk_work *w, unsigned a, unsigned b)
 {
-	unsigned lo = a, hi = n + 1, guesses = 0;
-	unsigned b = index_for(w, a, n, (uint64_t)w->capacity * w->ratio16 / 16);
+	uint64_t sum = 0;
 
-	for (;;) {
-		b = b <= lo ? lo + 1 : b >= hi ? hi - 1 : b;
-		if (b <= lo)
-			break;
-		size_t plain = 0, size = deflated_size(w, a, b, note, &plain);
-		bool fits = size && size <= w->capacity;
-		if (fits)
-			lo = b;
-		else
-			hi = b;
-		if (hi == lo + 1 || lo == n)
-			break;
-		if (size && guesses++ < 2) {
-			/* Aim a little short of full: a miss above costs a bisection. */
-			uint64_t target = (uint64_t)plain * w->capacity * 63 / (64 * size);
-			b = index_for(w, a, n, target);
-		} else {
-			b = lo + (hi - lo) / 2;
-		}
-		if (fits && size)
-			w->ratio16 = (unsigned)((uint64_t)plain * 16 / size);
-	}
-	return lo;
+	while (a < b)
+		sum += w->lines[w->ids[a++]].len + 1;
+	return sum;
 }
 
-/* Lay the kept lines out in codes, from the first; codes_max + 1 when they need more. */
+/* A run of lines ids[a..b) tried: its bytes, and deflated (0: unknown, far too large). */
+struct probe {
+	unsigned b;
+	uint64_t raw;
+	size_t size;
+};
+
+/* Where to try next between lo (fits) and hi (does not): where the line between their sizes
+ * crosses the capacity (a secant step), or halfway once that has had its chances. */
+static unsigned next_try(const struct chunk_work *w, unsigned a, unsigned n, const struct probe *lo,
+			 const struct probe *hi, unsigned tries)
+{
+	uint64_t target;
+
+	if (tries >= 4)
+		return lo->b + (hi->b - lo->b) / 2;
+	if (hi->size > lo->size)
+		target = lo->raw +
+			 (w->capacity - lo->size) * (hi->raw - lo->raw) / (hi->size - lo->size);
+	else if (lo->size)
+		target = lo->raw * w->capacity / lo->size;
+	else
+		return lo->b + (hi->b - lo->b) / 2;
+	return index_for(w, a, n, target + 1);
+}
+
+/* The largest b such that lines ids[a..b) fit one code; a when not even ids[a] does. The first
+ * try goes by the last code's ratio of bytes to deflated bytes. */
+static unsigned largest_fit(struct chunk_work *w, unsigned a, unsigned n, const char *note,
+			    size_t *size_used)
+{
+	struct probe lo = { a, 0, 0 }, hi = { n + 1, 0, 0 };
+	unsigned b = index_for(w, a, n, (uint64_t)w->capacity * w->ratio16 / 16);
+
+	for (unsigned tries = 0;; tries++) {
+		b = b <= lo.b ? lo.b + 1 : b >= hi.b ? hi.b - 1 : b;
+		if (b <= lo.b)
+			break;
+		size_t size = deflated_size(w, a, b, note);
+		struct probe p = { b, raw_of(w, a, b), size };
+		if (size && size <= w->capacity)
+			lo = p;
+		else
+			hi = p;
+		if (hi.b == lo.b + 1 || lo.b == n)
+			break;
+		b = next_try(w, a, n, &lo, &hi, tries);
+	}
+	if (lo.size)
+		w->ratio16 = (unsigned)(lo.raw * 16 / lo.size);
+	*size_used = lo.size;
+	return lo.b;
+}
+
+/*
+ * Lay the kept lines out in codes, from the first; codes_max + 1 when they need more. w->need
+ * says how many codes they need, in thousandths: the last code's share of its capacity counts,
+ * and lines beyond codes_max codes count as the ones that fitted did.
+ */
 static unsigned pack(struct chunk_work *w, struct chunk_plan *plan, const char *note)
 {
 	unsigned n = 0, codes = 0;
+	size_t size = 0;
 
 	for (unsigned i = 0; i < w->count; i++)
 		if (w->lines[i].kept)
 			w->ids[n++] = i;
 	for (unsigned a = 0; a < n;) {
-		if (codes == w->codes_max)
+		unsigned b =
+			codes < w->codes_max ? largest_fit(w, a, n, codes ? NULL : note, &size) : a;
+		if (b == a) {
+			/* Full (or not even one line fits a code: a screen far too small). */
+			uint64_t done = raw_of(w, 0, a), all = done + raw_of(w, a, n);
+			w->need = done ? (uint64_t)w->codes_max * 1000 * all / done : UINT64_MAX;
 			return w->codes_max + 1;
-		unsigned b = largest_fit(w, a, n, codes == 0 ? note : NULL);
-		if (b == a)
-			return w->codes_max + 1; /* the note and one line do not fit: too small */
+		}
 		plan->first[codes] = w->ids[a];
 		plan->end[codes] = w->ids[b - 1] + 1;
 		codes++;
 		a = b;
 	}
 	plan->codes = codes;
+	w->need = codes ? (codes - 1) * 1000ull + size * 1000 / w->capacity : 0;
 	return codes;
 }
 
@@ -311,7 +350,7 @@ static void mark_too_long(struct chunk_work *w, struct chunk_plan *plan)
 		if (l->len + 32 < w->capacity)
 			continue;
 		w->ids[0] = i;
-		size_t plain = 0, size = deflated_size(w, 0, 1, NULL, &plain);
+		size_t size = deflated_size(w, 0, 1, NULL);
 		if (!size || size > w->capacity) {
 			l->keepable = l->kept = false;
 			plan->too_long++;
@@ -326,22 +365,63 @@ bool chunk_fits_with(struct chunk_work *w, struct chunk_plan *plan, unsigned lev
 	return pack(w, plan, plan->note) <= w->codes_max;
 }
 
+/* A try of the cut: k kept of the level, and the codes that needs. */
+struct cut_try {
+	uint64_t k, need;
+};
+
+/* The next k: where the line through the last two tries reaches the codes available (a secant
+ * step: the codes needed grow about linearly with the records kept), or halfway. */
+static uint64_t next_k(const struct chunk_work *w, struct cut_try a, struct cut_try b,
+		       struct cut_try lo, struct cut_try hi, unsigned tries)
+{
+	int64_t target = (int64_t)w->codes_max * 1000;
+
+	if (tries >= 5 || a.k == b.k || a.need == b.need || a.need == UINT64_MAX ||
+	    b.need == UINT64_MAX)
+		return lo.k + (hi.k - lo.k) / 2;
+	int64_t k = (int64_t)b.k + (target - (int64_t)b.need) * ((int64_t)b.k - (int64_t)a.k) /
+					   ((int64_t)b.need - (int64_t)a.need);
+	return k <= (int64_t)lo.k ? lo.k + 1 : k >= (int64_t)hi.k ? hi.k - 1 : (uint64_t)k;
+}
+
+/* The most of level's records that fit, knowing that lo.k fit and hi.k did not. */
+static uint64_t most_that_fit(struct chunk_work *w, struct chunk_plan *plan, unsigned level,
+			      struct cut_try lo, struct cut_try hi)
+{
+	struct cut_try a = lo, b = hi;
+
+	for (unsigned tries = 0; hi.k - lo.k > 1; tries++) {
+		uint64_t k = next_k(w, a, b, lo, hi, tries);
+		bool fits = chunk_fits_with(w, plan, level, k);
+		struct cut_try t = { k, w->need };
+		if (fits)
+			lo = t;
+		else
+			hi = t;
+		a = b;
+		b = t;
+	}
+	return lo.k;
+}
+
 /* The priority cut: whole levels while they fit, then the most of the next level that fits. */
 static bool cut(struct chunk_work *w, struct chunk_plan *plan)
 {
+	uint64_t need_below = 0; /* the codes needed by the levels below, kept whole */
+
 	for (unsigned level = 0; level < CHUNK_LEVELS; level++) {
 		uint64_t all = plan->of[level];
-		if (chunk_fits_with(w, plan, level, all))
-			continue;
-		uint64_t lo = 0, hi = all; /* lo fits (the levels below did), hi does not */
-		while (hi - lo > 1) {
-			uint64_t mid = lo + (hi - lo) / 2;
-			if (chunk_fits_with(w, plan, level, mid))
-				lo = mid;
-			else
-				hi = mid;
+		struct cut_try hi = { all, w->need_all }; /* all of the last level: the whole log */
+		if (level + 1 < CHUNK_LEVELS) {
+			if (chunk_fits_with(w, plan, level, all)) {
+				need_below = w->need;
+				continue;
+			}
+			hi.need = w->need;
 		}
-		return chunk_fits_with(w, plan, level, lo);
+		struct cut_try lo = { 0, need_below };
+		return chunk_fits_with(w, plan, level, most_that_fit(w, plan, level, lo, hi));
 	}
 	return true;
 }
@@ -355,6 +435,7 @@ bool chunk_plan_codes(struct chunk_work *w, struct chunk_plan *plan)
 	mark_too_long(w, plan);
 	if (chunk_fits_with(w, plan, CHUNK_LEVELS, 0))
 		return plan->codes > 0 || plan->kept == 0;
+	w->need_all = w->need;
 	return cut(w, plan) && plan->codes > 0;
 }
 

@@ -65,6 +65,8 @@ struct chunk_work {
 	uint64_t copy_left; /* records the copy had no room for: the note names them */
 	unsigned ratio16;   /* plain bytes per deflated byte, times 16: the last chunk's */
 	unsigned probes;    /* compressions tried, for the statistics */
+	uint64_t need;	    /* the last packing's codes needed, in thousandths (chunk.c) */
+	uint64_t need_all;  /* the same for the whole log */
 };
 
 struct chunk_plan {

@@ -193,7 +193,8 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_string_equal(
 		warnings[0].accepted,
 		"exp|xsu|sched|pmu|mux_ms|exit|serial|baud|selftest|core|smp|apic|dur_ms|"
-		"triad_kib|triad_reps|ht0|ht1|work0|work1|start1_ms|repeat|chase_kib|survey_work");
+		"triad_kib|triad_reps|ht0|ht1|work0|work1|start1_ms|repeat|chase_kib|survey_work|"
+		"qr|qr_ms");
 	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
 	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));
 	assert_non_null(strstr(warnings[2].message, "'xsu' needs a value"));
