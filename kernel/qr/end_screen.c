@@ -249,12 +249,14 @@ static bool codes_ready(int version)
 		kprintf("\n");
 		return false;
 	}
-	serial_line("qr: %u codes of %llu records (@%llu to @%llu) made in %llu ms: run %08x, "
-		    "version %d or less, %u deflated bytes a code, %u compressions",
-		    job->codes, (unsigned long long)job->kept,
-		    (unsigned long long)job->code[0].first_seq,
-		    (unsigned long long)job->code[job->codes - 1].last_seq, (unsigned long long)ms,
-		    job->run_id, version, (unsigned)job->capacity, job->probes);
+	/* No "@<digit>" in text: a log reader would take it for a damaged record. */
+	serial_line(
+		"qr: %u codes of %llu records (numbers %llu to %llu) made in %llu ms: run %08x, "
+		"version %d or less, %u deflated bytes a code, %u compressions",
+		job->codes, (unsigned long long)job->kept,
+		(unsigned long long)job->code[0].first_seq,
+		(unsigned long long)job->code[job->codes - 1].last_seq, (unsigned long long)ms,
+		job->run_id, version, (unsigned)job->capacity, job->probes);
 	if (job->note[0])
 		serial_line("qr: not in the codes: %s", job->note);
 	return true;
@@ -267,8 +269,15 @@ void qr_end_screen(bool pass)
 	if (!qr.on)
 		return;
 	if (console_has_vga()) {
-		kprintf("QR codes of the records need a framebuffer (the stick's GRUB gives "
-			"one)\n");
+		/* On the status line: a line of text would push the summary's head off 25 rows. */
+		console_status(
+			pass ? "pmu-testkernel: the run is over: PASS | QR codes need GRUB's "
+			       "framebuffer"
+			     : "pmu-testkernel: the run is over: FAIL | QR codes need GRUB's "
+			       "framebuffer");
+		serial_line(
+			"qr: no QR codes of the records: VGA text cannot show them; the stick's "
+			"GRUB entries give a framebuffer that can");
 		return;
 	}
 	if (!framebuffer_size(&w, &h, &cw, &ch))
