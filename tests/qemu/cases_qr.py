@@ -130,6 +130,23 @@ def degraded_read_back(result, stream):
     assert assembly.log == serial_records(result), "the degraded photos give other records"
 
 
+def several_on_one_photo(result, stream):
+    """Four pages on one picture (2 by 2), the others alone, one of them twice: every record."""
+    photos = photos_of(result)
+    assert photos.total >= 5, "only %d codes" % photos.total
+    pages = [Image.open(p).convert("RGB") for p in photos.files[:4]]
+    width, height = pages[0].size
+    sheet = Image.new("RGB", (2 * width, 2 * height), (255, 255, 255))
+    for i, page in enumerate(pages):
+        sheet.paste(page, ((i % 2) * width, (i // 2) * height))
+    path = os.path.join(work_dir(photos), "four-pages.png")
+    sheet.save(path)
+    assembly = pmu_photos.read_photos([path] + photos.files[4:] + photos.files[-1:])
+    assert assembly.codes_seen == photos.total + 1, "; ".join(assembly.summary())
+    assert not assembly.missing() and not assembly.problems, "; ".join(assembly.summary())
+    assert assembly.log == serial_records(result), "four pages on a photo give other records"
+
+
 def two_missing_named(result, stream):
     """Without two of the photos, the report names both codes, the records they held as lost,
     and reports the rest."""
@@ -172,7 +189,7 @@ CASES = [
          menu_key=grub_command(SUITE),
          describe="OVMF, GRUB from the ISO, the default suite: its records as QR codes",
          checks=READ_BACK + [suite_codes_at_most(SUITE_CODES_MAX), degraded_read_back,
-                             two_missing_named]),
+                             several_on_one_photo, two_missing_named]),
     Case("qr/ovmf-efi", way="ovmf-usb", smp=PAIR, timeout=300, photos=True,
          image=efi_image_with_cmdline("qr", SHORT.encode() + b"\n"),
          describe="OVMF, the native loader's GOP framebuffer", checks=READ_BACK),
