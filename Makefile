@@ -68,6 +68,7 @@ HOST_TEST_SRCS :=   # extra host-only sources linked into every host test (fakes
 TOOLS :=            # host programs, $(BUILD)/tools/<name>
 BENCH_PROGS :=      # programs `make bench` runs, in order
 IMAGE_FILES :=      # files `make image` produces
+KERNEL_LINK_OBJS := # objects a fragment builds itself and links into the kernel (kernel/qr)
 
 # Before the fragments: make expands the prerequisites of their rules as it reads them.
 KERNEL_ELF := $(BUILD)/pmu-testkernel.elf
@@ -122,9 +123,10 @@ $(BUILD)/ring3/user.o: $(RING3_OBJS)
 	$(Q)undefined=$$(nm -u $@); if [ -n "$$undefined" ]; then \
 		echo "ring-3 workloads call outside their pages:"; echo "$$undefined"; rm -f $@; exit 1; fi
 
-$(KERNEL_ELF): $(KERNEL_OBJS) $(BUILD)/ring3/user.o linker.ld
+$(KERNEL_ELF): $(KERNEL_OBJS) $(BUILD)/ring3/user.o $(KERNEL_LINK_OBJS) linker.ld
 	$(say) LD $@
-	$(Q)$(CC) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ring3/user.o -lgcc
+	$(Q)$(CC) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ring3/user.o \
+		$(KERNEL_LINK_OBJS) -lgcc
 
 # ---- host: unit tests and tools -----------------------------------------------------------------
 $(BUILD)/host/%.o: %.c

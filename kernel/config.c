@@ -38,6 +38,11 @@ static const struct cmdline_choice smp_choices[] = {
 	{ "all", SMP_MODE_ALL },
 	{ NULL, 0 },
 };
+static const struct cmdline_choice on_off_choices[] = {
+	{ "on", 1 },
+	{ "off", 0 },
+	{ NULL, 0 },
+};
 static const struct cmdline_choice apic_choices[] = {
 	{ "auto", APIC_REQUEST_AUTO },
 	{ "xapic", APIC_REQUEST_XAPIC },
@@ -59,6 +64,9 @@ static const struct cmdline_key keys[] = {
 	{ "core", KEY_CORE, FIELD(core), NULL, 0, 255,
 	  "boot|0-255 (a core index, see the boot record)", false },
 	{ "smp", KEY_CHOICE, FIELD(smp), smp_choices, 0, 0, NULL, false },
+	{ "qr", KEY_CHOICE, FIELD(qr), on_off_choices, 0, 0, NULL, true },
+	{ "qr_ms", KEY_UINT, FIELD(qr_ms), NULL, 500, 600000, "an integer from 500 to 600000",
+	  true },
 };
 
 static void defaults(void *settings)
@@ -74,6 +82,8 @@ static void defaults(void *settings)
 	cfg->serial_port = 0x3f8;
 	cfg->baud = 115200;
 	cfg->core = CONFIG_CORE_BOOT;
+	cfg->qr = 1;
+	cfg->qr_ms = CONFIG_QR_MS_DEFAULT;
 }
 
 void config_table(struct config *settings, struct cmdline_table *table)

@@ -32,6 +32,8 @@ enum selftest {
 	SELFTEST_COUNTER_RESET,
 };
 
+#define CONFIG_QR_MS_DEFAULT 5000
+
 struct config {
 	uint8_t pmu;	      /* enum pmu_request */
 	uint8_t exit;	      /* enum exit_mode */
@@ -41,6 +43,10 @@ struct config {
 	uint16_t serial_port; /* 16550 I/O port, 0 for no serial console */
 	uint32_t baud;
 	int32_t core; /* index of the core to use, or CONFIG_CORE_BOOT */
+	/* The end-of-run screen (kernel/qr/end_screen.h): the records as QR codes, each page for
+	 * qr_ms, in turn with the summary. */
+	uint8_t qr; /* 1 on, 0 off */
+	uint32_t qr_ms;
 };
 
 /* The kernel's keys over *settings (defaults: PMU chosen from CPUID, halt at the end, COM1). */

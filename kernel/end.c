@@ -6,6 +6,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "kernel/qr/end_screen.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
 #include "kernel/smp.h"
@@ -56,5 +57,7 @@ void boot_end(void)
 	console_status(pass ? "pmu-testkernel: the run is over: PASS"
 			    : "pmu-testkernel: the run is over: FAIL");
 	console_banner(pass ? "PASS" : "FAIL", pass ? SCREEN_GREEN : SCREEN_RED);
+	if (exit_mode == EXIT_MODE_HALT)
+		qr_end_screen(pass); /* the records as QR codes, in turn with the summary */
 	machine_exit(exit_mode, pass);
 }

@@ -215,3 +215,37 @@ const char *framebuffer_init(const struct boot_framebuffer *f, const struct scre
 	*ops = &ops_in_use;
 	return NULL;
 }
+
+bool framebuffer_size(uint32_t *width, uint32_t *height, uint32_t *cell_width,
+		      uint32_t *cell_height)
+{
+	if (!fb.base)
+		return false;
+	*width = fb.width;
+	*height = fb.height;
+	*cell_width = fb.cell_width;
+	*cell_height = fb.cell_height;
+	return true;
+}
+
+void framebuffer_fill_rect(uint32_t x, uint32_t y, uint32_t width, uint32_t height,
+			   enum screen_colour colour)
+{
+	if (!fb.base || x >= fb.width || y >= fb.height)
+		return;
+	width = width < fb.width - x ? width : fb.width - x;
+	height = height < fb.height - y ? height : fb.height - y;
+	for (uint32_t row = y; row < y + height; row++)
+		put_pixels(pixel_address(x, row), width, fb.pixel[colour & 15]);
+}
+
+void framebuffer_text(uint32_t x, uint32_t y, const char *text, uint32_t scale, uint8_t attribute)
+{
+	uint32_t advance = console_font.width * scale;
+
+	if (!fb.base || !scale || y + console_font.height * scale > fb.height)
+		return;
+	for (; *text && x + advance <= fb.width; text++, x += advance)
+		draw_glyph(x, y, font_glyph(&console_font, *text), 0, console_font.height - 1,
+			   scale, fb.pixel[attribute & 15], fb.pixel[attribute >> 4 & 15]);
+}

@@ -8,6 +8,7 @@
 #ifndef KERNEL_FRAMEBUFFER_H
 #define KERNEL_FRAMEBUFFER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernel/boot_info.h"
@@ -23,5 +24,16 @@
  */
 const char *framebuffer_init(const struct boot_framebuffer *fb, const struct screen_ops **ops,
 			     uint32_t *columns, uint32_t *rows);
+
+/*
+ * Drawing beside the text grid, for the end of the run's pages of QR codes (kernel/qr/): the
+ * framebuffer in use (false when there is none) with its text cell's size; a rectangle of one
+ * colour; a line of text at a pixel position, its font pixels scale x scale screen pixels.
+ */
+bool framebuffer_size(uint32_t *width, uint32_t *height, uint32_t *cell_width,
+		      uint32_t *cell_height);
+void framebuffer_fill_rect(uint32_t x, uint32_t y, uint32_t width, uint32_t height,
+			   enum screen_colour colour);
+void framebuffer_text(uint32_t x, uint32_t y, const char *text, uint32_t scale, uint8_t attribute);
 
 #endif

@@ -38,3 +38,6 @@ $(BUILD)/kernel/version.h: FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 $(BUILD)/kernel/kernel/kmain.o: $(BUILD)/kernel/version.h
 $(BUILD)/kernel/kernel/kmain.o: KERNEL_CFLAGS += -include $(BUILD)/kernel/version.h
+
+# The end-of-run screen's QR codes (kernel/qr/).
+include kernel/qr/qr.mk

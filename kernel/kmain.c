@@ -22,6 +22,7 @@
 #include "kernel/payload.h"
 #include "kernel/percpu.h"
 #include "kernel/pmu.h"
+#include "kernel/qr/end_screen.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
 #include "kernel/smp.h"
@@ -597,6 +598,7 @@ static void bring_up(void)
 	fpu_enable(&fpu);
 	step("memory map");
 	memory_setup();
+	qr_end_screen_setup(config.qr, config.qr_ms);
 	step("ACPI tables");
 	acpi_setup();
 	step("local APIC");

@@ -12,10 +12,20 @@ static uint64_t next_seq;
 /* One line buffer, used under the console lock: keeps 4 KiB off the (IST) stacks. */
 static char line[RECORD_LINE_MAX];
 
+static record_keeper keeper;
+
+void record_set_keeper(record_keeper keep)
+{
+	keeper = keep;
+}
+
 static void emit_locked(struct record *r)
 {
-	size_t n = record_line(r, next_seq++, line, sizeof(line));
+	uint64_t seq = next_seq++;
+	size_t n = record_line(r, seq, line, sizeof(line));
 	console_write_serial_line_locked(line, n);
+	if (keeper)
+		keeper(seq, r->type, r->json, r->len);
 }
 
 static void (*boot_hook)(void);

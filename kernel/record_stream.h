@@ -7,6 +7,7 @@
 #define KERNEL_RECORD_STREAM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/record.h"
@@ -18,6 +19,11 @@ void record_emit(struct record *r);
  * bring-up) first calls hook, which emits the boot record with what is known so far.
  */
 void record_set_boot_hook(void (*hook)(void));
+
+/* Called with every record emitted from now on, under the console lock (the end-of-run screen
+ * keeps a copy of them: kernel/qr/end_screen.h). NULL: none. */
+typedef void (*record_keeper)(uint64_t seq, const char *type, const char *json, size_t len);
+void record_set_keeper(record_keeper keep);
 
 /* The last record: "records" is its own sequence number (how many came before it). */
 void record_emit_end(bool pass, unsigned failures, const char *reason);

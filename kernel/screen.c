@@ -17,6 +17,8 @@ static struct {
 		text_bottom; /* the first row below the scrolling text: rows, or the banner's top */
 	uint32_t row, column; /* the cursor, row in [TEXT_TOP, text_bottom) */
 	uint8_t attribute;
+	const char *banner; /* the banner's text (NULL: none) and attribute, for a redraw */
+	uint8_t banner_attribute;
 	uint16_t cells[SCREEN_MAX_COLUMNS * SCREEN_MAX_ROWS]; /* what the screen shows */
 } screen;
 
@@ -142,4 +144,18 @@ void screen_banner(const char *text, uint8_t attribute)
 			*cell_at(c, r) = 0xffff;
 	screen.ops->draw_banner(screen.text_bottom, screen.rows - screen.text_bottom, text,
 				attribute);
+	screen.banner = text;
+	screen.banner_attribute = attribute;
+}
+
+void screen_redraw(void)
+{
+	if (!screen.ops)
+		return;
+	for (uint32_t r = 0; r < screen.text_bottom; r++)
+		for (uint32_t c = 0; c < screen.columns; c++)
+			screen.ops->draw_cell(c, r, *cell_at(c, r));
+	if (screen.banner)
+		screen.ops->draw_banner(screen.text_bottom, screen.rows - screen.text_bottom,
+					screen.banner, screen.banner_attribute);
 }

@@ -59,5 +59,7 @@ void screen_set_attribute(uint8_t attribute);
 void screen_status(const char *text);
 /* The banner: text in large type at the bottom; a second banner replaces the first. */
 void screen_banner(const char *text, uint8_t attribute);
+/* Draw every cell and the banner again, after something else drew on the screen (kernel/qr/). */
+void screen_redraw(void);
 
 #endif

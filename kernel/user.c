@@ -66,6 +66,11 @@ uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_s
 	return result;
 }
 
+void user_call_abort(uint64_t result)
+{
+	user_exit(this_cpu()->user_return_rsp, result);
+}
+
 uint64_t user_memory_alloc(uint64_t bytes)
 {
 	uint64_t base = page_alloc(bytes, PAGE_SIZE);

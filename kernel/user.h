@@ -15,6 +15,10 @@
  */
 uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_stack_top);
 
+/* From the handler of an exception taken at CPL 3 inside user_call(): abandon the ring-3 code
+ * there and then; user_call() returns result. */
+__attribute__((noreturn)) void user_call_abort(uint64_t result);
+
 /* A user stack of size bytes (with a guard page below); returns its top or 0. */
 uint64_t user_stack_alloc(uint64_t size);
 

@@ -31,11 +31,16 @@ set -u
 #   console-setup-linux      the Terminus console font (PSF) the kernel draws its screen with,
 #                            converted into C at build time (kernel/font.h)
 #   tesseract-ocr tesseract-ocr-eng python3-pil
-#                            the screen tests: OCR of QEMU's screendump (tests/qemu/cases_screen.py)
+#                            the screen tests: OCR of QEMU's screendump (tests/qemu/cases_screen.py);
+#                            python3-pil also makes the degraded photos of the QR tests
+#   libdeflate-dev libqrcodegen-dev
+#                            the end-of-run screen's QR codes (kernel/qr/): libdeflate.a and
+#                            libqrcodegen.a, linked into the kernel's ring-3 code
+#   zbar-tools               pmu-report --from-photos: zbarimg reads the QR codes in the photos
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 gnu-efi qemu-system-x86 ovmf libcmocka-dev libpfm4-dev python3 python3-matplotlib
 python3-hypothesis clang-14 libclang-rt-14-dev clang-format-14 console-setup-linux tesseract-ocr
-tesseract-ocr-eng python3-pil"
+tesseract-ocr-eng python3-pil libdeflate-dev libqrcodegen-dev zbar-tools"
 
 if [ "${1:-}" = "--list" ]; then
 	echo $PACKAGES

@@ -10,7 +10,8 @@ killed at the timeout. Nothing here sleeps to synchronise: every wait is on QEMU
 With screendump=FILE, boot() also keeps what the screen shows at the end: once the kernel says it
 halted (exit=halt, the default), it asks QEMU through QMP (on a unix socket) for a screendump of
 the display, PPM or PNG by FILE's extension, then has QEMU quit. QEMU runs without a window
-(-display none); its emulated graphics card still has a screen to dump.
+(-display none); its emulated graphics card still has a screen to dump. With photos=DIR it keeps
+a screendump of every page of QR codes the kernel then shows instead (tools/qemu_photos.py).
 """
 
 import json
@@ -23,6 +24,8 @@ import socket
 import subprocess
 import tempfile
 import time
+
+import qemu_photos
 
 QEMU = "qemu-system-x86_64"
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
@@ -62,6 +65,7 @@ class BootResult:
         self.pressed_enter = False
         self.screendump = None       # the screenshot's path, once QEMU wrote it
         self.screendump_error = None  # why there is none, when one was asked for
+        self.photos = None           # qemu_photos.Photos, when photos were asked for
 
     def tail(self, lines=40):
         return "\n".join(self.log.splitlines()[-lines:])
@@ -107,11 +111,12 @@ def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
 
 
 def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=None,
-         screendump=None, **kwargs):
+         screendump=None, photos=None, **kwargs):
     """Boot and capture. echo, if given, is called with each chunk of console output (bytes).
     menu_key is what to type when GRUB shows its menu: Enter takes the default entry, an entry's
     hotkey (boot/grub.cfg) takes that entry. cwd is QEMU's working directory (a relative path
-    is relative to it). screendump: a file for the screen at the end (see above)."""
+    is relative to it). screendump: a file for the screen at the end; photos: a directory for
+    the pages of QR codes (see above)."""
     result = BootResult()
     workdir = tempfile.mkdtemp(prefix="pmu-qemu-")
     try:
@@ -120,7 +125,7 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=N
             vars_file = os.path.join(workdir, "OVMF_VARS.fd")
             shutil.copyfile(OVMF_VARS, vars_file)
         qmp = None
-        if screendump:
+        if screendump or photos:
             qmp = os.path.join(workdir, "qmp.sock")
             kwargs["extra"] = list(kwargs.get("extra", ())) + [
                 "-qmp", "unix:%s,server=on,wait=off" % qmp]
@@ -129,7 +134,7 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=N
         stderr_path = os.path.join(workdir, "stderr")
         with open(stderr_path, "wb") as stderr:
             _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd,
-                 (qmp, screendump) if screendump else None)
+                 (qmp, screendump) if screendump else None, (qmp, photos) if photos else None)
         with open(stderr_path, "rb") as f:
             result.stderr = f.read().decode("utf-8", "replace")
     finally:
@@ -137,7 +142,7 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=N
     return result
 
 
-def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump):
+def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump, photos=None):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                             start_new_session=True, cwd=cwd)
@@ -176,6 +181,8 @@ def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump
                     result.seconds_to_end = end_seen_at - start
             elif proc.poll() is not None:
                 break
+        if photos and HALTED_RE.search(data) and not result.timed_out:
+            _take_photos(proc, result, data, log, echo, start + timeout, *photos)
     finally:
         if screendump:
             _take_screendump(proc, result, bool(HALTED_RE.search(data)), *screendump)
@@ -230,6 +237,45 @@ def _take_screendump(proc, result, halted, socket_path, path):
             _qmp(channel, "quit")
     except (OSError, ValueError, RuntimeError) as e:
         result.screendump_error = "no screenshot: QMP: %s: %s" % (type(e).__name__, e)
+
+
+def _take_photos(proc, result, data, log, echo, deadline, socket_path, directory):
+    """Every page of QR codes the halted kernel shows, into directory (tools/qemu_photos.py)."""
+    fd = proc.stdout.fileno()
+
+    def read_more(seconds):
+        waited = False
+        while True:
+            ready, _, _ = select.select([fd], [], [], 0 if waited else seconds)
+            waited = True
+            if not ready:
+                return proc.poll() is None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return False
+            data.extend(chunk)
+            if log:
+                log.write(chunk)
+                log.flush()
+            if echo:
+                echo(chunk)
+
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(30)
+            sock.connect(socket_path)
+            channel = sock.makefile("rw", encoding="utf-8")
+            channel.readline()  # the greeting
+            _qmp(channel, "qmp_capabilities")
+
+            def screendump(path):
+                _qmp(channel, "screendump", filename=os.path.abspath(path), format="png")
+
+            result.photos = qemu_photos.capture(read_more, data, screendump, directory,
+                                                deadline)
+    except (OSError, ValueError, RuntimeError) as e:
+        result.photos = qemu_photos.Photos()
+        result.photos.error = "QMP: %s: %s" % (type(e).__name__, e)
 
 
 def _qmp(channel, command_name, **arguments):

@@ -24,7 +24,7 @@ class Case:
     def __init__(self, name, way="kernel", image="kernel", cmdline="exit=qemu", smp="1",
                  cpu="Haswell", memory="512M", timeout=60, verdict="pass", exit_status="auto",
                  checks=(), exclusive=False, menu_key=b"\r", describe="", experiments=False,
-                 accel="tcg", qemu_args=(), cwd=None, screendump=False):
+                 accel="tcg", qemu_args=(), cwd=None, screendump=False, photos=False):
         self.name = name
         self.way = way
         # "kernel" (the ELF), "iso", "efi" (the FAT image), or a function (build dir) -> path that
@@ -58,6 +58,9 @@ class Case:
         # Keep the screen at the end (exit=halt) in $BUILD/test-logs/<name>.ppm for the checks
         # (result.screendump).
         self.screendump = screendump
+        # Keep every page of QR codes the halted kernel shows in $BUILD/test-logs/<name>-photos/
+        # (result.photos, tools/qemu_photos.py).
+        self.photos = photos
 
 
 def image_path(case, build):
@@ -92,10 +95,14 @@ def run_case(case, build):
     log_path = os.path.join(log_dir, case.name.replace("/", "-") + ".log")
     start = time.monotonic()
     screendump = os.path.splitext(log_path)[0] + ".ppm" if case.screendump else None
+    photos = os.path.splitext(log_path)[0] + "-photos" if case.photos else None
+    if photos:
+        shutil.rmtree(photos, ignore_errors=True)  # no page of an earlier run
     result = qemu_boot.boot(case.way, path, log_path=log_path, timeout=case.timeout,
                             smp=case.smp, cpu=case.cpu, memory=case.memory, accel=case.accel,
                             cmdline=case.cmdline, menu_key=case.menu_key,
-                            extra=case.qemu_args, cwd=cwd, screendump=screendump)
+                            extra=case.qemu_args, cwd=cwd, screendump=screendump,
+                            photos=photos)
     elapsed = time.monotonic() - start
     stream = pmu_records.parse(result.log)
     try:

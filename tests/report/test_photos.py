@@ -1,0 +1,200 @@
+"""pmu-report --from-photos (tools/pmu_photos.py): Base45 against RFC 9285's examples, the codes'
+header and CRC, putting chunks of one run in order from any order and any repeats, naming the
+missing codes, and the command line. The codes here are made by an encoder of this test's own
+(Python's zlib and the RFC's arithmetic), not the kernel's: the kernel's pages are read back by
+the QEMU cases (tests/qemu/cases_qr.py)."""
+
+import json
+import os
+import zlib
+
+from PIL import Image
+
+from reporttest import TempDirCase
+import logfixture
+import pmu_photos
+import pmu_records
+
+ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
+
+
+def base45_encode(data):
+    out = []
+    for i in range(0, len(data) - 1, 2):
+        n = data[i] * 256 + data[i + 1]
+        out += [ALPHABET[n % 45], ALPHABET[n // 45 % 45], ALPHABET[n // 2025]]
+    if len(data) % 2:
+        n = data[-1]
+        out += [ALPHABET[n % 45], ALPHABET[n // 45]]
+    return "".join(out)
+
+
+def code(run_id, number, total, lines, flags=0, corrupt=False):
+    """A code's text as the kernel makes it (kernel/qr/chunk.h)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    deflated = compressor.compress("".join(l + "\n" for l in lines).encode()) + \
+        compressor.flush()
+    head = run_id.to_bytes(4, "little") + bytes((number, total, flags))
+    crc = zlib.crc32(deflated, zlib.crc32(head)) & 0xFFFFFFFF
+    data = bytearray(head + crc.to_bytes(4, "little") + deflated)
+    if corrupt:
+        data[-1] ^= 1
+    return "PMU1:" + base45_encode(bytes(data))
+
+
+def records_of(log):
+    """(seq, json) of a fixture log's records."""
+    return [(line.seq, line.text.split(" ", 2)[2]) for line in log.lines if line.seq is not None]
+
+
+def chunk_lines(records):
+    """A chunk's text lines: the first record numbered, a jump numbered too."""
+    lines, previous = [], None
+    for seq, body in records:
+        lines.append(body if previous is not None and seq == previous + 1
+                     else "@%d %s" % (seq, body))
+        previous = seq
+    return lines
+
+
+def codes_of(log, per_code, run_id=0x1A2B3C4D):
+    records = records_of(log)
+    groups = [records[i:i + per_code] for i in range(0, len(records), per_code)]
+    return [code(run_id, k + 1, len(groups), chunk_lines(g)) for k, g in enumerate(groups)]
+
+
+class Base45(TempDirCase):
+    def test_rfc9285_examples(self):
+        self.assertEqual(pmu_photos.base45_decode("BB8"), b"AB")
+        self.assertEqual(pmu_photos.base45_decode("%69 VD92EX0"), b"Hello!!")
+        self.assertEqual(pmu_photos.base45_decode("UJCLQE7W581"), b"base-45")
+        self.assertEqual(pmu_photos.base45_decode("QED8WEX0"), b"ietf!")
+        self.assertEqual(base45_encode(b"ietf!"), "QED8WEX0")
+
+    def test_rfc9285_invalid_input(self):
+        # RFC 9285, section 6: "GGW" is 65536, more than two bytes hold.
+        for bad in ("GGW", "QED8WEX", "qed", "QED8WEX0#"):
+            with self.assertRaises(ValueError, msg=bad):
+                pmu_photos.base45_decode(bad)
+
+    def test_every_length(self):
+        data = bytes(range(256)) * 2
+        for n in range(0, 300):
+            self.assertEqual(pmu_photos.base45_decode(base45_encode(data[:n])), data[:n])
+
+
+class Codes(TempDirCase):
+    def test_header(self):
+        chunk = pmu_photos.parse_code(code(0xA1B2C3D4, 3, 8, ["@5 {\"type\":\"x\"}"], flags=1),
+                                      "p.png")
+        self.assertEqual((chunk.run_id, chunk.number, chunk.total, chunk.flags),
+                         (0xA1B2C3D4, 3, 8, 1))
+        self.assertEqual(chunk.text, "@5 {\"type\":\"x\"}\n")
+
+    def test_bad_codes_are_refused(self):
+        with self.assertRaisesRegex(ValueError, "CRC"):
+            pmu_photos.parse_code(code(1, 1, 1, ["@0 {}"], corrupt=True))
+        with self.assertRaisesRegex(ValueError, "not a pmu-testkernel code"):
+            pmu_photos.parse_code("https://example.org/")
+        with self.assertRaisesRegex(ValueError, "number 3 of 2"):
+            pmu_photos.parse_code(code(1, 3, 2, ["@0 {}"]))
+        with self.assertRaisesRegex(ValueError, "shorter than its header"):
+            pmu_photos.parse_code("PMU1:" + base45_encode(b"12345"))
+
+
+class Assembly(TempDirCase):
+    def test_any_order_and_repeats_give_the_serial_records(self):
+        log = logfixture.suite()
+        codes = codes_of(log, 7)
+        self.assertGreater(len(codes), 4)
+        pictures = [("b.jpg", [codes[2], codes[0]]), ("a.png", list(reversed(codes))),
+                    ("c.png", [codes[1]])]
+        a = pmu_photos.assemble(pictures)
+        self.assertEqual(a.missing(), [])
+        self.assertEqual(a.problems, [])
+        want = "".join(line.text + "\n" for line in log.lines if line.seq is not None)
+        self.assertEqual(a.log, want)
+        stream = pmu_records.parse(a.log)
+        self.assertEqual(stream.problems, [])
+        self.assertEqual(a.summary()[:2], ["Photos: 3 picture(s), %d code(s) read" % (
+            len(codes) + 3), "  run 1a2b3c4d: %d of %d codes" % (len(codes), len(codes))])
+
+    def test_missing_codes_are_named(self):
+        log = logfixture.suite()
+        codes = codes_of(log, 5)
+        total = len(codes)
+        a = pmu_photos.assemble([("p.png", codes[:3] + codes[4:6] + codes[7:])])
+        self.assertEqual(a.missing(), [4, 7])
+        self.assertIn("  records 4 and 7 of %d not found: photograph them again" % total,
+                      a.summary())
+        stream = pmu_records.parse(a.log)
+        self.assertEqual([p.kind for p in stream.problems], ["gap", "gap"])
+        lost = [seq for first, last in stream.lost_spans() for seq in range(first, last + 1)]
+        self.assertEqual(lost, list(range(15, 20)) + list(range(30, 35)))
+        one = pmu_photos.assemble([("p.png", codes[1:])])
+        self.assertIn("  records 1 of %d not found: photograph it again" % total, one.summary())
+        self.assertEqual(pmu_photos.plural_numbers([2, 4, 7]), "2, 4 and 7")
+
+    def test_other_runs_and_conflicts_are_set_aside(self):
+        log = logfixture.suite()
+        mine = codes_of(log, 50)
+        other = code(0x99, 1, 3, ["@0 {\"type\":\"boot\"}"])
+        changed = code(0x1A2B3C4D, 1, len(mine), ["@0 {\"type\":\"boot\",\"x\":1}"])
+        a = pmu_photos.assemble([("a.png", mine), ("b.png", [other]), ("c.png", [changed]),
+                                 ("d.png", [code(1, 1, 1, ["@0 {}"], corrupt=True)]),
+                                 ("e.png", [])])
+        self.assertEqual(a.run_id, 0x1A2B3C4D)
+        self.assertEqual(a.missing(), [])
+        text = "\n".join(a.summary())
+        self.assertIn("1 code(s) of another run (00000099) ignored: b.png", text)
+        self.assertIn("c.png: code 1 differs from the one in a.png: ignored", text)
+        self.assertIn("d.png: a code ignored: its CRC does not match", text)
+        self.assertIn("e.png: no QR code found", text)
+
+    def test_notes_and_numbering(self):
+        lines = ["#left out to fit 30 codes: 10 of 40 count records",
+                 "@0 {\"type\":\"boot\"}", "{\"type\":\"pmu\"}", "@9 {\"type\":\"end\"}"]
+        a = pmu_photos.assemble([("p.png", [code(5, 1, 1, lines, flags=1)])])
+        self.assertEqual(a.notes, ["left out to fit 30 codes: 10 of 40 count records"])
+        self.assertEqual([r.seq for r in pmu_records.parse(a.log).records], [0, 1, 9])
+        self.assertIn("  run 00000005: 1 of 1 codes (the kernel left records out to fit the "
+                      "screen)", a.summary())
+
+
+class CommandLine(TempDirCase):
+    def test_neither_or_both_sources(self):
+        self.assertEqual(self.run_tool().code, 2)
+        log = self.write_log(logfixture.suite())
+        self.assertEqual(self.run_tool(log, "--from-photos", log).code, 2)
+
+    def test_unreadable_picture(self):
+        run = self.run_tool("--from-photos", os.path.join(self.tmp, "nothing.png"))
+        self.assertEqual(run.code, 2)
+        self.assertIn("nothing.png: no such file", run.stderr)
+        text = os.path.join(self.tmp, "text.png")
+        with open(text, "w") as f:
+            f.write("not a picture")
+        run = self.run_tool("--from-photos", text)
+        self.assertEqual(run.code, 2)
+        self.assertIn("zbarimg cannot read it", run.stderr)
+
+    def test_a_picture_without_codes(self):
+        blank = os.path.join(self.tmp, "blank.png")
+        Image.new("RGB", (320, 200), (255, 255, 255)).save(blank)
+        saved = os.path.join(self.tmp, "saved.log")
+        run = self.run_tool("--csv", "--from-photos", blank, "--save-log", saved)
+        self.assertEqual(run.code, 4, run.stdout + run.stderr)  # not a single record
+        self.assertIn("blank.png: no QR code found", run.stdout)
+        self.assertIn("no code of a pmu-testkernel run was found", run.stdout)
+        with open(saved) as f:
+            self.assertEqual(f.read(), "")
+
+    def test_save_log_of_a_serial_log(self):
+        log = logfixture.suite()
+        saved = os.path.join(self.tmp, "saved.log")
+        run = self.run_tool("--csv", self.write_log(log), "--save-log", saved)
+        self.assertEqual(run.code, 0, run.stderr)
+        with open(saved) as f:
+            records = [json.loads(line.split(" ", 2)[2]) for line in f
+                       if line.startswith("@")]
+        self.assertEqual(len(records), len(records_of(log)))
