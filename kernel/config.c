@@ -31,6 +31,10 @@ static const struct cmdline_choice selftest_choices[] = {
 	{ "user-fault", SELFTEST_USER_FAULT },
 	{ "firmware-counters", SELFTEST_FIRMWARE_COUNTERS },
 	{ "counter-reset", SELFTEST_COUNTER_RESET },
+	{ "ipi-delay", SELFTEST_IPI_DELAY },
+	{ "ipi-drop", SELFTEST_IPI_DROP },
+	{ "smm-write", SELFTEST_SMM_WRITE },
+	{ "pmu-v4-freeze", SELFTEST_PMU_V4_FREEZE },
 	{ NULL, 0 },
 };
 static const struct cmdline_choice smp_choices[] = {

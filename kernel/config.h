@@ -30,6 +30,11 @@ enum selftest {
 	SELFTEST_FIRMWARE_COUNTERS,
 	/* The model PMU zeroes a counter of thread 0 mid-run, as SMM code would (pmu/model.h). */
 	SELFTEST_COUNTER_RESET,
+	/* The hardware's behaviours that core-wide XSU must survive (docs/hardware-truth.md): */
+	SELFTEST_IPI_DELAY,	/* a raised tick's IPI is acted on 2-5 ms late (kernel/tick.h) */
+	SELFTEST_IPI_DROP,	/* one raised tick's IPI is lost (kernel/tick.h) */
+	SELFTEST_SMM_WRITE,	/* SMM zeroes thread 0's counters mid-run, catchers too (model) */
+	SELFTEST_PMU_V4_FREEZE, /* a version-4 PMU handed over with its freeze bits set (model) */
 };
 
 #define CONFIG_QR_MS_DEFAULT 5000

@@ -6,6 +6,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "kernel/format.h"
 #include "kernel/qr/end_screen.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
@@ -38,6 +39,32 @@ void boot_set_exit_mode(unsigned mode)
 	exit_mode = mode;
 }
 
+static const char *caveat_text, *caveat_banner[2]; /* [pass] */
+
+void boot_set_caveat(const char *caveat, const char *pass_banner, const char *fail_banner)
+{
+	caveat_text = caveat;
+	caveat_banner[1] = pass_banner;
+	caveat_banner[0] = fail_banner;
+}
+
+/* For a person at the machine: the verdict in words, and in large type, green or red. */
+static void show_verdict(bool pass)
+{
+	static char status[160];
+	const char *verdict = pass ? "PASS" : "FAIL";
+
+	if (caveat_text)
+		format_snprintf(status, sizeof(status), "pmu-testkernel: the run is over: %s (%s)",
+				verdict, caveat_text);
+	else
+		format_snprintf(status, sizeof(status), "pmu-testkernel: the run is over: %s",
+				verdict);
+	console_status(status);
+	console_banner(caveat_text ? caveat_banner[pass] : verdict,
+		       pass ? SCREEN_GREEN : SCREEN_RED);
+}
+
 void boot_end(void)
 {
 	irq_disable();
@@ -51,13 +78,11 @@ void boot_end(void)
 	record_emit_end(pass, failures, pass ? NULL : first_reason);
 	if (!pass)
 		console_set_alert(true);
-	kprintf("\nRUN %s%s%s\n", pass ? "PASSED" : "FAILED", pass ? "" : ": ",
+	kprintf("\nRUN %s%s%s%s%s%s\n", pass ? "PASSED" : "FAILED", caveat_text ? " (" : "",
+		caveat_text ? caveat_text : "", caveat_text ? ")" : "", pass ? "" : ": ",
 		pass ? "" : first_reason);
-	/* For a person at the machine: the verdict in large type, green or red. */
-	console_status(pass ? "pmu-testkernel: the run is over: PASS"
-			    : "pmu-testkernel: the run is over: FAIL");
-	console_banner(pass ? "PASS" : "FAIL", pass ? SCREEN_GREEN : SCREEN_RED);
+	show_verdict(pass);
 	if (exit_mode == EXIT_MODE_HALT)
-		qr_end_screen(pass); /* the records as QR codes, in turn with the summary */
+		qr_end_screen(pass, caveat_text); /* the records as QR codes, with the summary */
 	machine_exit(exit_mode, pass);
 }

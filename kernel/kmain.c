@@ -610,7 +610,7 @@ static void bring_up(void)
 	step("system calls");
 	syscall_init();
 	user_init();
-	tick_init();
+	tick_init(config.selftest);
 	step("topology");
 	topology_setup();
 	step("APs");

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Enumeration, backend choice, taking the PMU over from the firmware, the `pmu` record, and
- * SYS_PMU_ACCOUNT.
+ * Enumeration, backend choice, taking the PMU over from the firmware, and the `pmu` record.
  */
 #include <stddef.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 #include "kernel/pmu.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
-#include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/user_rdpmc.h"
 #include "pmu/counters.h"
@@ -50,27 +48,15 @@ static bool in_user_image(uint64_t p, uint64_t len)
 }
 
 /*
- * SYS_PMU_ACCOUNT(profile, units). The profile is read by the kernel, so it must be one of the
- * workloads' own (in the .user sections), with its rate table there too.
+ * The model reads the profiles the workloads' ledgers name (pmu/model_ledger.h): only one of the
+ * workloads' own, in the .user sections, with its rate table there too.
  */
-static int64_t sys_pmu_account(struct trap_frame *frame, uint64_t profile, uint64_t units,
-			       uint64_t unused)
+static bool profile_ok(const struct model_profile *p)
 {
-	(void)frame;
-	(void)unused;
-	int thread = pair_thread_of(this_cpu());
-	const struct model_profile *p = (const struct model_profile *)(uintptr_t)profile;
-
-	if (!the_pmu.model || thread < 0)
-		return 0;
-	if (!in_user_image(profile, sizeof(*p)) || p->nrates > PROFILE_RATES_MAX ||
-	    (p->nrates &&
-	     !in_user_image((uint64_t)(uintptr_t)p->rates, p->nrates * sizeof(p->rates[0]))))
-		return -1;
-	spin_lock(&the_pmu.lock);
-	model_account(&the_pmu.model_state, (unsigned)thread, p, units);
-	spin_unlock(&the_pmu.lock);
-	return 0;
+	return in_user_image((uint64_t)(uintptr_t)p, sizeof(*p)) &&
+	       p->nrates <= PROFILE_RATES_MAX &&
+	       (!p->nrates ||
+		in_user_image((uint64_t)(uintptr_t)p->rates, p->nrates * sizeof(p->rates[0])));
 }
 
 /*
@@ -150,7 +136,7 @@ static void emit_pmu_record(const struct pmu_record *rec)
 	static struct record r;
 
 	record_begin(&r, "pmu");
-	record_string(&r, "backend", rec->ok ? rec->backend : "none");
+	record_string(&r, "backend", rec->backend);
 	record_string(&r, "reason", rec->reason);
 	record_uint(&r, "version", rec->version);
 	record_uint(&r, "gp", rec->gp);
@@ -162,8 +148,8 @@ static void emit_pmu_record(const struct pmu_record *rec)
 	record_string(&r, "erratum", rec->erratum);
 	record_string(&r, "hypervisor", rec->hypervisor);
 	record_bool(&r, "smt", rec->smt);
-	record_bool(&r, "tsx_force_abort", rec->ok && the_pmu.geometry.tsx_force_abort);
-	if (rec->ok) {
+	record_bool(&r, "tsx_force_abort", the_pmu.counts && the_pmu.geometry.tsx_force_abort);
+	if (the_pmu.counts) {
 		emit_firmware_keys(&r);
 	} else {
 		record_null(&r, "firmware_counters");
@@ -191,7 +177,7 @@ static void emit_pmu_record(const struct pmu_record *rec)
 	record_emit(&r);
 }
 
-struct pmu_driver *pmu_thread_begin(unsigned thread)
+struct pmu_driver *pmu_thread_begin(unsigned thread, struct model_ledger *work)
 {
 	struct pmu_driver *d = &the_pmu.driver[thread];
 	uint64_t probe;
@@ -204,15 +190,32 @@ struct pmu_driver *pmu_thread_begin(unsigned thread)
 
 	spin_lock(&the_pmu.lock);
 	pmu_driver_init(d, &the_pmu.backend[thread], &the_pmu.geometry, flags);
+	memset(work, 0, sizeof(*work));
+	if (the_pmu.model)
+		model_bind_ledger(&the_pmu.model_state, thread, work);
 	spin_unlock(&the_pmu.lock);
 	/* Ring 3 reads counters natively on real ones, through the fault under the model. */
 	user_rdpmc_setup(the_pmu.model ? &the_pmu.model_state : NULL, &the_pmu.lock);
 	return d;
 }
 
+bool pmu_smi_count(unsigned thread, uint64_t *count)
+{
+	bool ok;
+
+	if (!the_pmu.model)
+		return pmu_hw_rdmsr_probe(NULL, MSR_SMI_COUNT, count);
+	spin_lock(&the_pmu.lock);
+	ok = model_rdmsr_safe(&the_pmu.model_state.thread[thread & 1], MSR_SMI_COUNT, count);
+	spin_unlock(&the_pmu.lock);
+	return ok;
+}
+
 void pmu_thread_end(unsigned thread)
 {
 	spin_lock(&the_pmu.lock);
+	if (the_pmu.model)
+		model_bind_ledger(&the_pmu.model_state, thread, NULL);
 	pmu_driver_release(&the_pmu.driver[thread]);
 	spin_unlock(&the_pmu.lock);
 }
@@ -225,6 +228,10 @@ static enum model_firmware model_firmware_for(unsigned selftest)
 		return MODEL_FIRMWARE_COUNTERS_ON;
 	case SELFTEST_COUNTER_RESET:
 		return MODEL_FIRMWARE_SMM_RESET;
+	case SELFTEST_SMM_WRITE:
+		return MODEL_FIRMWARE_SMM_WRITE;
+	case SELFTEST_PMU_V4_FREEZE:
+		return MODEL_FIRMWARE_V4_FREEZE;
 	}
 	return MODEL_FIRMWARE_CLEAN;
 }
@@ -280,12 +287,14 @@ void pmu_choose(unsigned request, bool smt, unsigned selftest)
 {
 	the_pmu.choice = pmu_choose_backend(&the_pmu.info, (enum pmu_request)request);
 	the_pmu.model = the_pmu.choice.backend == PMU_BACKEND_MODEL;
+	the_pmu.counts = the_pmu.choice.backend != PMU_BACKEND_NONE;
 	if (the_pmu.model) {
 		struct model_config cfg;
 		model_config_init(&cfg, the_pmu.info.uarch, smt);
 		cfg.firmware = model_firmware_for(selftest);
+		cfg.profile_ok = profile_ok;
 		model_core_init(&the_pmu.model_state, &cfg);
-		the_pmu.geometry = model_geometry(the_pmu.info.uarch, smt);
+		the_pmu.geometry = the_pmu.model_state.cfg.geo;
 		for (unsigned t = 0; t < 2; t++)
 			the_pmu.backend[t] = model_backend(&the_pmu.model_state, t);
 	} else if (the_pmu.choice.backend == PMU_BACKEND_HW) {
@@ -304,16 +313,20 @@ void pmu_setup(void)
 
 	pmu_record_fill(&rec, &the_pmu.info, &the_pmu.choice, the_pmu.smt);
 	char cpu[64];
-	kprintf("PMU: %s backend (%s); %s%s%s\n", rec.ok ? rec.backend : "no", rec.reason,
+	kprintf("PMU: %s backend (%s); %s%s%s\n", rec.backend, rec.reason,
 		pmu_cpu_name(&the_pmu, cpu, sizeof(cpu)),
 		rec.erratum ? ", erratum " : ", no cross-HT erratum",
 		rec.erratum ? rec.erratum : "");
-	if (rec.ok)
+	if (the_pmu.counts)
 		take_over_from_firmware();
 	emit_pmu_record(&rec);
-	if (!rec.ok) {
+	if (!rec.ok)
 		boot_abort(rec.reason);
-	}
+	/* Nothing real is measured: the verdict says so wherever it shows (kernel/end.h). */
+	if (the_pmu.model)
+		boot_set_caveat("model PMU: nothing measured", "MODEL PASS", "MODEL FAIL");
+	else if (!the_pmu.counts)
+		boot_set_caveat("no PMU: nothing measured", "NO PMU", "NO PMU");
 	warn_about_firmware();
 	if (the_pmu.info.uarch->id == UARCH_GENERIC)
 		record_warn(
@@ -325,5 +338,4 @@ void pmu_setup(void)
 		record_warn("pmu", "selftest", config_selftest_name(selftest), "", NULL,
 			    "this selftest makes the model PMU imitate firmware; the real counters "
 			    "measure here, so it does nothing");
-	syscall_register(SYS_PMU_ACCOUNT, sys_pmu_account);
 }

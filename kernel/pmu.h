@@ -2,8 +2,8 @@
 /*
  * The kernel's side of the counters: which PMU this machine has and which backend measures (the
  * real MSRs or the model PMU), the state the chosen core's two threads share (the lock of XSU
- * transactions and of the model, the model itself), and the system call by which workloads
- * report their work to the model (docs/ARCHITECTURE.md, "Counters: one driver, two backends").
+ * transactions and of the model, the model itself) (docs/ARCHITECTURE.md, "Counters: one driver,
+ * two backends").
  */
 #ifndef KERNEL_PMU_H
 #define KERNEL_PMU_H
@@ -27,6 +27,7 @@ struct pmu {
 	bool smt;		      /* the pair has two threads */
 	unsigned selftest;	      /* enum selftest: the firmware the model imitates */
 	bool model;		      /* the model backend measures */
+	bool counts; /* a backend counts (hw or model); false: nothing is measured */
 	/* Taken for every XSU transaction and, under the model, for every model or driver call. */
 	struct spinlock lock;
 	struct model_pair model_state;
@@ -65,7 +66,7 @@ const char *pmu_cpu_name(const struct pmu *pmu, char *buf, size_t size);
 void pmu_choose(unsigned request, bool smt, unsigned selftest);
 
 /*
- * After the boot record: install the pmu_account system call and emit the `pmu` record. pmu=hw
+ * After the boot record: emit the `pmu` record. pmu=hw
  * on a machine without a PMU ends the boot here, with a clear failure record. Before anything is
  * programmed, each pair thread's PMU MSRs are recorded (the record's "msrs" are thread 0's),
  * counters the firmware left enabled are named ("firmware_counters", and a `warn`), and each
@@ -75,11 +76,18 @@ void pmu_setup(void);
 
 /*
  * On the calling CPU, pair thread `thread`: bind its driver to its backend and leave every counter
- * released (with the real MSRs this must run on that CPU), and let ring 3 read them with RDPMC
- * (kernel/user_rdpmc.h). pmu_thread_end() releases them again. Both take the_pmu.lock around the
- * driver, as the model requires.
+ * released (with the real MSRs this must run on that CPU), let ring 3 read them with RDPMC
+ * (kernel/user_rdpmc.h), and clear `work`, the ledger of the workload the thread runs, which the
+ * model then reads (pmu/model_ledger.h). pmu_thread_end() releases the counters again and unbinds
+ * the ledger. Both take the_pmu.lock around the driver and the model, as the model requires.
  */
-struct pmu_driver *pmu_thread_begin(unsigned thread);
+struct pmu_driver *pmu_thread_begin(unsigned thread, struct model_ledger *work);
 void pmu_thread_end(unsigned thread);
+
+/*
+ * The calling CPU's MSR_SMI_COUNT (the model's, under the model: the SMIs it imitates); false
+ * where the MSR faults (not an Intel CPU, a hypervisor that refuses it).
+ */
+bool pmu_smi_count(unsigned thread, uint64_t *count);
 
 #endif

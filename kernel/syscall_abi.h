@@ -9,9 +9,8 @@
 #define SYSCALL_VECTOR 0x80
 
 enum syscall_number {
-	SYS_EXIT = 0,	     /* (result): leave ring 3; user_call() returns result */
-	SYS_PMU_ACCOUNT = 1, /* (profile, units): the model PMU counts units of work */
-	SYS_HALT = 2,	     /* (): HLT until the next interrupt; -1 at once when no timer is
+	SYS_EXIT = 0, /* (result): leave ring 3; user_call() returns result */
+	SYS_HALT = 2, /* (): HLT until the next interrupt; -1 at once when no timer is
 			      * armed to bring one */
 	SYS_COUNT
 };

@@ -3,6 +3,8 @@
  * The APIC timer interrupt. Its count comes from the calibration in kernel/time.c.
  */
 #include "kernel/apic_hw.h"
+#include "kernel/config.h"
+#include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/percpu.h"
 #include "kernel/tick.h"
@@ -12,11 +14,87 @@
 /* Per CPU, by percpu[].index: written only by that CPU's handler and tick_start(). */
 static struct tick_stats stats[MAX_CPUS];
 
+/* Per CPU, by percpu[].index: the hook runs for a raised tick. */
+static bool raised[MAX_CPUS];
+
+bool tick_is_raised(void)
+{
+	return raised[this_cpu()->index];
+}
+
+/* Run cpu's hook for a raised tick (an IPI, or one ipi-delay held back). */
+static void run_raised(struct percpu *cpu, struct trap_frame *frame)
+{
+	raised[cpu->index] = true;
+	if (cpu->tick_hook)
+		cpu->tick_hook(frame, cpu->tick_context);
+	raised[cpu->index] = false;
+}
+
+/* ---- the selftests' faults of raised ticks (tick_init()) ------------------------------------- */
+
+static unsigned ipi_selftest;
+static uint32_t ipis_sent; /* by tick_send(), every CPU */
+#define IPI_DROPPED 8	   /* ipi-drop: the IPI lost, counted from 1 */
+#define IPI_LATE_MIN_US 2000
+#define IPI_LATE_SPAN_US 3000
+
+/*
+ * ipi-delay: every raised tick arrives 2-5 ms late, and meanwhile both CPUs go on working. A CPU
+ * that follows another's ticks (tick_follow()) has its APIC timer free: it holds back the raised
+ * ticks it receives and those it sends, and its one-shot timer brings them when they are due.
+ * A CPU with a timer of its own sends on time; its sibling holds back what it receives. Held back
+ * together, a receipt and a send are both done when the first is due.
+ */
+static struct late {
+	bool follower; /* no timer of its own: its one-shot timer is the selftest's */
+	bool armed;
+	bool act;		      /* a raised tick received, to act on */
+	const struct percpu *send_to; /* a raised tick to send */
+} late[MAX_CPUS];
+
+static void arm_late(struct late *l)
+{
+	static uint32_t lcg = 12345;
+	uint32_t r = __atomic_load_n(&lcg, __ATOMIC_RELAXED) * 1103515245u + 12345u;
+	uint64_t us = IPI_LATE_MIN_US + (r >> 8) % (IPI_LATE_SPAN_US + 1);
+	uint64_t count = time_info()->apic_timer_hz * us / 1000000;
+
+	__atomic_store_n(&lcg, r, __ATOMIC_RELAXED);
+	if (l->armed)
+		return;
+	l->armed = true;
+	apic_timer_oneshot(&local_apic, VECTOR_TICK, count ? (uint32_t)count : 1, false);
+}
+
+/* A follower's one-shot timer: what ipi-delay held back is due. */
+static void late_due(struct percpu *cpu, struct trap_frame *frame)
+{
+	struct late *l = &late[cpu->index];
+	const struct percpu *to = l->send_to;
+	bool act = l->act;
+
+	l->armed = l->act = false;
+	l->send_to = NULL;
+	if (to)
+		apic_send_ipi(&local_apic, to->apic_id, APIC_ICR_DELIVERY_FIXED | VECTOR_TICK_IPI);
+	if (act)
+		run_raised(cpu, frame);
+}
+
+/* ---- the ticks ----------------------------------------------------------------------------- */
+
 static void tick_interrupt(struct trap_frame *frame)
 {
 	uint64_t entry = rdtsc();
 	struct percpu *cpu = this_cpu();
 
+	if (late[cpu->index].armed) {
+		late_due(cpu, frame);
+		apic_eoi(&local_apic);
+		tick_stats_note_cost(&stats[cpu->index], entry, rdtsc());
+		return;
+	}
 	cpu->ticks++;
 	if (cpu->tick_hook)
 		cpu->tick_hook(frame, cpu->tick_context);
@@ -29,15 +107,26 @@ static void raised_tick_interrupt(struct trap_frame *frame)
 {
 	uint64_t entry = rdtsc();
 	struct percpu *cpu = this_cpu();
+	struct late *l = &late[cpu->index];
 
-	if (cpu->tick_hook)
-		cpu->tick_hook(frame, cpu->tick_context);
+	if (ipi_selftest == SELFTEST_IPI_DELAY && l->follower) {
+		l->act = true;
+		arm_late(l);
+	} else {
+		run_raised(cpu, frame);
+	}
 	apic_eoi(&local_apic);
 	tick_stats_note_cost(&stats[cpu->index], entry, rdtsc());
 }
 
-void tick_init(void)
+void tick_init(unsigned selftest)
 {
+	if (selftest == SELFTEST_IPI_DELAY || selftest == SELFTEST_IPI_DROP) {
+		ipi_selftest = selftest;
+		kprintf("selftest=%s: %s\n", config_selftest_name(selftest),
+			selftest == SELFTEST_IPI_DELAY ? "every raised tick arrives 2-5 ms late"
+						       : "the eighth raised tick's IPI is lost");
+	}
 	trap_register(VECTOR_TICK, tick_interrupt, 0);
 	trap_register(VECTOR_TICK_IPI, raised_tick_interrupt, 0);
 }
@@ -61,6 +150,7 @@ void tick_follow(void (*hook)(struct trap_frame *, void *), void *context)
 {
 	struct percpu *cpu = this_cpu();
 
+	late[cpu->index] = (struct late){ .follower = true };
 	cpu->tick_hook = hook;
 	cpu->tick_context = context;
 	tick_stats_start(&stats[cpu->index], rdtsc(), 0); /* no timer: nothing is due */
@@ -68,6 +158,16 @@ void tick_follow(void (*hook)(struct trap_frame *, void *), void *context)
 
 bool tick_send(const struct percpu *cpu)
 {
+	struct late *l = &late[this_cpu()->index];
+
+	if (__atomic_add_fetch(&ipis_sent, 1, __ATOMIC_RELAXED) == IPI_DROPPED &&
+	    ipi_selftest == SELFTEST_IPI_DROP)
+		return true;
+	if (ipi_selftest == SELFTEST_IPI_DELAY && l->follower) {
+		l->send_to = cpu;
+		arm_late(l);
+		return true;
+	}
 	return apic_send_ipi(&local_apic, cpu->apic_id, APIC_ICR_DELIVERY_FIXED | VECTOR_TICK_IPI);
 }
 
@@ -76,6 +176,7 @@ void tick_stop(void)
 	struct percpu *cpu = this_cpu();
 
 	apic_timer_stop(&local_apic);
+	late[cpu->index] = (struct late){ 0 };
 	cpu->tick_hook = 0;
 	cpu->tick_context = 0;
 }

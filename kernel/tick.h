@@ -14,7 +14,14 @@
 #include "kernel/tick_stats.h"
 #include "kernel/trap.h"
 
-void tick_init(void);
+/*
+ * Install the handlers. selftest (enum selftest, kernel/config.h) ipi-delay and ipi-drop make the
+ * raised ticks' IPIs behave as a hypervisor or firmware can make them: with ipi-delay every
+ * raised tick arrives 2-5 ms late while both CPUs go on working, with ipi-drop the eighth IPI
+ * sent is lost (tick_send() says it was sent). Core-wide XSU's handover must survive both
+ * (pmu/handover.h).
+ */
+void tick_init(unsigned selftest);
 
 /*
  * Start or stop the calling CPU's tick; hook (may be NULL) runs on every tick with context.
@@ -33,6 +40,9 @@ void tick_follow(void (*hook)(struct trap_frame *, void *), void *context);
 
 /* Raise cpu's tick (a fixed IPI with the tick's vector); false when the IPI stayed pending. */
 bool tick_send(const struct percpu *cpu);
+
+/* In a tick hook: whether this tick was raised by another CPU rather than the CPU's timer. */
+bool tick_is_raised(void);
 
 /*
  * The statistics of the CPU whose kernel index is cpu (percpu[].index) since its last

@@ -77,6 +77,28 @@ static enum pmu_drv_status check(const struct pmu_driver *d, const struct pmu_as
 	return PMU_DRV_OK;
 }
 
+/* Every register access goes through these: the driver counts them (pmu/driver.h). */
+static uint64_t rd(struct pmu_driver *d, uint32_t msr)
+{
+	d->reads++;
+	return msr_read(&d->be, msr);
+}
+
+static void wr(struct pmu_driver *d, uint32_t msr, uint64_t value)
+{
+	d->writes++;
+	msr_write(&d->be, msr, value);
+}
+
+/* IA32_PERF_GLOBAL_CTRL, written only when it changes. */
+static void set_global(struct pmu_driver *d, uint64_t value)
+{
+	if (value == d->global)
+		return;
+	wr(d, IA32_PERF_GLOBAL_CTRL, value);
+	d->global = value;
+}
+
 /* What program() writes: per counter its selection and preload, and the enable mask. */
 struct programming {
 	uint64_t selection[PMU_FIXED_BASE + PMU_MAX_FIXED]; /* PERFEVTSEL value or fixed field */
@@ -101,16 +123,18 @@ static void plan(const struct pmu_driver *d, const struct pmu_assignment *a, uns
 	}
 }
 
-/*
- * Counter idx goes on from its value: the counters were stopped and read (so its last value is
- * final), it ran with the same selection, and the caller asks for no particular start value.
- */
-static bool keeps_running(const struct pmu_driver *d, const struct programming *p, unsigned idx)
+/* The counters p keeps as they are: programmed with the same selection, no start value asked. */
+static uint64_t kept(struct pmu_driver *d, const struct programming *p)
 {
-	uint64_t bit = regs_global_bit(idx);
+	uint64_t keep = 0;
 
-	return d->stopped && (d->active & bit) && (p->active & bit) && p->preload[idx] == 0 &&
-	       slot((struct pmu_driver *)d, idx)->selection == p->selection[idx];
+	for (unsigned idx = 0; idx < 64; idx++) {
+		uint64_t bit = regs_global_bit(idx);
+		if ((d->active & p->active & bit) && p->preload[idx] == 0 &&
+		    slot(d, idx)->selection == p->selection[idx])
+			keep |= bit;
+	}
+	return keep;
 }
 
 /* A counter that starts afresh: its count and mark discarded, its value the preload. */
@@ -121,31 +145,52 @@ static void start_counter(struct pmu_drv_counter *c, const struct programming *p
 	c->selection = p->selection[idx];
 }
 
-static void program_gp(struct pmu_driver *d, const struct programming *p)
+/*
+ * Stop the counters in `change` that count now, before their registers are rewritten. Their
+ * counts since the last read are discarded (the caller read them); a wrap since then would leave
+ * an overflow bit that looks like a wrap of the new count, so such bits are cleared.
+ */
+static void stop_changing(struct pmu_driver *d, uint64_t change)
+{
+	uint64_t live = change & d->global, status;
+
+	if (!live)
+		return;
+	set_global(d, d->global & ~live);
+	status = rd(d, IA32_PERF_GLOBAL_STATUS) & live;
+	if (status)
+		wr(d, IA32_PERF_GLOBAL_OVF_CTRL, status);
+}
+
+static void program_gp(struct pmu_driver *d, const struct programming *p, uint64_t change)
 {
 	for (unsigned i = 0; i < d->geo.gp; i++) {
 		struct pmu_drv_counter *c = &d->gp[i];
+		uint64_t bit = regs_global_bit(i);
 
-		if (keeps_running(d, p, i)) {
+		if (!(change & bit)) {
 			c->count = 0;
 			c->interfered = false;
 			continue;
 		}
-		msr_write(&d->be, IA32_PERFEVTSEL(i), 0);
-		memset(c, 0, sizeof(*c));
-		if (!(p->active & regs_global_bit(i)))
+		if (!(p->active & bit)) {
+			/* Linux's way: a counter no event uses is disabled at its selector too. */
+			if (c->selection)
+				wr(d, IA32_PERFEVTSEL(i), 0);
+			memset(c, 0, sizeof(*c));
 			continue;
-		msr_write(&d->be, regs_counter_msr(i, d->geo.full_width), p->preload[i]);
-		msr_write(&d->be, IA32_PERFEVTSEL(i), p->selection[i]);
+		}
+		wr(d, regs_counter_msr(i, d->geo.full_width), p->preload[i]);
+		if (c->selection != p->selection[i])
+			wr(d, IA32_PERFEVTSEL(i), p->selection[i]);
 		start_counter(c, p, i);
 	}
 }
 
-static void program_fixed(struct pmu_driver *d, const struct programming *p)
+static void program_fixed(struct pmu_driver *d, const struct programming *p, uint64_t change)
 {
 	uint64_t ctrl = 0;
 
-	msr_write(&d->be, IA32_FIXED_CTR_CTRL, 0);
 	for (unsigned j = 0; j < d->geo.fixed; j++) {
 		unsigned idx = PMU_FIXED_BASE + j;
 		struct pmu_drv_counter *c = &d->fixed[j];
@@ -155,16 +200,17 @@ static void program_fixed(struct pmu_driver *d, const struct programming *p)
 			continue;
 		}
 		ctrl = regs_fixed_ctrl_set(ctrl, j, (unsigned)p->selection[idx]);
-		if (keeps_running(d, p, idx)) {
+		if (!(change & regs_global_bit(idx))) {
 			c->count = 0;
 			c->interfered = false;
 			continue;
 		}
-		msr_write(&d->be, IA32_FIXED_CTR(j), p->preload[idx]);
+		wr(d, IA32_FIXED_CTR(j), p->preload[idx]);
 		start_counter(c, p, idx);
 	}
-	if (ctrl)
-		msr_write(&d->be, IA32_FIXED_CTR_CTRL, ctrl);
+	if (ctrl != d->fixed_ctrl)
+		wr(d, IA32_FIXED_CTR_CTRL, ctrl);
+	d->fixed_ctrl = ctrl;
 }
 
 /* Linux's TFA: the bit set while GP counter PMU_TFA_COUNTER is in use, written on change only. */
@@ -174,12 +220,20 @@ static void set_tsx_force_abort(struct pmu_driver *d, uint64_t active)
 
 	if (want == d->tsx_force_abort)
 		return;
-	msr_write(&d->be, MSR_TSX_FORCE_ABORT, want ? TSX_FORCE_ABORT_RTM : 0);
+	wr(d, MSR_TSX_FORCE_ABORT, want ? TSX_FORCE_ABORT_RTM : 0);
 	d->tsx_force_abort = want;
 }
 
-enum pmu_drv_status pmu_driver_program(struct pmu_driver *d, const struct pmu_assignment *a,
-				       unsigned n)
+uint64_t pmu_driver_changes(struct pmu_driver *d, const struct pmu_assignment *a, unsigned n)
+{
+	struct programming p;
+
+	plan(d, a, n, &p);
+	return (d->active | p.active) & ~kept(d, &p);
+}
+
+enum pmu_drv_status pmu_driver_program_held(struct pmu_driver *d, const struct pmu_assignment *a,
+					    unsigned n, uint64_t hold)
 {
 	enum pmu_drv_status s = check(d, a, n);
 	struct programming p;
@@ -190,29 +244,39 @@ enum pmu_drv_status pmu_driver_program(struct pmu_driver *d, const struct pmu_as
 	if (d->geo.gp == 0 && d->geo.fixed == 0)
 		return PMU_DRV_OK;
 	plan(d, a, n, &p);
+	uint64_t change = (d->active | p.active) & ~kept(d, &p);
 
-	/* Nothing counts while the PMU is being reprogrammed. */
-	msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
-	program_gp(d, &p);
-	program_fixed(d, &p);
+	/* Nothing that changes counts while it is reprogrammed; the rest goes on. */
+	stop_changing(d, change);
+	program_gp(d, &p, change);
+	program_fixed(d, &p, change);
 	set_tsx_force_abort(d, p.active);
-	/* Stale overflow bits would otherwise look like wraps of the new counts. */
-	msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, all_counters(d));
 	d->active = p.active;
-	d->stopped = false;
-	if (p.active)
-		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, p.active);
+	set_global(d, p.active & ~hold);
 	return PMU_DRV_OK;
+}
+
+enum pmu_drv_status pmu_driver_program(struct pmu_driver *d, const struct pmu_assignment *a,
+				       unsigned n)
+{
+	return pmu_driver_program_held(d, a, n, 0);
+}
+
+void pmu_driver_start(struct pmu_driver *d, uint64_t counters)
+{
+	set_global(d, d->global | (counters & d->active));
 }
 
 static uint64_t read_raw(struct pmu_driver *d, unsigned idx)
 {
 	uint64_t v;
 
-	if ((d->flags & PMU_DRV_RDPMC) && d->be.read_pmc &&
-	    d->be.read_pmc(d->be.ctx, regs_rdpmc_ecx(idx), &v))
-		return v;
-	return msr_read(&d->be, regs_counter_msr(idx, false));
+	if ((d->flags & PMU_DRV_RDPMC) && d->be.read_pmc) {
+		d->reads++;
+		if (d->be.read_pmc(d->be.ctx, regs_rdpmc_ecx(idx), &v))
+			return v;
+	}
+	return rd(d, regs_counter_msr(idx, false));
 }
 
 /*
@@ -234,7 +298,7 @@ static bool fold(struct pmu_driver *d, unsigned idx, uint64_t status)
 	uint64_t delta = (raw - c->last) & mask;
 
 	if (raw < c->last && !overflow)
-		overflow = (msr_read(&d->be, IA32_PERF_GLOBAL_STATUS) & bit) != 0;
+		overflow = (rd(d, IA32_PERF_GLOBAL_STATUS) & bit) != 0;
 	if (raw < c->last && !overflow) {
 		c->interfered = true;
 		d->interferences++;
@@ -255,21 +319,23 @@ void pmu_driver_read(struct pmu_driver *d)
 
 	if (!d->active)
 		return;
-	status = msr_read(&d->be, IA32_PERF_GLOBAL_STATUS);
+	status = rd(d, IA32_PERF_GLOBAL_STATUS);
 	for (unsigned idx = 0; idx < 64; idx++)
 		if ((d->active & regs_global_bit(idx)) && fold(d, idx, status))
 			clear |= regs_global_bit(idx);
 	if (clear)
-		msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, clear);
+		wr(d, IA32_PERF_GLOBAL_OVF_CTRL, clear);
+}
+
+void pmu_driver_stop_some(struct pmu_driver *d, uint64_t counters)
+{
+	set_global(d, d->global & ~counters);
+	pmu_driver_read(d);
 }
 
 void pmu_driver_stop(struct pmu_driver *d)
 {
-	/* With nothing programmed the global control is already 0. */
-	if (d->active)
-		msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
-	pmu_driver_read(d);
-	d->stopped = true;
+	pmu_driver_stop_some(d, ~0ull);
 }
 
 uint64_t pmu_driver_count(const struct pmu_driver *d, unsigned idx)
@@ -307,23 +373,24 @@ void pmu_driver_release(struct pmu_driver *d)
 		d->active = 0;
 		return;
 	}
-	msr_write(&d->be, IA32_PERF_GLOBAL_CTRL, 0);
+	/* Every register written, whatever the shadows say: after init their state is unknown. */
+	wr(d, IA32_PERF_GLOBAL_CTRL, 0);
 	for (unsigned i = 0; i < d->geo.gp; i++) {
-		msr_write(&d->be, IA32_PERFEVTSEL(i), 0);
-		msr_write(&d->be, regs_counter_msr(i, d->geo.full_width), 0);
+		wr(d, IA32_PERFEVTSEL(i), 0);
+		wr(d, regs_counter_msr(i, d->geo.full_width), 0);
 	}
-	msr_write(&d->be, IA32_FIXED_CTR_CTRL, 0);
+	wr(d, IA32_FIXED_CTR_CTRL, 0);
 	for (unsigned j = 0; j < d->geo.fixed; j++)
-		msr_write(&d->be, IA32_FIXED_CTR(j), 0);
-	msr_write(&d->be, IA32_PERF_GLOBAL_OVF_CTRL, all_counters(d));
-	/* Its state is unknown after init: cleared whether or not the driver set it. */
+		wr(d, IA32_FIXED_CTR(j), 0);
+	wr(d, IA32_PERF_GLOBAL_OVF_CTRL, all_counters(d));
 	if (d->geo.tsx_force_abort)
-		msr_write(&d->be, MSR_TSX_FORCE_ABORT, 0);
+		wr(d, MSR_TSX_FORCE_ABORT, 0);
 	d->tsx_force_abort = false;
 	memset(d->gp, 0, sizeof(d->gp));
 	memset(d->fixed, 0, sizeof(d->fixed));
 	d->active = 0;
-	d->stopped = false;
+	d->global = 0;
+	d->fixed_ctrl = 0;
 }
 
 const char *pmu_drv_status_name(enum pmu_drv_status s)

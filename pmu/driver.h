@@ -3,25 +3,31 @@
  * The PMU driver: programs a counter assignment into one logical CPU's PMU and reads the counts,
  * through an MSR backend (the real MSRs or the model PMU), never touching anything else.
  *
- * Per tick on each logical CPU, the kernel does:
+ * Per tick on each logical CPU, the kernel does (pmu/thread_counters.h):
  *
- *	pmu_driver_stop(d);                         freeze every counter, fold in the last counts
+ *	... schedule (XSU transaction, greedy or Hopcroft-Karp) ...
+ *	pmu_driver_stop_some(d, pmu_driver_changes(d, assignment, n));
+ *	                                            stop what changes, fold in every count
  *	for each event e that had counter idx:
  *		e->count += pmu_driver_take(d, idx); events since the last take
- *	... schedule (XSU transaction, greedy or Hopcroft-Karp) ...
- *	pmu_driver_program(d, assignment, n);       program and start the new assignment
+ *	pmu_driver_program(d, assignment, n);       program and start what changes
  *
  * and at the end of an experiment pmu_driver_stop(), the takes, and pmu_driver_release(), which
- * leaves every counter disabled. Instead of stopping, a tick that keeps the same assignment may
- * call pmu_driver_read() and take the counts while the counters run. Reading at every tick keeps
+ * leaves every counter disabled. Reading at every tick keeps
  * the 48-bit counters far from wrapping more than once between reads (2^48 events take hours
  * even at several events per cycle), and a wrap between two reads is never lost: the driver
  * compares each raw value with the previous one and checks IA32_PERF_GLOBAL_STATUS.
  *
- * An event that stays on its counter from one tick to the next keeps counting on it: after
- * pmu_driver_stop(), pmu_driver_program() leaves such a counter's value alone instead of zeroing
- * it (as Linux's x86_pmu_enable keeps events that match their previous assignment). So the driver
- * sees a counter's whole history and catches firmware that writes it behind the kernel's back:
+ * Registers are written only when they change. The driver keeps shadow copies of what it last
+ * wrote (each IA32_PERFEVTSELx, IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL), and an event that
+ * stays on its counter from one schedule to the next keeps counting on it, untouched, stopped or
+ * not (as Linux's x86_pmu_enable keeps events that match their previous assignment): an unchanged
+ * assignment costs no write at all. pmu_driver_stop_some() stops chosen counters (their
+ * IA32_PERF_GLOBAL_CTRL bits) while the others go on, and a program can leave counters held,
+ * selected but not started until pmu_driver_start(). The driver counts its register accesses
+ * (reads: RDMSR and RDPMC; writes: WRMSR), the figures a tick costs on any backend. And since a
+ * counter keeps its value, the driver sees its whole history and catches firmware that writes it
+ * behind the kernel's back:
  *
  * Interference. A value below the previous one with no overflow bit in IA32_PERF_GLOBAL_STATUS
  * (read again after the counter, to rule out a wrap between the two reads) is not a wrap: SMM
@@ -88,12 +94,14 @@ struct pmu_driver {
 	struct pmu_geometry geo;
 	unsigned flags;
 	uint64_t active;      /* counters programmed, as an idxmsk */
-	bool stopped;	      /* pmu_driver_stop() since the last program: the values are final */
+	uint64_t global;      /* IA32_PERF_GLOBAL_CTRL as last written: the counters counting */
+	uint64_t fixed_ctrl;  /* IA32_FIXED_CTR_CTRL as last written */
 	bool tsx_force_abort; /* MSR_TSX_FORCE_ABORT[0] as the driver last wrote it */
 	struct pmu_drv_counter gp[PMU_MAX_GP];
 	struct pmu_drv_counter fixed[PMU_MAX_FIXED];
 	uint64_t wraps;		/* counter wraps accounted since init */
 	uint64_t interferences; /* reads that found a counter written behind the driver's back */
+	uint64_t reads, writes; /* register accesses since init: RDMSR and RDPMC; WRMSR */
 };
 
 /*
@@ -104,22 +112,36 @@ void pmu_driver_init(struct pmu_driver *d, const struct msr_backend *be,
 		     const struct pmu_geometry *geo, unsigned flags);
 
 /*
- * Program assignment a[0..n-1] with the SDM's sequence (vol. 3B, 18.2): global disable; each GP
- * selector cleared, its counter preloaded, the selector written with EN; IA32_FIXED_CTR_CTRL
- * cleared, the fixed counters preloaded, the control written; overflow status cleared; global
- * enable of exactly the assigned counters. Counts and interference marks not yet taken are
- * discarded. On an error nothing is written and the previous programming stays.
- *
- * After pmu_driver_stop(), a counter that gets the selection it already had, with preload 0,
- * is left as it is (its selector and value are not written): it goes on from its value.
+ * Program assignment a[0..n-1], the counters in `hold` (idxmsk) selected but not started. A
+ * counter that gets the selection it already had, with preload 0, is left as it is: it goes on
+ * from its value (started, unless held). The others change with the SDM's sequence (vol. 3B,
+ * 18.2): their IA32_PERF_GLOBAL_CTRL bits cleared (and a stale overflow bit, were one there); a
+ * GP counter preloaded and its selector written, or its selector cleared when no event uses it;
+ * a fixed counter preloaded, then IA32_FIXED_CTR_CTRL; last the global enable of the assigned
+ * counters not held. Counts and interference marks not yet taken are discarded. On an error
+ * nothing is written and the previous programming stays.
  */
+enum pmu_drv_status pmu_driver_program_held(struct pmu_driver *d, const struct pmu_assignment *a,
+					    unsigned n, uint64_t hold);
 enum pmu_drv_status pmu_driver_program(struct pmu_driver *d, const struct pmu_assignment *a,
-				       unsigned n);
+				       unsigned n); /* nothing held */
+
+/* The counters (idxmsk) programming a[0..n-1] would change: the ones not left as they are. */
+uint64_t pmu_driver_changes(struct pmu_driver *d, const struct pmu_assignment *a, unsigned n);
+
+/* Start the held counters among `counters`. */
+void pmu_driver_start(struct pmu_driver *d, uint64_t counters);
 
 /* Fold the counters' progress since the last read into their counts (counters keep running). */
 void pmu_driver_read(struct pmu_driver *d);
 
-/* Global disable, then a last read: the counts are final until the next program. */
+/*
+ * Stop the counters among `counters` (their IA32_PERF_GLOBAL_CTRL bits), then read every counter:
+ * the stopped ones' counts are final until they start again, the others go on counting.
+ */
+void pmu_driver_stop_some(struct pmu_driver *d, uint64_t counters);
+
+/* Stop every counter, then a last read: the counts are final until the next program. */
 void pmu_driver_stop(struct pmu_driver *d);
 
 /* The events counter idx counted since the last take (0 when idx is not programmed)... */

@@ -108,15 +108,36 @@ static uint64_t clear_bits(uint32_t msr, const char *name, uint64_t bits, pmu_rd
 	return v & bits;
 }
 
+/*
+ * Write back the whole global status, as Linux's intel_pmu_reset() does: every bit it shows is
+ * cleared, the version-4 freeze bits with the overflow bits (a status that names bits this version
+ * does not have cannot be read, so none is written that the MSR would refuse).
+ */
+static uint64_t clear_status(pmu_rdmsr_safe_fn read, pmu_wrmsr_safe_fn write, void *ctx,
+			     const char **failed)
+{
+	uint64_t v, after;
+
+	if (!read(ctx, IA32_PERF_GLOBAL_STATUS, &v) || !v)
+		return 0;
+	if (!write(ctx, IA32_PERF_GLOBAL_OVF_CTRL, v) ||
+	    !read(ctx, IA32_PERF_GLOBAL_STATUS, &after) || (after & v)) {
+		*failed = "IA32_PERF_GLOBAL_STATUS";
+		return 0;
+	}
+	return v;
+}
+
 struct pmu_takeover pmu_firmware_takeover(pmu_rdmsr_safe_fn read, pmu_wrmsr_safe_fn write,
 					  void *ctx)
 {
-	struct pmu_takeover t = { 0, 0, NULL };
+	struct pmu_takeover t = { 0, 0, 0, NULL };
 
 	t.debugctl_cleared = clear_bits(IA32_DEBUGCTL, "IA32_DEBUGCTL", DEBUGCTL_FIRMWARE_BITS,
 					read, write, ctx, &t.failed);
 	t.pebs_cleared = clear_bits(IA32_PEBS_ENABLE, "IA32_PEBS_ENABLE", ~0ull, read, write, ctx,
 				    &t.failed);
+	t.status_cleared = clear_status(read, write, ctx, &t.failed);
 	return t;
 }
 

@@ -9,7 +9,9 @@
  * IA32_FIXED_CTR_CTRL = 0x330) and overwrites them silently. This kernel names them
  * ("firmware_counters") and then takes the PMU over: the driver releases every counter, and
  * pmu_firmware_takeover() clears what the driver does not own, IA32_DEBUGCTL's LBR, BTS and
- * freeze-on-PMI bits and IA32_PEBS_ENABLE.
+ * freeze-on-PMI bits, IA32_PEBS_ENABLE, and whatever IA32_PERF_GLOBAL_STATUS still shows, written
+ * back whole as Linux's intel_pmu_reset() does: from version 4 that includes the freeze bits a
+ * PMI left (CTR_FRZ stops every counter until it is cleared, SDM vol. 3B, 18.2.4.1).
  *
  * Every access goes through "safe" functions that return false instead of raising #GP (the
  * kernel's exception fixup, or the model's fault check): a PEBS_ENABLE that does not exist, under
@@ -78,12 +80,15 @@ unsigned pmu_firmware_counters(const struct pmu_msr_snapshot *s, const struct pm
 struct pmu_takeover {
 	uint64_t debugctl_cleared; /* DEBUGCTL_FIRMWARE_BITS that were set and are now clear */
 	uint64_t pebs_cleared;	   /* IA32_PEBS_ENABLE bits that were set and are now clear */
-	const char *failed;	   /* NULL, or the MSR that could not be cleared */
+	uint64_t status_cleared; /* IA32_PERF_GLOBAL_STATUS bits that were set and are now clear */
+	const char *failed;	 /* NULL, or the MSR that could not be cleared */
 };
 
 /*
  * On the logical CPU read and write stand for: clear DEBUGCTL_FIRMWARE_BITS in IA32_DEBUGCTL and
- * every bit of IA32_PEBS_ENABLE, writing only what is set, and read each back. An MSR that cannot
+ * every bit of IA32_PEBS_ENABLE, writing only what is set, and read each back; then write what
+ * IA32_PERF_GLOBAL_STATUS reads to IA32_PERF_GLOBAL_OVF_CTRL (STATUS_RESET from version 4), whole,
+ * and read the status again. An MSR that cannot
  * be read is left alone (a CPU or hypervisor without it); one that cannot be written, or does not
  * keep the value, is named in failed.
  */

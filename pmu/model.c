@@ -36,6 +36,7 @@ struct pmu_geometry model_geometry(const struct uarch *u, bool smt)
 
 void model_config_init(struct model_config *cfg, const struct uarch *u, bool smt)
 {
+	memset(cfg, 0, sizeof(*cfg));
 	cfg->uarch = u;
 	cfg->smt = smt;
 	cfg->geo = model_geometry(u, smt);
@@ -78,11 +79,16 @@ void model_core_init(struct model_pair *core, const struct model_config *cfg)
 	core->cfg = *cfg;
 	if (!core->cfg.shares)
 		core->cfg.shares = model_default_shares;
+	if (cfg->firmware == MODEL_FIRMWARE_V4_FREEZE)
+		core->cfg.geo.version = 4;
 	for (unsigned t = 0; t < 2; t++) {
 		core->thread[t].core = core;
 		core->thread[t].id = t;
 		if (cfg->firmware == MODEL_FIRMWARE_COUNTERS_ON && t < model_threads(core))
 			firmware_counters_on(&core->thread[t]);
+		if (cfg->firmware == MODEL_FIRMWARE_V4_FREEZE)
+			core->thread[t].global_status =
+				GLOBAL_STATUS_CTR_FRZ | GLOBAL_STATUS_LBR_FRZ;
 	}
 }
 
@@ -151,9 +157,16 @@ static void fault(struct model_thread *t, uint32_t msr)
 	t->last_fault_msr = msr;
 }
 
+/* Version 4: a PMI froze the counters (regs.h, GLOBAL_STATUS_CTR_FRZ). */
+static bool frozen(const struct model_thread *t)
+{
+	return (t->global_status & GLOBAL_STATUS_CTR_FRZ) != 0;
+}
+
 static bool gp_enabled(const struct model_thread *t, unsigned i)
 {
-	return (t->evtsel[i] & PERFEVTSEL_EN) && (t->global_ctrl & regs_global_bit(i));
+	return (t->evtsel[i] & PERFEVTSEL_EN) && (t->global_ctrl & regs_global_bit(i)) &&
+	       !frozen(t);
 }
 
 /* GP counter i counts at ring (USR for CPL 3, OS for CPL 0). */
@@ -171,7 +184,8 @@ static bool fixed_counts(const struct model_thread *t, unsigned j, enum model_ri
 {
 	unsigned want = ring == MODEL_RING_USER ? FIXED_CTRL_USR : FIXED_CTRL_OS;
 
-	return (fixed_field(t, j) & want) && (t->global_ctrl & regs_global_bit(PMU_FIXED_BASE + j));
+	return (fixed_field(t, j) & want) &&
+	       (t->global_ctrl & regs_global_bit(PMU_FIXED_BASE + j)) && !frozen(t);
 }
 
 bool model_exposed_now(const struct model_pair *core)
@@ -234,6 +248,7 @@ static enum reg_kind classify(const struct model_thread *t, uint32_t msr, unsign
 	case IA32_PERF_CAPABILITIES:
 	case IA32_DEBUGCTL:
 	case IA32_PEBS_ENABLE:
+	case MSR_SMI_COUNT:
 		return REG_OTHER;
 	}
 	return REG_NONE;
@@ -244,6 +259,7 @@ uint64_t model_rdmsr(struct model_thread *t, uint32_t msr)
 	unsigned i = 0;
 	enum reg_kind kind = thread_exists(t) ? classify(t, msr, &i) : REG_NONE;
 
+	model_sync(t->core);
 	switch (kind) {
 	case REG_PMC:
 	case REG_A_PMC:
@@ -271,6 +287,8 @@ uint64_t model_rdmsr(struct model_thread *t, uint32_t msr)
 		return t->debugctl;
 	case IA32_PEBS_ENABLE:
 		return t->pebs_enable;
+	case MSR_SMI_COUNT:
+		return t->smis;
 	}
 	return 0; /* IA32_PERF_GLOBAL_OVF_CTRL reads as zero */
 }
@@ -293,8 +311,10 @@ static void write_other(struct model_thread *t, uint32_t msr, uint64_t v)
 		note_exposure(t->core);
 		return;
 	case IA32_PERF_GLOBAL_OVF_CTRL:
-		/* Writing 1 clears the status bit (SDM vol. 3B, 18.2.2). */
-		if (v & ~(counters | GLOBAL_STATUS_OVF_BUF | GLOBAL_STATUS_COND_CHGD))
+		/* Writing 1 clears the status bit (SDM vol. 3B, 18.2.2); version 4 clears the freeze
+		 * bits too (18.2.4.1, IA32_PERF_GLOBAL_STATUS_RESET at the same address). */
+		if (v & ~(counters | GLOBAL_STATUS_OVF_BUF | GLOBAL_STATUS_COND_CHGD |
+			  (g->version >= 4 ? GLOBAL_STATUS_CTR_FRZ | GLOBAL_STATUS_LBR_FRZ : 0)))
 			break;
 		t->global_status &= ~v;
 		return;
@@ -321,17 +341,17 @@ void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t v)
 	enum reg_kind kind = thread_exists(t) ? classify(t, msr, &i) : REG_NONE;
 	const struct pmu_geometry *g = geo_of(t);
 
+	/* The work done so far was done under the registers as they were. */
+	model_sync(t->core);
 	switch (kind) {
 	case REG_PMC:
 		/* A legacy write: 32 bits, sign-extended (SDM vol. 3B, 18.2.6). */
 		t->pmc[i] = regs_legacy_pmc_write(v, g->gp_width);
-		t->true_gp[i] = 0;
 		return;
 	case REG_A_PMC:
 		if (v & ~regs_width_mask(g->gp_width))
 			break;
 		t->pmc[i] = v;
-		t->true_gp[i] = 0;
 		return;
 	case REG_EVTSEL:
 		if (v & ~PERFEVTSEL_VALID_MASK)
@@ -343,7 +363,6 @@ void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t v)
 		if (v & ~regs_width_mask(g->fixed_width))
 			break;
 		t->fixed_ctr[i] = v;
-		t->true_fixed[i] = 0;
 		return;
 	case REG_OTHER:
 		write_other(t, msr, v);
@@ -361,6 +380,7 @@ bool model_rdpmc(struct model_thread *t, uint32_t ecx, uint64_t *value)
 
 	if (!thread_exists(t))
 		return false;
+	model_sync(t->core);
 	if (ecx & RDPMC_FIXED) {
 		if (index >= g->fixed)
 			return false;
@@ -529,28 +549,21 @@ static void deliver(struct model_thread *t, uint32_t key, uint64_t d, enum model
 		if (corrupting && i < MODEL_ERRATUM_COUNTERS)
 			kept = leak(t, i, key, d);
 		add_gp(t, i, kept);
-		t->true_gp[i] += d;
 	}
 	/* AnyThread counters of the sibling count this thread's events too (SDM vol. 3B, 18.2.3). */
 	for (unsigned i = 0; sib && i < g->gp; i++) {
 		if ((sib->evtsel[i] & PERFEVTSEL_ANY) && gp_enabled(sib, i) &&
-		    gp_ring(sib, i, ring) && evtsel_key(sib->evtsel[i]) == key) {
+		    gp_ring(sib, i, ring) && evtsel_key(sib->evtsel[i]) == key)
 			add_gp(sib, i, d);
-			sib->true_gp[i] += d;
-		}
 	}
 
 	for (unsigned j = 0; j < g->fixed; j++) {
 		if (fixed_key(j) != key)
 			continue;
-		if (fixed_counts(t, j, ring)) {
+		if (fixed_counts(t, j, ring))
 			add_fixed(t, j, d);
-			t->true_fixed[j] += d;
-		}
-		if (sib && (fixed_field(sib, j) & FIXED_CTRL_ANY) && fixed_counts(sib, j, ring)) {
+		if (sib && (fixed_field(sib, j) & FIXED_CTRL_ANY) && fixed_counts(sib, j, ring))
 			add_fixed(sib, j, d);
-			sib->true_fixed[j] += d;
-		}
 	}
 }
 
@@ -566,14 +579,37 @@ static void account_kind(struct model_thread *t, uint32_t key, uint64_t rate, ui
 		deliver(t, key, d, ring);
 }
 
-/* MODEL_FIRMWARE_SMM_RESET (model.h): SMM zeroes thread 0's IA32_PMC0 once, mid-run. */
+/* An SMI: every logical CPU enters SMM, and counts it in MSR_SMI_COUNT. */
+static void smi(struct model_pair *core)
+{
+	for (unsigned t = 0; t < 2; t++)
+		core->thread[t].smis++;
+}
+
+/*
+ * MODEL_FIRMWARE_SMM_RESET and _WRITE (model.h): once, mid-run, SMM zeroes thread 0's IA32_PMC0,
+ * or every GP counter of thread 0 that counts.
+ */
 static void smm_interferes(struct model_thread *t)
 {
-	if (t->core->cfg.firmware != MODEL_FIRMWARE_SMM_RESET || t->id != 0 || t->smm_resets ||
-	    t->ticks < MODEL_SMM_RESET_TICK || !geo_of(t)->gp || !gp_enabled(t, 0) || !t->pmc[0])
+	enum model_firmware f = t->core->cfg.firmware;
+	unsigned n = f == MODEL_FIRMWARE_SMM_WRITE ? geo_of(t)->gp : 1;
+	uint64_t zeroed = 0;
+
+	if ((f != MODEL_FIRMWARE_SMM_RESET && f != MODEL_FIRMWARE_SMM_WRITE) || t->id != 0 ||
+	    t->smm_resets || t->ticks < MODEL_SMM_RESET_TICK ||
+	    (f == MODEL_FIRMWARE_SMM_WRITE && !t->catchers))
 		return;
-	t->pmc[0] = 0;
-	t->smm_resets++;
+	for (unsigned i = 0; i < n && i < geo_of(t)->gp; i++) {
+		if (!gp_enabled(t, i) || !t->pmc[i])
+			continue;
+		t->pmc[i] = 0;
+		zeroed++;
+	}
+	if (!zeroed)
+		return;
+	t->smm_resets += zeroed;
+	smi(t->core);
 }
 
 void model_account(struct model_pair *core, unsigned thread, const struct model_profile *p,
@@ -599,6 +635,7 @@ void model_tick(struct model_pair *core, unsigned thread)
 {
 	struct model_thread *t = &core->thread[thread & 1];
 
+	model_sync(core);
 	t->ticks++;
 	if (t->exposed)
 		t->exposure_ticks++;
@@ -614,25 +651,93 @@ void model_set_catchers(struct model_pair *core, unsigned thread, uint8_t gp_cou
 	note_exposure(core);
 }
 
-uint64_t model_true_count(const struct model_pair *core, unsigned thread, unsigned idx)
-{
-	const struct model_thread *t = &core->thread[thread & 1];
+/* ---- the workloads' ledgers ---------------------------------------------------------------- */
 
-	if (idx < core->cfg.geo.gp)
-		return t->true_gp[idx];
-	if (idx >= PMU_FIXED_BASE && idx - PMU_FIXED_BASE < core->cfg.geo.fixed)
-		return t->true_fixed[idx - PMU_FIXED_BASE];
-	return 0;
+static void sync_thread(struct model_pair *core, unsigned thread)
+{
+	struct model_thread *t = &core->thread[thread];
+	const struct model_ledger *l = t->ledger;
+
+	for (unsigned s = 0; l && s < MODEL_LEDGER_SLOTS; s++) {
+		const struct model_profile *p = __atomic_load_n(&l->profile[s], __ATOMIC_ACQUIRE);
+		if (!p)
+			break;
+		uint64_t units = __atomic_load_n(&l->units[s], __ATOMIC_ACQUIRE);
+		uint64_t n = units - t->seen[s];
+		if (!n)
+			continue;
+		t->seen[s] = units;
+		if (core->cfg.profile_ok && !core->cfg.profile_ok(p))
+			t->refused++;
+		else
+			model_account(core, thread, p, n);
+	}
 }
 
-uint64_t model_true_take(struct model_pair *core, unsigned thread, unsigned idx)
+void model_sync(struct model_pair *core)
+{
+	for (unsigned t = 0; t < model_threads(core); t++)
+		sync_thread(core, t);
+}
+
+void model_bind_ledger(struct model_pair *core, unsigned thread, const struct model_ledger *ledger)
 {
 	struct model_thread *t = &core->thread[thread & 1];
-	uint64_t taken = model_true_count(core, thread, idx);
 
-	if (idx < core->cfg.geo.gp)
-		t->true_gp[idx] = 0;
-	else if (idx >= PMU_FIXED_BASE && idx - PMU_FIXED_BASE < core->cfg.geo.fixed)
-		t->true_fixed[idx - PMU_FIXED_BASE] = 0;
-	return taken;
+	model_sync(core);
+	t->ledger = ledger;
+	for (unsigned s = 0; s < MODEL_LEDGER_SLOTS; s++)
+		t->seen[s] = ledger ? __atomic_load_n(&ledger->units[s], __ATOMIC_ACQUIRE) : 0;
+}
+
+/* The events of key that n units at rate produce, rounded down as the model rounds. */
+static uint64_t truth_of(uint64_t rate, uint64_t n)
+{
+	uint64_t rem = 0;
+
+	return rate ? scale(n, rate < MODEL_RATE_MAX ? rate : MODEL_RATE_MAX - 1, MODEL_RATE_UNITS,
+			    &rem)
+		    : 0;
+}
+
+/* What one profile's n units count on a counter of key at the levels usr/os select. */
+static uint64_t profile_truth(const struct model_profile *p, uint32_t key, bool usr, bool os,
+			      uint64_t n)
+{
+	uint64_t sum = 0;
+
+	if (!(p->ring == MODEL_RING_USER ? usr : os))
+		return 0;
+	if (key == fixed_key(0))
+		sum += truth_of(p->instructions, n);
+	if (key == fixed_key(1))
+		sum += truth_of(p->core_cycles, n);
+	if (key == fixed_key(2))
+		sum += truth_of(p->ref_cycles, n);
+	for (unsigned r = 0; r < p->nrates; r++) {
+		const struct model_rate *m = &p->rates[r];
+		if (sel_key(m->event, m->umask, m->cmask, m->edge, m->inv) == key)
+			sum += truth_of(m->per_units, n);
+	}
+	return sum;
+}
+
+bool model_truth(const struct model_ledger *ledger, const struct pmu_event *e, uint64_t *count)
+{
+	int j = regs_fixed_counter_for(e);
+	uint32_t key = j >= 0 ? fixed_key((unsigned)j)
+			      : sel_key(e->event, e->umask, e->cmask, e->edge, e->inv);
+
+	*count = 0;
+	if (e->any)
+		return false;
+	for (unsigned s = 0; s < MODEL_LEDGER_SLOTS; s++) {
+		const struct model_profile *p =
+			__atomic_load_n(&ledger->profile[s], __ATOMIC_ACQUIRE);
+		if (!p)
+			break;
+		*count += profile_truth(p, key, e->usr, e->os,
+					__atomic_load_n(&ledger->units[s], __ATOMIC_ACQUIRE));
+	}
+	return true;
 }

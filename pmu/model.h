@@ -10,8 +10,21 @@
  * aliases IA32_A_PMCx, three fixed counters and IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
  * IA32_PERF_GLOBAL_STATUS (overflow bits, set when a counter wraps at its 48-bit width),
  * IA32_PERF_GLOBAL_OVF_CTRL and IA32_PERF_CAPABILITIES, and as plain registers IA32_DEBUGCTL and
- * IA32_PEBS_ENABLE (which the kernel checks and clears when it takes the PMU over). RDPMC is
- * emulated too. An access that would #GP on the hardware (an MSR the geometry does not have, a
+ * IA32_PEBS_ENABLE (which the kernel checks and clears when it takes the PMU over), and
+ * MSR_SMI_COUNT, the SMIs the model imitates (below). RDPMC is emulated too. With
+ * MODEL_FIRMWARE_V4_FREEZE the model is version 4: IA32_PERF_GLOBAL_STATUS has the freeze bits,
+ * and while CTR_FRZ is set nothing counts.
+ *
+ * Work, and when it happened. Each thread's workload keeps a ledger of the units it has done
+ * (pmu/model_ledger.h), bound to the thread with model_bind_ledger(). Every register access
+ * through the model (each read, write and RDPMC, on either thread) and every model_tick() first
+ * accounts both threads' work since the last such moment (model_sync()): the events land in the
+ * counters that were enabled meanwhile, since no register changed in between; a leak into a
+ * sibling counter that was stopped then is lost, as on the hardware. The work of a chunk still
+ * under way is accounted at the first access after the workload reports it, so attribution is
+ * exact to a chunk (tests/ring3/account.h keeps chunks short under the model). What a counter
+ * should have counted is not the model's business: model_truth() gives what the work of a ledger
+ * produced, the truth a count is judged against. An access that would #GP on the hardware (an MSR the geometry does not have, a
  * reserved bit, a write to a read-only register) changes nothing and is counted in the thread's
  * fault counter.
  *
@@ -44,6 +57,8 @@
 
 #include "pmu/counters.h"
 #include "pmu/enumerate.h"
+#include "pmu/event.h"
+#include "pmu/model_ledger.h"
 #include "pmu/model_profile.h"
 #include "pmu/msr.h"
 #include "pmu/uarch.h"
@@ -88,6 +103,21 @@ enum model_firmware {
 	 * MODEL_SMM_RESET_TICK-th tick while that counter is enabled and not zero.
 	 */
 	MODEL_FIRMWARE_SMM_RESET,
+	/*
+	 * SMM code that takes the counters for itself: once, at the first work thread 0 accounts
+	 * after its MODEL_SMM_RESET_TICK-th tick while it counts a leak catcher (core-wide XSU
+	 * runs), it zeroes every GP counter of thread 0 that is enabled and not zero, measured
+	 * events and leak catchers alike (selftest=smm-write, the counter-reset case for core-wide
+	 * XSU).
+	 */
+	MODEL_FIRMWARE_SMM_WRITE,
+	/*
+	 * A version-4 PMU (Skylake on) handed over frozen: a PMI with Freeze_PerfMon_On_PMI and
+	 * Freeze_LBR_On_PMI left CTR_FRZ and LBR_FRZ set in IA32_PERF_GLOBAL_STATUS on both threads,
+	 * so nothing counts until they are written to IA32_PERF_GLOBAL_STATUS_RESET
+	 * (selftest=pmu-v4-freeze). The model is version 4 then.
+	 */
+	MODEL_FIRMWARE_V4_FREEZE,
 };
 
 #define MODEL_SMM_RESET_TICK 10
@@ -99,6 +129,9 @@ struct model_config {
 	bool erratum;		 /* apply the cross-HT leak and count exposure */
 	const struct model_share *shares;
 	enum model_firmware firmware; /* MODEL_FIRMWARE_CLEAN unless a selftest asks */
+	/* Whether a profile a ledger names may be read (the kernel: it lies in the workloads' own
+	 * pages); NULL: every profile may. A profile refused is not accounted, and counted. */
+	bool (*profile_ok)(const struct model_profile *p);
 };
 
 /*
@@ -139,13 +172,11 @@ struct model_thread {
 	uint64_t faults;
 	uint32_t last_fault_msr;
 
-	/*
-	 * The true counts: what each counter would have counted with no erratum (its own events
-	 * whole, nothing received), since the counter was last written or taken. No MSR shows them:
-	 * model_true_take() does, for the tests and the runner's `true` count.
-	 */
-	uint64_t true_gp[PMU_MAX_GP];
-	uint64_t true_fixed[PMU_MAX_FIXED];
+	/* The work of this thread (model_bind_ledger()), and how much of it is accounted. */
+	const struct model_ledger *ledger;
+	uint64_t seen[MODEL_LEDGER_SLOTS];
+	uint64_t refused; /* ledger entries whose profile cfg.profile_ok refused */
+
 	/* GP counters the caller counts a leak catcher on (model_set_catchers). */
 	uint8_t catchers;
 
@@ -159,7 +190,8 @@ struct model_thread {
 	uint64_t exposure_ticks;
 	bool exposed; /* the current tick has been exposed */
 
-	uint64_t smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET zeroed on this thread */
+	uint64_t smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET or _WRITE zeroed on this thread */
+	uint64_t smis;	     /* MSR_SMI_COUNT: the SMIs the model imitated, on either thread */
 };
 
 struct model_pair {
@@ -195,9 +227,30 @@ bool model_wrmsr_safe(struct model_thread *t, uint32_t msr, uint64_t value);
 /*
  * n more units of work done by logical CPU thread with profile p: add the events to every
  * enabled counter selecting them at p's privilege level, apply the erratum, note exposure.
+ * model_sync() calls it with what the ledgers say; tests may call it directly.
  */
 void model_account(struct model_pair *core, unsigned thread, const struct model_profile *p,
 		   uint64_t n);
+
+/*
+ * Account both threads' work that their ledgers show and the model has not yet accounted. Every
+ * register access and model_tick() does it first; callers need it only to look at the state.
+ */
+void model_sync(struct model_pair *core);
+
+/*
+ * Thread's work is what ledger records from now on (NULL: none): what both ledgers showed until
+ * now is accounted first, and ledger's units so far are taken as accounted.
+ */
+void model_bind_ledger(struct model_pair *core, unsigned thread, const struct model_ledger *ledger);
+
+/*
+ * What a counter of event e would count for the work ledger records, with no erratum: the sum
+ * over its profiles of units x rate, rounded down as the model rounds (pmu/model_profile.h), at
+ * the privilege levels e selects. False when the work alone does not decide it (AnyThread: the
+ * sibling's work counts too).
+ */
+bool model_truth(const struct model_ledger *ledger, const struct pmu_event *e, uint64_t *count);
 
 /* A tick of logical CPU thread ends: count it as exposed if it was, and start the next one. */
 void model_tick(struct model_pair *core, unsigned thread);
@@ -221,14 +274,5 @@ bool model_exposed_now(const struct model_pair *core);
  * on.
  */
 void model_set_catchers(struct model_pair *core, unsigned thread, uint8_t gp_counters);
-
-/*
- * What counter idx (idxmsk: GP i, or PMU_FIXED_BASE + j) of thread would have counted with no
- * erratum since it was last written or taken; model_true_take() also resets it, as
- * pmu_driver_take() does the count (no 48-bit wrap: the sum is kept whole). 0 for a counter the
- * geometry does not have.
- */
-uint64_t model_true_count(const struct model_pair *core, unsigned thread, unsigned idx);
-uint64_t model_true_take(struct model_pair *core, unsigned thread, unsigned idx);
 
 #endif

@@ -19,6 +19,7 @@
  * IA32_PERF_CAPABILITIES[13] is set (SDM vol. 3B, 18.2.6 "Full-Width Writes to Performance
  * Counter Registers").
  */
+#define MSR_SMI_COUNT 0x034u	 /* SMIs since reset, read-only (SDM vol. 4, table 2-20 on) */
 #define IA32_BIOS_SIGN_ID 0x08bu /* microcode update signature: the revision in bits 63:32 */
 #define IA32_PMC0 0x0c1u
 #define MSR_TSX_FORCE_ABORT 0x10fu /* Skylake microcode, CPUID.(EAX=7,ECX=0):EDX[13] */

@@ -88,20 +88,27 @@ void mux_set_constraint(struct mux_thread *t, unsigned event, uint64_t mask)
 	}
 }
 
-struct xsu_usage mux_usage(const struct mux_thread *t)
+struct xsu_usage mux_usage_of(const struct mux_thread *t, const int8_t *counter)
 {
 	struct xsu_usage use = { 0, 0 };
 
 	for (unsigned i = 0; i < t->nr_events; i++) {
-		const struct mux_event *e = &t->events[i];
-
-		if (e->counter == SCHED_NO_COUNTER)
+		if (counter[i] == SCHED_NO_COUNTER)
 			continue;
-		use.enabled |= 1ull << e->counter;
-		if (e->constraint.corrupting)
-			use.corrupting |= 1ull << e->counter;
+		use.enabled |= 1ull << counter[i];
+		if (t->events[i].constraint.corrupting)
+			use.corrupting |= 1ull << counter[i];
 	}
 	return use;
+}
+
+struct xsu_usage mux_usage(const struct mux_thread *t)
+{
+	int8_t counter[MUX_MAX_EVENTS];
+
+	for (unsigned i = 0; i < t->nr_events; i++)
+		counter[i] = t->events[i].counter;
+	return mux_usage_of(t, counter);
 }
 
 /* Linux update_event_times(): enabled while in the list and not in error, running while on. */

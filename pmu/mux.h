@@ -90,9 +90,11 @@ struct mux_event {
 	uint8_t state;	     /* enum mux_event_state */
 	uint64_t time_enabled;
 	uint64_t time_running;
-	uint64_t count; /* raw count; the caller adds what the counter counted while it ran */
-	uint64_t leak;	/* xsu=core: what the sibling's leak catcher caught of this event's count
+	uint64_t count;	 /* raw count; the caller adds what the counter counted while it ran */
+	uint64_t leak;	 /* xsu=core: what the sibling's leak catcher caught of this event's count
 			 * and gave back (mux_pair_add_leak); always 0 with xsu off and on */
+	bool interfered; /* its counter, or the catcher that caught its leak, went down without an
+			  * overflow (pmu/driver.h): the count is a lower bound */
 };
 
 struct mux_config {
@@ -178,8 +180,11 @@ void mux_stop(struct mux_thread *t, uint64_t now);
  */
 void mux_account(struct mux_thread *t, uint64_t now);
 
-/* The counters this thread has programmed now, for xsu_invariant(). */
+/* The counters this thread's events count on now, for xsu_invariant(). */
 struct xsu_usage mux_usage(const struct mux_thread *t);
+
+/* The same, with event i on counter[i] (a schedule's plan). */
+struct xsu_usage mux_usage_of(const struct mux_thread *t, const int8_t *counter);
 
 /* An event's result, as perf stat reports it. */
 struct mux_reading {

@@ -103,7 +103,8 @@ void mux_pair_init(struct mux_pair *pair, const struct xsu_ops *ops, struct mux_
 }
 
 void mux_pair_add_leak(struct mux_pair *pair, unsigned thread,
-		       const struct mux_schedule *programmed, unsigned counter, uint64_t caught)
+		       const struct mux_schedule *programmed, unsigned counter, uint64_t caught,
+		       bool interfered)
 {
 	struct mux_thread *sibling = pair->thread[(thread & 1) ^ 1];
 	int e;
@@ -111,6 +112,30 @@ void mux_pair_add_leak(struct mux_pair *pair, unsigned thread,
 	if (counter >= PMU_MAX_GP || !(programmed->catchers & (1u << counter)))
 		return;
 	e = programmed->leak_of[counter];
-	if (e >= 0 && (unsigned)e < sibling->nr_events)
-		sibling->events[e].leak += caught;
+	if (e < 0 || (unsigned)e >= sibling->nr_events)
+		return;
+	sibling->events[e].leak += caught;
+	sibling->events[e].interfered |= interfered;
+}
+
+void mux_pair_commit_all(struct mux_pair *pair, uint64_t now)
+{
+	for (unsigned t = 0; t < 2; t++)
+		mux_pair_commit(pair, t, &pair->schedule[t], now);
+}
+
+void mux_pair_commit(struct mux_pair *pair, unsigned thread, const struct mux_schedule *in_force,
+		     uint64_t now)
+{
+	struct mux_thread *t = pair->thread[thread & 1];
+
+	if (t->running)
+		mux_account(t, now);
+	for (unsigned i = 0; i < t->nr_events; i++) {
+		struct mux_event *e = &t->events[i];
+
+		e->counter = t->running ? in_force->counter[i] : SCHED_NO_COUNTER;
+		if (e->counter != SCHED_NO_COUNTER)
+			e->last_counter = e->counter;
+	}
 }

@@ -97,12 +97,28 @@ bool mux_pair_xsu_invariant(const struct mux_pair *pair);
 /*
  * Give back a leak: GP counter `counter` of thread `thread`, programmed as `programmed` says
  * (a catcher there), counted `caught`; it is added to the sibling's corrupting event opposite
- * (its mux_event.leak). Nothing happens when programmed has no catcher on that counter.
+ * (its mux_event.leak), and when the catcher's counter was written behind the kernel's back
+ * (interfered) that event's count is marked too. Nothing happens when programmed has no catcher
+ * on that counter.
  */
 void mux_pair_add_leak(struct mux_pair *pair, unsigned thread,
-		       const struct mux_schedule *programmed, unsigned counter, uint64_t caught);
+		       const struct mux_schedule *programmed, unsigned counter, uint64_t caught,
+		       bool interfered);
 
 /* An empty schedule: no counter, no catcher. */
 void mux_schedule_clear(struct mux_schedule *s);
+
+/*
+ * Core-wide XSU: thread `thread`'s counters hold `in_force` from now on (a part of its half of
+ * the joint schedule, during a handover, pmu/handover.h). Its events' times are accounted up to
+ * now with what they held, and from now on an event runs only while in_force places it: the
+ * joint schedule (ops->tick) only plans, and an event is running while it counts.
+ */
+void mux_pair_commit(struct mux_pair *pair, unsigned thread, const struct mux_schedule *in_force,
+		     uint64_t now);
+
+/* Both threads hold their whole half of the joint schedule from now on (a handover of no time,
+ * for simulations that schedule and nothing else: tools/schedsim). */
+void mux_pair_commit_all(struct mux_pair *pair, uint64_t now);
 
 #endif

@@ -46,7 +46,15 @@
 #define FIXED_CTRL_PMI 0x8u /* PMI on overflow */
 #define FIXED_CTRL_FIELD_BITS 4
 
-/* IA32_PERF_GLOBAL_STATUS bits above the counters (SDM vol. 3B, figure 18-4). */
+/*
+ * IA32_PERF_GLOBAL_STATUS bits above the counters (SDM vol. 3B, figure 18-4), and from version 4
+ * the freeze bits (18.2.4.1, figure 18-10): set when a PMI froze the LBRs or the counters
+ * (Freeze_LBR_On_PMI, Freeze_PerfMon_On_PMI), cleared by writing them to
+ * IA32_PERF_GLOBAL_STATUS_RESET (the version-3 IA32_PERF_GLOBAL_OVF_CTRL). While CTR_FRZ is set
+ * no counter counts.
+ */
+#define GLOBAL_STATUS_LBR_FRZ (1ull << 58)
+#define GLOBAL_STATUS_CTR_FRZ (1ull << 59)
 #define GLOBAL_STATUS_OVF_BUF (1ull << 62)
 #define GLOBAL_STATUS_COND_CHGD (1ull << 63)
 

@@ -34,7 +34,7 @@ static const char *why_not(const struct pmu_info *info)
 
 struct pmu_choice pmu_choose_backend(const struct pmu_info *info, enum pmu_request req)
 {
-	struct pmu_choice c;
+	struct pmu_choice c = { PMU_BACKEND_NONE, false, NULL };
 	bool usable = pmu_hw_usable(info);
 
 	switch (req) {
@@ -48,6 +48,7 @@ struct pmu_choice pmu_choose_backend(const struct pmu_info *info, enum pmu_reque
 			c.reason = "pmu=hw requested; architectural PMU version 2 or later present";
 		} else {
 			c.backend = PMU_BACKEND_NONE;
+			c.fatal = true;
 			c.reason = info->hypervisor && info->version == 0
 					   ? "pmu=hw requested, but hypervisor without a PMU "
 					     "(CPUID 0x0A reports version 0)"
@@ -61,9 +62,15 @@ struct pmu_choice pmu_choose_backend(const struct pmu_info *info, enum pmu_reque
 	if (usable) {
 		c.backend = PMU_BACKEND_HW;
 		c.reason = "architectural PMU version 2 or later with at least 2 GP counters";
-	} else {
+	} else if (info->hypervisor) {
 		c.backend = PMU_BACKEND_MODEL;
 		c.reason = why_not(info);
+	} else {
+		c.reason = info->intel
+				   ? "no hypervisor and no usable Intel PMU: nothing is measured "
+				     "(pmu=model runs the model PMU)"
+				   : "no hypervisor and not a GenuineIntel CPU: nothing is "
+				     "measured (pmu=model runs the model PMU)";
 	}
 	return c;
 }
@@ -78,7 +85,7 @@ const char *pmu_backend_name(enum pmu_backend_kind k)
 	case PMU_BACKEND_NONE:
 		break;
 	}
-	return NULL;
+	return "none";
 }
 
 void pmu_record_fill(struct pmu_record *r, const struct pmu_info *info,
@@ -89,7 +96,7 @@ void pmu_record_fill(struct pmu_record *r, const struct pmu_info *info,
 					: pmu_info_geometry(info);
 
 	memset(r, 0, sizeof(*r));
-	r->ok = choice->backend != PMU_BACKEND_NONE;
+	r->ok = !choice->fatal;
 	r->backend = pmu_backend_name(choice->backend);
 	r->reason = choice->reason;
 	/* Under hw the record gives CPUID's own counts, unclamped. */

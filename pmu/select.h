@@ -20,13 +20,14 @@ enum pmu_request {
 };
 
 enum pmu_backend_kind {
-	PMU_BACKEND_NONE, /* pmu=hw without a PMU: the run ends with a failure record */
+	PMU_BACKEND_NONE, /* nothing can count: pmu=hw ends the run, pmu=auto measures nothing */
 	PMU_BACKEND_HW,
 	PMU_BACKEND_MODEL,
 };
 
 struct pmu_choice {
 	enum pmu_backend_kind backend;
+	bool fatal;	    /* NONE because pmu=hw was asked: the run ends with a failure record */
 	const char *reason; /* one sentence, for the record and the console */
 };
 
@@ -38,12 +39,16 @@ struct pmu_choice {
 bool pmu_hw_usable(const struct pmu_info *info);
 
 /*
- * auto takes hw when pmu_hw_usable(), else the model; hw takes hw or fails (backend NONE) when
- * there is no usable PMU; model always takes the model.
+ * auto takes hw when pmu_hw_usable(); without it the model only under a hypervisor (QEMU, a
+ * cloud: the model stands in for counters the host does not give), and on a real machine none:
+ * an AMD CPU or an old Intel one, where a run on the model would end on the same PASS as a
+ * measurement, so nothing is measured and every experiment is skipped (no_pmu) unless pmu=model
+ * asks for the model. hw takes hw or fails (NONE, fatal) when there is no usable PMU; model
+ * always takes the model.
  */
 struct pmu_choice pmu_choose_backend(const struct pmu_info *info, enum pmu_request req);
 
-/* The name of a backend: "hw", "model", or NULL for none. */
+/* The name of a backend: "hw", "model" or "none". */
 const char *pmu_backend_name(enum pmu_backend_kind k);
 
 /*
@@ -53,7 +58,7 @@ const char *pmu_backend_name(enum pmu_backend_kind k);
  */
 struct pmu_record {
 	bool ok;	     /* false: pmu=hw without a PMU, the run must end */
-	const char *backend; /* "hw", "model" or NULL */
+	const char *backend; /* "hw", "model" or "none" */
 	const char *reason;
 	unsigned version;
 	unsigned gp, gp_width;

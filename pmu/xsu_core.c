@@ -212,13 +212,11 @@ static void apply(struct mux_pair *pair, unsigned t, const struct core_sched_inp
 	for (unsigned i = 0; i < th->nr_events; i++) {
 		struct mux_event *e = &th->events[i];
 
-		e->counter = th->running ? res->counter[t][i] : SCHED_NO_COUNTER;
+		/* The plan: the event counts there once the handover commits it (mux_pair_commit). */
+		s->counter[i] = th->running ? res->counter[t][i] : SCHED_NO_COUNTER;
 		e->dynamic_mask = e->constraint.mask & allowed[e->constraint.corrupting];
-		s->counter[i] = e->counter;
-		if (e->counter == SCHED_NO_COUNTER)
-			continue;
-		e->last_counter = e->counter;
-		s->nr_scheduled++;
+		if (s->counter[i] != SCHED_NO_COUNTER)
+			s->nr_scheduled++;
 	}
 	for (unsigned k = 0; k < in->nr_groups; k++) {
 		const struct core_sched_group *g = &in->order[k];
@@ -239,6 +237,37 @@ static void apply(struct mux_pair *pair, unsigned t, const struct core_sched_inp
 	th->multiplexing = s->multiplexing;
 }
 
+/*
+ * Keep what can stay where it is. core_sched() chooses which events run and on which counters,
+ * but any counter an event's dynamic constraint allows serves it as well, and every event that
+ * changes counter costs the handover two writes (pmu/driver.h): so an event whose last counter is
+ * allowed goes back there, swapping with the event the schedule put there when that one may take
+ * the counter left (Linux's fast path does the same for each thread, pmu/mux.h). The split and
+ * every constraint hold; catchers follow their corrupting events (place_catchers()).
+ */
+static void stick(struct mux_pair *pair, unsigned t)
+{
+	const struct mux_thread *th = pair->thread[t];
+	int8_t *plan = pair->schedule[t].counter;
+
+	for (unsigned i = 0; i < th->nr_events; i++) {
+		int from = plan[i], to = th->events[i].last_counter;
+
+		if (from == SCHED_NO_COUNTER || to == SCHED_NO_COUNTER || from == to ||
+		    !(th->events[i].dynamic_mask & (1ull << to)))
+			continue;
+		int other = -1;
+		for (unsigned j = 0; j < th->nr_events; j++)
+			if (plan[j] == to)
+				other = (int)j;
+		if (other >= 0 && !(th->events[other].dynamic_mask & (1ull << from)))
+			continue;
+		plan[i] = (int8_t)to;
+		if (other >= 0)
+			plan[other] = (int8_t)from;
+	}
+}
+
 /* Opposite every corrupting event on GP counter i, the sibling's counter i counts the catcher. */
 static void place_catchers(struct mux_pair *pair)
 {
@@ -252,25 +281,27 @@ static void place_catchers(struct mux_pair *pair)
 		return;
 	for (unsigned t = 0; t < 2; t++) {
 		const struct mux_thread *th = pair->thread[t];
+		const int8_t *planned = pair->schedule[t].counter;
 		struct mux_schedule *sibling = &pair->schedule[t ^ 1];
 
 		for (unsigned i = 0; i < th->nr_events; i++) {
-			const struct mux_event *e = &th->events[i];
+			int c = planned[i];
 
-			if (e->counter == SCHED_NO_COUNTER || e->counter >= PMU_MAX_GP ||
-			    !e->constraint.corrupting)
+			if (c == SCHED_NO_COUNTER || c >= PMU_MAX_GP ||
+			    !th->events[i].constraint.corrupting)
 				continue;
-			sibling->catchers |= (uint8_t)(1u << e->counter);
-			sibling->leak_of[e->counter] = (int8_t)i;
+			sibling->catchers |= (uint8_t)(1u << c);
+			sibling->leak_of[c] = (int8_t)i;
 		}
 	}
 }
 
-/* Linux's XSU states, made equal to what each thread now holds (xsu_invariant checks them). */
+/* Linux's XSU states, made equal to the joint schedule (xsu_invariant checks them). */
 static void mirror_states(struct mux_pair *pair)
 {
 	for (unsigned t = 0; t < 2; t++) {
 		const struct mux_thread *th = pair->thread[t];
+		const int8_t *planned = pair->schedule[t].counter;
 		struct sched_txn txn;
 		bool exclusive = false;
 
@@ -281,8 +312,8 @@ static void mirror_states(struct mux_pair *pair)
 
 			if (e->state == MUX_EVENT_ENABLED)
 				exclusive |= e->constraint.corrupting;
-			if (e->counter != SCHED_NO_COUNTER)
-				xsu_commit(&txn, (unsigned)e->counter, e->constraint.corrupting);
+			if (planned[i] != SCHED_NO_COUNTER)
+				xsu_commit(&txn, (unsigned)planned[i], e->constraint.corrupting);
 		}
 		xsu_stop(&txn);
 		xsu_set_has_exclusive(&pair->xsu, t, exclusive && th->running);
@@ -302,8 +333,10 @@ static void joint_schedule(struct mux_pair *pair, uint64_t now)
 	}
 	build_input(pair, &in);
 	core_sched(&in, &res);
-	for (unsigned t = 0; t < 2; t++)
+	for (unsigned t = 0; t < 2; t++) {
 		apply(pair, t, &in, &res);
+		stick(pair, t);
+	}
 	place_catchers(pair);
 	mirror_states(pair);
 	pair->exclusive[0] = res.exclusive[0];
@@ -336,12 +369,13 @@ static void joint_tick(struct mux_pair *pair, unsigned thread, uint64_t now)
 	joint_schedule(pair, now);
 }
 
-/* Linux's invariant, and the catchers where they belong. */
+/* Linux's invariant on the joint schedule, and the catchers where they belong. */
 static bool joint_invariant(const struct mux_pair *pair)
 {
-	struct xsu_usage use[2] = { mux_usage(pair->thread[0]), mux_usage(pair->thread[1]) };
+	struct xsu_usage use[2] = { mux_usage_of(pair->thread[0], pair->schedule[0].counter),
+				    mux_usage_of(pair->thread[1], pair->schedule[1].counter) };
 
-	if (!mux_pair_xsu_invariant(pair))
+	if (!xsu_invariant(&pair->xsu, use[0], use[1]))
 		return false; /* exposure, or states that do not match */
 	for (unsigned t = 0; t < 2; t++) {
 		uint64_t catchers = pair->schedule[t].catchers;

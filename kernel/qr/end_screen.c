@@ -186,7 +186,7 @@ static void draw_code(const uint8_t *modules, uint32_t size, const struct qr_pag
 		}
 }
 
-static void show_page(unsigned k, bool pass)
+static void show_page(unsigned k, bool pass, const char *caveat)
 {
 	const struct qr_job *job = qr.job;
 	const struct qr_code_info *info = &job->code[k];
@@ -204,6 +204,7 @@ static void show_page(unsigned k, bool pass)
 		.total = job->codes,
 		.run_id = job->run_id,
 		.pass = pass,
+		.caveat = caveat,
 		.first_seq = info->first_seq,
 		.last_seq = info->last_seq,
 		.records = info->records,
@@ -265,7 +266,7 @@ static bool codes_ready(int version)
 	return true;
 }
 
-void qr_end_screen(bool pass)
+void qr_end_screen(bool pass, const char *caveat)
 {
 	uint32_t w, h, cw, ch;
 
@@ -273,11 +274,13 @@ void qr_end_screen(bool pass)
 		return;
 	if (console_has_vga()) {
 		/* On the status line: a line of text would push the summary's head off 25 rows. */
-		console_status(
-			pass ? "pmu-testkernel: the run is over: PASS | QR codes need GRUB's "
-			       "framebuffer"
-			     : "pmu-testkernel: the run is over: FAIL | QR codes need GRUB's "
-			       "framebuffer");
+		static char status[200];
+		format_snprintf(status, sizeof(status),
+				"pmu-testkernel: the run is over: %s%s%s%s | QR codes need GRUB's "
+				"framebuffer",
+				pass ? "PASS" : "FAIL", caveat ? " (" : "", caveat ? caveat : "",
+				caveat ? ")" : "");
+		console_status(status);
 		serial_line(
 			"qr: no QR codes of the records: VGA text cannot show them; the stick's "
 			"GRUB entries give a framebuffer that can");
@@ -298,7 +301,7 @@ void qr_end_screen(bool pass)
 	for (;;) {
 		udelay((uint64_t)qr.ms * 1000);
 		for (unsigned k = 0; k < job->codes; k++) {
-			show_page(k, pass);
+			show_page(k, pass, caveat);
 			serial_line("qr: records %u of %u on the screen", k + 1, job->codes);
 			udelay((uint64_t)qr.ms * 1000);
 			serial_line("qr: records %u of %u off the screen", k + 1, job->codes);

@@ -25,6 +25,6 @@ void qr_end_screen_setup(bool on, uint32_t ms);
 /* At the end of a run whose machine halts, after the end record: returns at once with qr=off,
  * without a framebuffer or on VGA text (saying there that the codes need a framebuffer);
  * otherwise shows the pages, the summary and the codes, for ever. */
-void qr_end_screen(bool pass);
+void qr_end_screen(bool pass, const char *caveat);
 
 #endif

@@ -93,8 +93,9 @@ void qr_page_text(const struct qr_page_facts *f, unsigned columns, struct qr_pag
 	format_snprintf(buf, sizeof(buf), "records %u of %u", f->number, f->total);
 	paragraph(t, columns / 2, buf);
 	paragraph(t, columns, "");
-	format_snprintf(buf, sizeof(buf), "pmu-testkernel, run %08x: %s", f->run_id,
-			f->pass ? "PASS" : "FAIL");
+	format_snprintf(buf, sizeof(buf), "pmu-testkernel, run %08x: %s%s%s%s", f->run_id,
+			f->pass ? "PASS" : "FAIL", f->caveat ? " (" : "",
+			f->caveat ? f->caveat : "", f->caveat ? ")" : "");
 	paragraph(t, columns, buf);
 	format_snprintf(buf, sizeof(buf), "@%llu to @%llu: %u records",
 			(unsigned long long)f->first_seq, (unsigned long long)f->last_seq,

@@ -43,6 +43,7 @@ struct qr_page_facts {
 	unsigned number, total; /* "records 3 of 8" */
 	uint32_t run_id;
 	bool pass;
+	const char *caveat; /* NULL, or what the verdict is about: "model PMU: nothing measured" */
 	uint64_t first_seq, last_seq;
 	unsigned records;
 	const char *note; /* what the codes leave out (the first page only), or "" */

@@ -48,7 +48,7 @@ static bool counter_exists(const struct pmu_check *c, unsigned i)
 static void pmu_check_thread(unsigned thread, void *arg)
 {
 	struct pmu_check *c = arg;
-	struct pmu_driver *d = pmu_thread_begin(thread);
+	struct pmu_driver *d = pmu_thread_begin(thread, &c->params[thread]->ledger);
 	struct pmu_assignment a[PMU_CHECK_COUNTERS];
 	unsigned n = 0;
 
@@ -113,7 +113,6 @@ static bool prepare(struct pmu_check *c, const struct payload_env *env)
 		*c->params[t] = (struct workload_params){
 			.chunk_units = 1000,
 			.max_units = PMU_CHECK_UNITS,
-			.account = c->pmu->model,
 			.thread = t,
 		};
 	}

@@ -36,7 +36,7 @@ struct rdpmc_check {
 static void rdpmc_thread(unsigned thread, void *arg)
 {
 	struct rdpmc_check *c = arg;
-	struct pmu_driver *d = pmu_thread_begin(thread);
+	struct pmu_driver *d = pmu_thread_begin(thread, &rdpmc_check_slots[thread].work.ledger);
 	const struct pmu_assignment a[2] = { { &near_call, CALLS_COUNTER, 0 },
 					     { &instructions, INSTRUCTIONS_COUNTER, 0 } };
 	uint64_t before = user_rdpmc_emulated(thread);
@@ -181,7 +181,8 @@ void check_rdpmc(const struct payload_env *env)
 		memset(s, 0, sizeof(*s));
 		s->work.chunk_units = 1000;
 		s->work.max_units = RDPMC_CHECK_UNITS;
-		s->work.account = c.pmu->model;
+		s->work.gp_width = c.pmu->geometry.gp_width;
+		s->work.fixed_width = c.pmu->geometry.fixed_width;
 		s->work.thread = t;
 		s->counter = regs_rdpmc_ecx(CALLS_COUNTER);
 		s->instructions = regs_rdpmc_ecx(INSTRUCTIONS_COUNTER);

@@ -9,7 +9,7 @@
  *                  list (Linux's way), counting_alone.c;
  *   counting_joint (core):    thread 0's timer is the only one: its tick makes the joint schedule
  *                  of both threads, and the two threads hand over to it in steps, each raising
- *                  the other's tick by IPI (kernel/tick.h, tick_send; counting_joint.c says how),
+ *                  the other's tick by IPI (kernel/tick.h, tick_send; pmu/handover.h says how),
  *                  so that the XSU guarantee holds at every moment and no leak lands in a stopped
  *                  counter.
  */
@@ -21,8 +21,10 @@
 
 #include "kernel/tick.h"
 #include "pmu/driver.h"
+#include "pmu/handover.h"
 #include "pmu/mux.h"
 #include "pmu/mux_pair.h"
+#include "pmu/thread_counters.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/settings.h"
 
@@ -32,19 +34,13 @@ struct measurement_thread {
 	struct measurement *m;
 	unsigned thread;
 	struct mux_thread mux;
-	struct mux_schedule programmed; /* what its counters hold now */
-	struct pmu_driver *driver;
+	struct thread_counters tc; /* its counters: what they hold, their driver */
 	uint64_t ticks;
 	uint64_t exposure_at_start;
-	uint64_t violations;
-	enum pmu_drv_status program_error;
-	bool counting;	/* its counters are programmed: a thread started later may begin */
-	bool stopped;	/* its counters are stopped: the sibling may take back its XSU claims */
-	bool following; /* counting_joint, thread 1: it takes part in thread 0's ticks */
-	uint64_t window_start, window_end;   /* when its counters started and stopped (TSC) */
-	bool interfered[MUX_MAX_EVENTS];     /* its counter went down without an overflow */
-	uint64_t true_count[MUX_MAX_EVENTS]; /* the model's count with no erratum (raw) */
-	struct tick_stats tick;		     /* the tick handler's cost, read after the run */
+	bool counting; /* its counters are programmed: a thread started later may begin */
+	bool stopped;  /* its counters are stopped: the sibling may take back its XSU claims */
+	uint64_t window_start, window_end; /* when its counters started and stopped (TSC) */
+	struct tick_stats tick;		   /* the tick handler's cost, read after the run */
 };
 
 /*
@@ -86,28 +82,20 @@ struct measurement {
 	struct workload_params *params[2];
 	struct mux_pair mux; /* the two threads' lists under the run's XSU mode */
 	struct measurement_thread thread[2];
+	struct handover handover; /* counting_joint: the steps between joint schedules */
+	bool unanswered;	  /* counting_joint: a handover was still waiting at the end */
+	/* MSR_SMI_COUNT at thread 0's start and end, where it could be read. */
+	uint64_t smi[2];
+	bool smi_known[2];
 	uint64_t start_tsc;
 	uint64_t duration_tsc;
 	uint64_t deadline_tsc; /* when both threads stop: set by the first to count */
-	/* counting_joint: the step of the handover under way (counting_joint.c, enum joint_step),
-	 * thread 0's timer ticks that came before it ended, and its time: when it began, and in all
-	 * (some events of one thread or the other were stopped meanwhile). */
-	unsigned joint_step;
-	bool join_raised; /* thread 1 joined and raised thread 0's tick for a handover now */
-	uint64_t joint_unanswered;
-	uint64_t joint_began_at, joint_gap_tsc;
 };
 
-/* ---- shared by the counting ops (counting.c); the measurement's lock held ------------------- */
+/* ---- shared by the counting ops (counting.c) ------------------------------------------------ */
 
-/* Fold what each counter counted since the last take into the thread's events. */
-void counting_collect(struct measurement_thread *mt);
-/* Program schedule s: its events and its leak catchers. */
-void counting_program(struct measurement_thread *mt, const struct mux_schedule *s);
-/* After every schedule: the XSU mode's invariant (pmu/mux_pair.h), violations counted. */
-void counting_check(struct measurement_thread *mt);
-/* The model's tick on this thread (exposure accounting), when the model measures. */
-void counting_model_tick(const struct measurement_thread *mt);
+/* Bind thread's counters to its driver, with the model's hooks when the model measures. */
+void counting_bind(struct measurement_thread *mt, struct pmu_driver *driver);
 /* The model's exposure so far on this thread, the mark its exposure is counted from. */
 void counting_mark_exposure(struct measurement_thread *mt);
 /*

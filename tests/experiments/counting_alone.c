@@ -10,15 +10,10 @@
 static void own_tick(struct trap_frame *frame, void *context)
 {
 	struct measurement_thread *mt = context;
-	struct mux_pair *pair = &mt->m->mux;
 	uint64_t flags = spin_lock_irqsave(&mt->m->pmu->lock);
 	(void)frame;
 
-	counting_collect(mt);
-	counting_model_tick(mt);
-	pair->ops->tick(pair, mt->thread, rdtsc());
-	counting_check(mt);
-	counting_program(mt, &pair->schedule[mt->thread]);
+	thread_counters_own_tick(&mt->tc, rdtsc());
 	spin_unlock_irqrestore(&mt->m->pmu->lock, flags);
 	mt->ticks++;
 }
@@ -33,12 +28,9 @@ static void enter(struct measurement_thread *mt, unsigned mux_ms)
 
 static void join(struct measurement_thread *mt, unsigned mux_ms)
 {
-	struct mux_pair *pair = &mt->m->mux;
 	uint64_t flags = spin_lock_irqsave(&mt->m->pmu->lock);
 
-	pair->ops->start(pair, mt->thread, rdtsc());
-	counting_check(mt);
-	counting_program(mt, &pair->schedule[mt->thread]);
+	thread_counters_own_start(&mt->tc, rdtsc());
 	spin_unlock_irqrestore(&mt->m->pmu->lock, flags);
 	tick_start(mux_ms, own_tick, mt);
 }

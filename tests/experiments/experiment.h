@@ -35,6 +35,8 @@ struct exp_thread {
 	uint32_t offset_ms;   /* start this long after the common start */
 	uint8_t counters;     /* nonzero: the GP counters (a bit each) every event of this thread
 			       * must use, instead of its static constraint (the leak survey) */
+	uint8_t held;	      /* GP counters (a bit each) programmed but never started, their
+			       * IA32_PERF_GLOBAL_CTRL bits clear (the leak survey) */
 };
 
 struct exp_run {
@@ -100,8 +102,11 @@ struct exp_count {
 	bool corrupting; /* the microarchitecture's table marks it (uarch_event_corrupting) */
 	bool interfered; /* its counter went down without an overflow: written behind our back */
 	uint64_t leak;	 /* xsu=core: what the sibling's leak catcher caught and gave back (raw) */
-	bool has_true;	 /* the model measured: true_scaled is known */
-	uint64_t true_scaled; /* the model's count with no erratum, scaled like reading.scaled */
+	/* The model measured: the truth, what the thread's workload did of this event over the run
+	 * (its ledger's units times its profile's rate, pmu/model.h model_truth()), not scaled: a
+	 * scaled count estimates it. */
+	bool has_true;
+	uint64_t truth;
 	bool has_baseline;
 	uint64_t baseline; /* for this run's work: a reference rate times this run's units */
 	uint64_t tolerance;
@@ -114,6 +119,10 @@ struct exp_thread_result {
 	uint64_t ticks;
 	/* The tick handler's own cost (TSC cycles) and punctuality (kernel/tick_stats.h). */
 	uint64_t tick_tsc_mean, tick_tsc_max, ticks_late, ticks_lost;
+	uint64_t tick_tsc_total; /* every call of the handler, raised ticks included */
+	/* Its PMU register writes and reads (RDMSR, RDPMC) per tick, in hundredths, from its first
+	 * schedule in force to its last tick (pmu/thread_counters.h); 0 without a tick. */
+	uint64_t writes_per_tick_centi, reads_per_tick_centi;
 	uint64_t exposure; /* the model's exposed ticks on this thread */
 	uint64_t invariant_violations;
 };
@@ -127,7 +136,11 @@ struct exp_run_result {
 	uint64_t skew_tsc;
 	unsigned overlap_pct; /* how much of the run the siblings counted side by side (runner.c) */
 	uint64_t joint_unanswered;    /* xsu=core: thread 0's ticks that found thread 1 not done */
+	uint64_t joint_retries;	      /* xsu=core: handover IPIs sent again (one per such tick) */
+	uint64_t handovers;	      /* xsu=core: joint schedules handed over to both threads */
 	unsigned joint_gap_per_mille; /* xsu=core: of the run, one thread stopped for a change */
+	bool smi_known;		      /* MSR_SMI_COUNT could be read at the start and the end */
+	uint64_t smi_count;	      /* SMIs during the run */
 	struct exp_thread_result thread[2];
 };
 

@@ -33,16 +33,22 @@ struct exp_machine {
 #define EXP_LOSS_COMPENSATION_PCT 20
 #define EXP_LOSS_MATCH_PCT 20
 /* RULE_STARVATION: below this running fraction (hundredths of a percent) an event is starved;
- * with core-wide XSU every event of both threads must run at least EXP_CORE_MIN_RUNNING. */
+ * with core-wide XSU every event of both threads must run at least EXP_CORE_MIN_RUNNING, the time
+ * the run spent handing over joint schedules (exp_end joint_gap_pct) counted with it. */
 #define EXP_STARVED_BELOW 500
 #define EXP_CORE_MIN_RUNNING 7000
 /* RULE_LOSS with core-wide XSU: every corrupting count within this (percent) of its true count
  * (the model's), the leak its sibling's catcher caught given back. */
 #define EXP_CORE_TRUE_PCT 3
+/* RULE_LOSS with core-wide XSU on real counters: triad's MEM_UOPS_RETIRED.ALL_LOADS (two loads
+ * per element, TRIAD_LOADS), counted plus caught, within this (percent) of twice its units. */
+#define EXP_CORE_LOADS_PCT 1
+#define TRIAD_LOADS "r81d0:u"
 /* On real counters (no true count) the rate per unit of work is compared instead, which needs the
- * counters to have counted the run's work: not when the threads spent more than this (per mille
- * of the run) handing over joint schedules, some events stopped meanwhile. On bare metal a
- * handover is three IPIs, microseconds per tick; a hypervisor's host can make it milliseconds. */
+ * counters to have counted most of the run's work: not when the threads spent more than this (per
+ * mille of the run) handing over joint schedules, some events stopped meanwhile (their scaled
+ * counts assume the work went on evenly). On bare metal a handover is three IPIs, microseconds per
+ * tick; a hypervisor's host can make it milliseconds. */
 #define EXP_MAX_JOINT_GAP_PER_MILLE 20
 /* RULE_HK_VS_GREEDY: how far (hundredths of a percent of running fraction, per event) the two
  * schedulers may differ by the timing of a run alone: a tick or two of a run of some hundred. */

@@ -72,7 +72,7 @@ static bool kept_ratio(const struct exp_results *r, unsigned mode, unsigned thre
 		rule_count_of(r, PHASE_ALONE, mode, 0, given, true, &unused);
 	uint64_t scaled = 0, truth = 0;
 
-	if (!alone || !alone->has_true || !alone->reading.scaled || !alone->true_scaled)
+	if (!alone || !alone->has_true || !alone->reading.scaled || !alone->truth)
 		return false;
 	for (unsigned t = 0; t < threads; t++) {
 		const struct exp_count *c =
@@ -80,13 +80,13 @@ static bool kept_ratio(const struct exp_results *r, unsigned mode, unsigned thre
 		if (!c || !c->reading.counted || !c->has_true)
 			return false;
 		scaled += c->reading.scaled;
-		truth += c->true_scaled;
+		truth += c->truth;
 	}
 	if (!truth)
 		return false;
 	/* (scaled / truth) / (alone scaled / alone true), in two steps that keep 64 bits. */
 	uint64_t kept = mux_mul_div(scaled, 1000000, truth);
-	uint64_t kept_alone = mux_mul_div(alone->reading.scaled, 1000, alone->true_scaled);
+	uint64_t kept_alone = mux_mul_div(alone->reading.scaled, 1000, alone->truth);
 	*per_mille = kept_alone ? kept / kept_alone : 0;
 	return kept_alone != 0;
 }
@@ -139,9 +139,9 @@ static void view_truth(const struct exp_results *r, unsigned threads, struct tru
 			for (unsigned k = 0; k < run->thread[t].nr_events; k++) {
 				const struct exp_count *c = &run->thread[t].counts[k];
 				if (!c->corrupting || !c->has_true || !c->reading.counted ||
-				    !c->true_scaled)
+				    !c->truth)
 					continue;
-				uint64_t s = c->reading.scaled, truth = c->true_scaled;
+				uint64_t s = c->reading.scaled, truth = c->truth;
 				uint64_t off =
 					mux_mul_div(s > truth ? s - truth : truth - s, 1000, truth);
 				v->checked++;
@@ -177,14 +177,75 @@ static bool handover_too_long(const struct exp_results *r, struct exp_verdict *o
 	return false;
 }
 
-/* On real counters there is no true count: core's rate against the aligned XSU-off run's, where
- * the leaks compensate (thesis ch. 8: "213,411,639 with the leaks compensated"). */
+/*
+ * On real counters there is no true count, but triad knows its own: two loads per element
+ * (c[i] = a[i] + k * b[i]). So each thread's MEM_UOPS_RETIRED.ALL_LOADS under XSU core, what its
+ * counters counted plus the leak its sibling's catchers caught, scaled, must be twice its units
+ * within EXP_CORE_LOADS_PCT: the re-integration checked on the hardware, with no model. False
+ * when the run does not count that event with triad on both threads (then the aligned rate is
+ * the reference).
+ */
+/* Of thread t in run, triad's loads, scaled, and twice its units; false when it has none. */
+static bool loads_of(const struct exp_run_result *run, unsigned t, uint64_t *got, uint64_t *want)
+{
+	const struct exp_thread_result *tr = &run->thread[t];
+	const struct exp_count *c = rule_find(tr, TRIAD_LOADS);
+
+	if (!c || strcmp(run->run->thread[t].workload, "triad") || !tr->units ||
+	    !c->reading.counted)
+		return false;
+	*got = c->reading.scaled;
+	*want = 2 * tr->units;
+	return true;
+}
+
+static bool judge_loads_per_unit(const struct exp_results *r, const struct exp_machine *m,
+				 struct exp_verdict *out)
+{
+	uint64_t worst = 0, got[2] = { 0, 0 }, want[2] = { 0, 0 };
+	unsigned worst_t = 0, checked = 0;
+	const struct exp_run_result *run;
+
+	for_each_run(run, r, .modes = XSU_MODE_BIT(XSU_MODE_CORE),
+		     .phases = PHASE_BIT(PHASE_MEASURE))
+	{
+		for (unsigned t = 0; t < m->threads; t++) {
+			uint64_t g, w;
+			if (!loads_of(run, t, &g, &w))
+				return false;
+			uint64_t off = mux_mul_div(g > w ? g - w : w - g, 10000, w);
+			checked++;
+			if (off < worst && checked > 1)
+				continue;
+			worst = off;
+			worst_t = t;
+			got[t] = g;
+			want[t] = w;
+		}
+	}
+	if (!checked)
+		return false;
+	bool kept = worst <= EXP_CORE_LOADS_PCT * 100;
+	rule_set(out, kept ? RESULT_PASS : RESULT_FAIL, NULL);
+	rule_say(out,
+		 "%s: with XSU core each thread's %s, counted plus the leak caught opposite it, is "
+		 "twice its triad elements within %llu.%02llu%% (HT%u %'llu against %'llu; at most "
+		 "%u%%)",
+		 kept ? "no load lost" : "loads lost", TRIAD_LOADS, (unsigned long long)worst / 100,
+		 (unsigned long long)worst % 100, worst_t, (unsigned long long)got[worst_t],
+		 (unsigned long long)want[worst_t], EXP_CORE_LOADS_PCT);
+	return true;
+}
+
+/* On real counters there is no true count: triad's loads per unit where the run has them,
+ * otherwise core's rate against the aligned XSU-off run's, where the leaks compensate (thesis
+ * ch. 8: "213,411,639 with the leaks compensated"). */
 static void judge_loss_core_hw(const struct exp_results *r, const struct exp_machine *m,
 			       const char *given, uint64_t core_ratio, struct exp_verdict *out)
 {
 	uint64_t off_ratio, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
 
-	if (handover_too_long(r, out))
+	if (handover_too_long(r, out) || judge_loads_per_unit(r, m, out))
 		return;
 	if (!loss_ratio(r, XSU_MODE_OFF, m->threads, given, &off_ratio) || !off_ratio) {
 		rule_set(out, RESULT_SKIP, "too_little_data");
@@ -234,7 +295,7 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 	}
 	format_snprintf(worst, sizeof(worst), "HT%u %s %'llu against %'llu", v.worst_thread,
 			v.worst->event.name, (unsigned long long)v.worst->reading.scaled,
-			(unsigned long long)v.worst->true_scaled);
+			(unsigned long long)v.worst->truth);
 	if (!v.leak) {
 		rule_set(out, RESULT_FAIL, NULL);
 		rule_say(out, "the leak catchers caught nothing although %s has the erratum: %s",

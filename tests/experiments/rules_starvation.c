@@ -10,9 +10,14 @@
 #include "pmu/mux.h"
 #include "tests/experiments/rule.h"
 
-/* The least running event of either thread in the measured runs of XSU core, and its thread. */
+/*
+ * The least running event of either thread in the measured runs of XSU core, its thread, and the
+ * share (hundredths of a percent) of its run spent handing over joint schedules: an event is
+ * stopped for part of each handover, which is the IPIs' cost, reported on its own, not the
+ * schedule's (as in rule_fairness).
+ */
 static const struct exp_count *least_running(const struct exp_results *r, unsigned threads,
-					     unsigned *thread)
+					     unsigned *thread, unsigned *handover)
 {
 	const struct exp_count *least = NULL;
 
@@ -26,6 +31,7 @@ static const struct exp_count *least_running(const struct exp_results *r, unsign
 				if (!least || c->reading.percent < least->reading.percent) {
 					least = c;
 					*thread = t;
+					*handover = run->joint_gap_per_mille * 10;
 				}
 			}
 	}
@@ -38,20 +44,20 @@ static void judge_starvation_core(const struct exp_results *r, const struct exp_
 				  struct exp_verdict *out)
 {
 	struct mode_view v;
-	unsigned t = 0;
+	unsigned t = 0, handover = 0;
 	char ran[48];
 
 	rule_view_mode(r, XSU_MODE_CORE, PHASE_MEASURE, m->threads, &v);
 	if (!rule_xsu_held(XSU_MODE_CORE, m, v.violations, v.exposure, out))
 		return;
-	const struct exp_count *least = least_running(r, m->threads, &t);
+	const struct exp_count *least = least_running(r, m->threads, &t, &handover);
 	if (!least) {
 		rule_set(out, RESULT_FAIL, NULL);
 		rule_say(out, "no event was measured with XSU core");
 		return;
 	}
 	rule_running_text(least, ran, sizeof(ran));
-	bool fair = least->reading.percent >= EXP_CORE_MIN_RUNNING;
+	bool fair = least->reading.percent + handover >= EXP_CORE_MIN_RUNNING;
 	rule_set(out, fair ? RESULT_PASS : RESULT_FAIL, NULL);
 	if (!m->erratum)
 		rule_say(out,
@@ -60,10 +66,10 @@ static void judge_starvation_core(const struct exp_results *r, const struct exp_
 			 m->uarch, t, least->event.name, ran);
 	else
 		rule_say(out,
-			 "no thread starves: the least running event, HT%u's %s, %s (%s %u%%; the "
-			 "optimum is 80%%), exposure 0",
-			 t, least->event.name, ran, fair ? "at least" : "below",
-			 EXP_CORE_MIN_RUNNING / 100);
+			 "no thread starves: the least running event, HT%u's %s, %s and %u.%02u%% "
+			 "handing over (%s %u%% in all; the optimum is 80%%), exposure 0",
+			 t, least->event.name, ran, handover / 100, handover % 100,
+			 fair ? "at least" : "below", EXP_CORE_MIN_RUNNING / 100);
 }
 
 static void judge_starvation(const struct exp_results *r, unsigned mode,

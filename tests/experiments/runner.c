@@ -90,7 +90,10 @@ static void measure_thread(unsigned thread, void *arg)
 	struct workload_params *p = m->params[thread];
 	uint64_t give_up = rdtsc() + m->duration_tsc + tsc_hz() * 10;
 
-	mt->driver = pmu_thread_begin(thread);
+	counting_bind(mt, pmu_thread_begin(thread, &p->ledger));
+	mt->tc.never = spec->held;
+	if (thread == 0)
+		m->smi_known[0] = pmu_smi_count(0, &m->smi[0]);
 	m->counting->enter(mt, m->settings->mux_ms);
 	/* Core-wide XSU: both threads take part from the common start (the catchers), the events
 	 * of a thread started later from its offset (pair_run() applies the others'). */
@@ -119,7 +122,9 @@ static void measure_thread(unsigned thread, void *arg)
 	p->deadline_tsc = __atomic_load_n(&m->deadline_tsc, __ATOMIC_ACQUIRE);
 	p->max_units =
 		p->elements && m->settings->triad_reps ? m->settings->triad_reps * p->elements : 0;
-	p->account = m->pmu->model;
+	p->chunk_units = m->pmu->model ? WORKLOAD_CHUNK_UNITS_MODEL : WORKLOAD_CHUNK_UNITS;
+	p->gp_width = m->pmu->geometry.gp_width;
+	p->fixed_width = m->pmu->geometry.fixed_width;
 	p->thread = thread;
 	p->units_done = 0;
 	if (thread == 0)
@@ -138,6 +143,8 @@ static void measure_thread(unsigned thread, void *arg)
 	 */
 	wait_for_sibling(m->pair, &sibling->stopped, give_up);
 	m->counting->exit(mt, departed);
+	if (thread == 0)
+		m->smi_known[1] = pmu_smi_count(0, &m->smi[1]);
 	pmu_thread_end(thread);
 }
 
@@ -156,20 +163,25 @@ static void fill_results(struct measurement *m, struct exp_run_result *out)
 			c->reading = mux_read(e);
 			c->last_counter = e->last_counter;
 			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
-			c->interfered = mt->interfered[i];
+			c->interfered = e->interfered;
 			c->leak = e->leak;
-			c->has_true = m->pmu->model &&
-				      mux_scale(mt->true_count[i], c->reading.time_enabled,
-						c->reading.time_running, &c->true_scaled);
+			c->has_true =
+				m->pmu->model && model_truth(&p->ledger, &e->event, &c->truth);
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
-		tr->ticks = mt->ticks;
+		tr->ticks = m->mux.ops->joint ? m->handover.steps[t] : mt->ticks;
+		tr->tick_tsc_total = mt->tick.handler_tsc;
+		tr->writes_per_tick_centi =
+			tr->ticks ? mux_mul_div(thread_counters_writes(&mt->tc), 100, tr->ticks)
+				  : 0;
+		tr->reads_per_tick_centi =
+			tr->ticks ? mux_mul_div(thread_counters_reads(&mt->tc), 100, tr->ticks) : 0;
 		tr->tick_tsc_mean = tick_stats_mean_tsc(&mt->tick);
 		tr->tick_tsc_max = mt->tick.handler_max_tsc;
 		tr->ticks_late = mt->tick.late;
 		tr->ticks_lost = mt->tick.lost;
-		tr->invariant_violations = mt->violations;
+		tr->invariant_violations = mt->tc.violations;
 		tr->exposure = m->pmu->model ? model_exposure_ticks(&m->pmu->model_state, t) -
 						       mt->exposure_at_start
 					     : 0;
@@ -223,8 +235,6 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		mt->m = m;
 		mt->thread = t;
 		mux_init(&mt->mux, &config, t);
-		for (unsigned i = 0; i < MUX_MAX_EVENTS; i++)
-			mt->programmed.counter[i] = SCHED_NO_COUNTER;
 		if (!prepare_workload(m, t, s))
 			continue;
 		if (!parse_events(m->pmu, th->events, events, &n, &out->unsupported))
@@ -240,6 +250,8 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 	mux_pair_init(&m->mux, xsu_ops_of(spec->xsu, spec->limit), &m->thread[0].mux,
 		      &m->thread[1].mux, uarch_zero_event(m->pmu->info.uarch));
 	m->counting = m->mux.ops->joint ? &counting_joint : &counting_alone;
+	handover_init(&m->handover, &m->mux, &m->thread[0].tc, &m->thread[1].tc,
+		      m->pair->thread_count == 2);
 	if (error[0])
 		out->error = error;
 	return !error[0];
@@ -289,14 +301,23 @@ void exp_run_measure(struct exp_run_result *out)
 		return;
 	}
 	for (unsigned t = 0; t < m->pair->thread_count; t++) {
-		if (m->thread[t].program_error != PMU_DRV_OK) {
+		if (m->thread[t].tc.error != PMU_DRV_OK) {
 			format_snprintf(error, sizeof(error),
 					"thread %u: the driver refused an "
 					"assignment: %s",
-					t, pmu_drv_status_name(m->thread[t].program_error));
+					t, pmu_drv_status_name(m->thread[t].tc.error));
 			out->error = error;
 			return;
 		}
+	}
+	if (m->unanswered) {
+		format_snprintf(
+			error, sizeof(error),
+			"thread 1 never answered a core-wide handover: its IPI and %llu sent "
+			"again at thread 0's ticks went unanswered",
+			(unsigned long long)m->handover.waited);
+		out->error = error;
+		return;
 	}
 	fill_results(m, out);
 	uint64_t first = job.start_tsc[0], last = job.end_tsc[0];
@@ -305,9 +326,13 @@ void exp_run_measure(struct exp_run_result *out)
 		last = job.end_tsc[t] > last ? job.end_tsc[t] : last;
 	}
 	out->elapsed_tsc = last - first;
-	out->joint_unanswered = m->joint_unanswered;
+	out->joint_unanswered = m->handover.retries;
+	out->joint_retries = m->handover.retries;
+	out->handovers = m->handover.handovers;
+	out->smi_known = m->smi_known[0] && m->smi_known[1];
+	out->smi_count = out->smi_known ? m->smi[1] - m->smi[0] : 0;
 	out->joint_gap_per_mille =
-		out->elapsed_tsc ? (unsigned)mux_mul_div(m->joint_gap_tsc, 1000, out->elapsed_tsc)
+		out->elapsed_tsc ? (unsigned)mux_mul_div(m->handover.gap, 1000, out->elapsed_tsc)
 				 : 0;
 	if (m->pair->thread_count == 2)
 		out->overlap_pct = window_overlap_pct(m);

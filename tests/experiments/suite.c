@@ -168,7 +168,7 @@ static void emit_count(const struct suite *s, const struct experiment *e, const 
 	if (run->xsu == XSU_MODE_CORE)
 		record_uint(&r, "leak", c->leak);
 	if (c->has_true)
-		record_uint(&r, "true", c->true_scaled);
+		record_uint(&r, "true", c->truth);
 	else if (s->settings.pmu->model)
 		record_null(&r, "true");
 	record_emit(&r);
@@ -215,6 +215,49 @@ static void per_thread(struct record *r, const char *key, const struct exp_run_r
 	record_end_array(r);
 }
 
+/* A per-thread figure in hundredths, as a number with two decimals. */
+static void per_thread_centi(struct record *r, const char *key, const struct exp_run_result *res,
+			     unsigned threads, size_t offset)
+{
+	record_begin_array(r, key);
+	for (unsigned t = 0; t < threads; t++)
+		record_fixed(r, NULL,
+			     (int64_t) * (const uint64_t *)((const char *)&res->thread[t] + offset),
+			     2);
+	record_end_array(r);
+}
+
+/* The register accesses and the handler's time: what the measurement costs (docs/cost.md). */
+static void emit_cost(struct record *r, const struct exp_run_result *res, unsigned threads)
+{
+	per_thread(r, "tick_tsc_total", res, threads,
+		   offsetof(struct exp_thread_result, tick_tsc_total));
+	per_thread_centi(r, "msr_writes_per_tick", res, threads,
+			 offsetof(struct exp_thread_result, writes_per_tick_centi));
+	per_thread_centi(r, "msr_reads_per_tick", res, threads,
+			 offsetof(struct exp_thread_result, reads_per_tick_centi));
+	if (res->smi_known)
+		record_uint(r, "smi_count", res->smi_count);
+	else
+		record_null(r, "smi_count");
+}
+
+/* A handover IPI that had to be sent again: said, with the word the harness looks for. */
+static void warn_retries(const struct experiment *e, const struct exp_run_result *res)
+{
+	static char value[24], message[200];
+
+	if (res->run->xsu != XSU_MODE_CORE || !res->joint_retries)
+		return;
+	format_snprintf(value, sizeof(value), "%llu", (unsigned long long)res->joint_retries);
+	format_snprintf(
+		message, sizeof(message),
+		"%s: thread 1 had not answered a core-wide handover by thread 0's next tick "
+		"(its IPI late or lost), so the handover IPI was sent again, %s times",
+		e->name, value);
+	record_warn("experiment", "joint_retries", value, "", NULL, message);
+}
+
 static void emit_end(const struct suite *s, const struct experiment *e,
 		     const struct exp_run_result *res)
 {
@@ -233,6 +276,7 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 		   offsetof(struct exp_thread_result, tick_tsc_max));
 	per_thread(&r, "ticks_late", res, threads, offsetof(struct exp_thread_result, ticks_late));
 	per_thread(&r, "ticks_lost", res, threads, offsetof(struct exp_thread_result, ticks_lost));
+	emit_cost(&r, res, threads);
 	for (unsigned t = 0; t < s->settings.pair->thread_count; t++)
 		exposure += res->thread[t].exposure;
 	if (s->settings.pmu->model)
@@ -246,9 +290,12 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 	if (res->run->xsu == XSU_MODE_CORE) {
 		record_uint(&r, "joint_unanswered", res->joint_unanswered);
 		record_fixed(&r, "joint_gap_pct", res->joint_gap_per_mille, 1);
+		record_uint(&r, "handovers", res->handovers);
+		record_uint(&r, "joint_retries", res->joint_retries);
 	}
 
 	record_emit(&r);
+	warn_retries(e, res);
 	if (s->settings.pmu->model)
 		kprintf("  exposure: %llu ticks in which a corrupting event shared a counter index "
 			"with the sibling\n",
@@ -298,6 +345,15 @@ static bool run_selected(const struct suite *s, const struct exp_run *run)
 	return exp_run_is_reference(run) || suite_mode_selected(s, run->xsu);
 }
 
+/* The verdict v for every selected mode the experiment has. */
+static void skip_all_modes(struct suite *s, const struct experiment *e, const struct exp_verdict *v)
+{
+	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++)
+		if (suite_mode_selected(s, mode) &&
+		    (e->measure ? mode == XSU_MODE_OFF : exp_has_mode(e, mode)))
+			suite_emit_verdict(s, e, mode, mode_sched_name(s, e, mode), v);
+}
+
 /* Without a sibling thread, an experiment cannot show anything: it is skipped, saying why. */
 static void skip_without_sibling(struct suite *s, const struct experiment *e)
 {
@@ -306,10 +362,7 @@ static void skip_without_sibling(struct suite *s, const struct experiment *e)
 	format_snprintf(v.reason, sizeof(v.reason),
 			"core %u has no SMT sibling: the cross-hyperthread experiment cannot run",
 			s->settings.pair->thread_count ? s->settings.pair->cpu[0]->apic_id : 0);
-	for (unsigned mode = 0; mode < XSU_MODE_COUNT; mode++)
-		if (suite_mode_selected(s, mode) &&
-		    (e->measure ? mode == XSU_MODE_OFF : exp_has_mode(e, mode)))
-			suite_emit_verdict(s, e, mode, mode_sched_name(s, e, mode), &v);
+	skip_all_modes(s, e, &v);
 }
 
 /* One repetition: every selected run, then each mode's verdict of it into tallies[mode]. */
@@ -412,12 +465,26 @@ static bool selected(const char *list, const struct experiment *e)
 	return exp_list_contains(list, e->name);
 }
 
+/* Without counters nothing can be measured: every experiment is skipped, saying why. */
+static void skip_without_pmu(struct suite *s, const struct experiment *e)
+{
+	struct exp_verdict v = { .result = RESULT_SKIP, .skip = "no_pmu" };
+
+	format_snprintf(v.reason, sizeof(v.reason),
+			"no counters to measure with: %s (pmu=model runs the experiments on the "
+			"model PMU, which measures nothing real)",
+			s->settings.pmu->choice.reason);
+	skip_all_modes(s, e, &v);
+}
+
 static void run_selected_experiment(struct suite *s, const struct experiment *e)
 {
 	static struct exp_adapted adapted;
 
 	e = exp_adapt(e, s->settings.pmu->info.uarch, &adapted);
-	if (s->settings.pair->thread_count < 2)
+	if (!s->settings.pmu->counts)
+		skip_without_pmu(s, e);
+	else if (s->settings.pair->thread_count < 2)
 		skip_without_sibling(s, e);
 	else if (e->measure)
 		e->measure(e, s);

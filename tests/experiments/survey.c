@@ -16,9 +16,11 @@
 #include "tests/experiments/survey.h"
 #include "tests/workloads/workloads.h"
 
-/* Measurements: each event on the four indices, and once with the zero event elsewhere. */
+/* Measurements: each event on the four indices, once with the zero event elsewhere, and (not the
+ * controls) once in each unused state. */
 #define SURVEY_MAX_EVENTS 48
-#define SURVEY_MAX_POINTS (SURVEY_MAX_EVENTS * (SURVEY_INDICES + 1))
+#define SURVEY_POINTS_PER_EVENT (SURVEY_INDICES + 1 + SURVEY_STATES - 1)
+#define SURVEY_MAX_POINTS (SURVEY_MAX_EVENTS * SURVEY_POINTS_PER_EVENT)
 
 /*
  * The zero event on the sibling's counter: the microarchitecture's (pmu/zero_event.h: LBR inserts
@@ -97,6 +99,7 @@ static void emit_point(const struct suite *s, const struct survey_point *p, cons
 	record_uint(&r, "index", p->index);
 	record_uint(&r, "sibling_index", p->sibling_index);
 	record_bool(&r, "same_index", p->index == p->sibling_index);
+	record_string(&r, "sibling_state", survey_state_names[p->state]);
 	record_uint(&r, "count", p->count);
 	record_uint(&r, "leak", p->leak);
 	if (p->count + p->leak)
@@ -111,11 +114,13 @@ static void emit_point(const struct suite *s, const struct survey_point *p, cons
 static bool measure_point(struct suite *s, const struct experiment *e, const char *workload,
 			  const char *event, const char *zero, struct survey_point *p)
 {
+	uint8_t sibling = (uint8_t)(1u << p->sibling_index);
 	struct exp_run run = {
 		.phase = PHASE_MEASURE,
 		.xsu = XSU_MODE_OFF,
-		.thread = { { event, workload, 0, (uint8_t)(1u << p->index) },
-			    { zero, workload, 0, (uint8_t)(1u << p->sibling_index) } },
+		.thread = { { event, workload, 0, (uint8_t)(1u << p->index), 0 },
+			    { p->state == SURVEY_EN_CLEAR ? "" : zero, workload, 0, sibling,
+			      p->state == SURVEY_GLOBAL_CLEAR ? sibling : 0 } },
 	};
 	struct exp_run_result *res = &s->results.runs[0];
 
@@ -129,28 +134,46 @@ static bool measure_point(struct suite *s, const struct experiment *e, const cha
 	const struct exp_count *c = &res->thread[0].counts[0];
 	p->corrupting = c->corrupting;
 	p->count = c->reading.raw;
-	p->leak = res->thread[1].counts[0].reading.raw;
+	p->leak = p->state == SURVEY_EN_CLEAR ? 0 : res->thread[1].counts[0].reading.raw;
 	p->overlap_pct = res->overlap_pct;
 	emit_point(s, p, event, &c->event);
 	return true;
 }
 
-/* The leak map on the console: an event per line, the share that leaked per index. */
+static bool observable(const struct survey_point *p)
+{
+	return p->count >= SURVEY_MIN_COUNT && p->overlap_pct >= EXP_MIN_OVERLAP_PCT;
+}
+
+static void print_ppm(uint64_t ppm)
+{
+	kprintf(" %4llu.%03llu", (unsigned long long)(ppm / 10000),
+		(unsigned long long)(ppm % 10000 / 10));
+}
+
+/*
+ * The leak map on the console: an event per line, the share that leaked per index; then, for a
+ * sibling counter left unused, the share of its count (and leak) at index 0 that HT0 kept.
+ */
 static void print_map(const struct survey_point *points, unsigned n)
 {
-	kprintf("\n  share of each event's occurrences caught by the sibling's counter (%%):\n");
-	kprintf("  %-10s %8s %8s %8s %8s %8s\n", "event", "gp0", "gp1", "gp2", "gp3", "other");
+	kprintf("\n  share of each event's occurrences caught by the sibling's counter (%%), and "
+		"kept by HT0 with the sibling's counter unused:\n");
+	kprintf("  %-10s %8s %8s %8s %8s %8s %8s %8s\n", "event", "gp0", "gp1", "gp2", "gp3",
+		"other", "EN clr", "GL clr");
 	for (unsigned i = 0; i < n;) {
+		const struct survey_point *zero0 = &points[i];
 		kprintf("  r%04x:u%s ", points[i].code, points[i].corrupting ? "*" : " ");
 		unsigned code = points[i].code;
 		for (; i < n && points[i].code == code; i++) {
 			const struct survey_point *p = &points[i];
-			uint64_t ppm = survey_share_ppm(p);
-			if (p->count < SURVEY_MIN_COUNT || p->overlap_pct < EXP_MIN_OVERLAP_PCT)
+			uint64_t whole = zero0->count + zero0->leak;
+			if (!observable(p))
 				kprintf(" %8s", "-");
-			else
-				kprintf(" %4llu.%03llu", (unsigned long long)(ppm / 10000),
-					(unsigned long long)(ppm % 10000 / 10));
+			else if (p->state == SURVEY_ZERO_EVENT)
+				print_ppm(survey_share_ppm(p));
+			else if (whole)
+				print_ppm(p->count * 1000000 / whole);
 		}
 		kprintf("\n");
 	}
@@ -160,7 +183,8 @@ static void print_map(const struct survey_point *points, unsigned n)
 
 /* The survey's exp record: what the measurements are, before the first. */
 static void emit_survey_start(const struct suite *s, const struct experiment *e,
-			      const char *workload, const char *zero, unsigned events)
+			      const char *workload, const char *zero, unsigned events,
+			      unsigned measurements)
 {
 	static struct record r;
 	char rule[512];
@@ -179,7 +203,7 @@ static void emit_survey_start(const struct suite *s, const struct experiment *e,
 	record_string(&r, "workload", workload);
 	record_string(&r, "zero_event", zero);
 	record_uint(&r, "events", events);
-	record_uint(&r, "measurements", events * (SURVEY_INDICES + 1));
+	record_uint(&r, "measurements", measurements);
 	record_uint(&r, "duration_ns", s->settings.dur_ms * 1000000ull);
 	record_uint(&r, "mux_ms", s->settings.mux_ms);
 	record_emit(&r);
@@ -194,7 +218,10 @@ static void survey_repetition(struct suite *s, const struct experiment *e, const
 
 	char zero[16];
 	survey_zero_event(s->settings.pmu->info.uarch, zero, sizeof(zero));
-	emit_survey_start(s, e, workload, zero, nr_events);
+	unsigned measurements = 0;
+	for (unsigned i = 0; i < nr_events; i++)
+		measurements += list[i].control ? SURVEY_INDICES + 1 : SURVEY_POINTS_PER_EVENT;
+	emit_survey_start(s, e, workload, zero, nr_events, measurements);
 	for (unsigned i = 0; i < nr_events; i++) {
 		char event[16];
 		format_snprintf(event, sizeof(event), "r%04x:u", list[i].code);
@@ -207,6 +234,14 @@ static void survey_repetition(struct suite *s, const struct experiment *e, const
 				.index = (uint8_t)(k % SURVEY_INDICES),
 				.sibling_index = (uint8_t)(k < SURVEY_INDICES ? k : 1),
 			};
+			if (measure_point(s, e, workload, event, zero, p))
+				n++;
+		}
+		/* Where the leak goes when the sibling's counter is unused: index 0, both ways. */
+		for (unsigned state = SURVEY_EN_CLEAR; !list[i].control && state < SURVEY_STATES;
+		     state++) {
+			struct survey_point *p = &points[n];
+			*p = (struct survey_point){ .code = list[i].code, .state = (uint8_t)state };
 			if (measure_point(s, e, workload, event, zero, p))
 				n++;
 		}

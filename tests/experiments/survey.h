@@ -8,6 +8,14 @@
  * corrupting event's count leaks into the sibling's counter of the same index). Under the model
  * the ratios are the model's; on real hardware this measures the erratum event by event.
  *
+ * The leak's other assumption, made measurable: where does it go when the sibling's counter is
+ * unused? Each event of 0xD0-0xD3 is measured twice more at index 0 with HT1's counter 0 unused
+ * in one of the two ways a kernel leaves a counter unused: its IA32_PERFEVTSELx.EN clear (HT1
+ * counts nothing), or EN set with its IA32_PERF_GLOBAL_CTRL bit clear (HT1 selects the zero event
+ * there, never started). What HT0 keeps then, against its count plus leak with the zero event,
+ * shows whether the leak is lost (the model's answer, and the thesis's for a stopped counter) or
+ * stays; what HT1's held counter shows says whether a disabled counter takes it.
+ *
  * The rule (survey_judge) is pure and host-tested; the measurement is survey.c.
  */
 #ifndef TESTS_EXPERIMENTS_SURVEY_H
@@ -25,14 +33,26 @@
 /* An event that counted less than this in a measurement cannot show a leak: not observable. */
 #define SURVEY_MIN_COUNT 1000
 
-/* One measurement: HT0's event on counter index, the zero event on HT1's sibling_index. */
+/* What HT1's counter sibling_index does in a measurement (the record's sibling_state). */
+enum survey_state {
+	SURVEY_ZERO_EVENT, /* counts the zero event: what it reads is the leak */
+	SURVEY_EN_CLEAR,   /* IA32_PERFEVTSELx.EN clear: HT1 counts nothing */
+	SURVEY_GLOBAL_CLEAR, /* the zero event selected, EN set, its IA32_PERF_GLOBAL_CTRL bit clear */
+	SURVEY_STATES
+};
+
+/* The states by their record names: "zero_event", "en_clear", "global_clear". */
+extern const char *const survey_state_names[SURVEY_STATES];
+
+/* One measurement: HT0's event on counter index, HT1's counter sibling_index in state. */
 struct survey_point {
 	uint16_t code; /* 0xUUEE */
 	bool corrupting;
 	bool control; /* one of the non-corrupting controls */
 	uint8_t index, sibling_index;
+	uint8_t state;	      /* enum survey_state */
 	uint64_t count;	      /* HT0's count */
-	uint64_t leak;	      /* what HT1's zero event counted */
+	uint64_t leak;	      /* what HT1's counter counted (zero event; held: what it shows) */
 	unsigned overlap_pct; /* how much of the run the two counted side by side (runner.c) */
 };
 
@@ -47,7 +67,8 @@ uint64_t survey_share_ppm(const struct survey_point *p);
  * The verdict: where the CPU has the erratum, every event the table calls corrupting and that
  * counted enough leaks at the same index, and nothing else leaks (no control, no other index);
  * without the erratum, nothing leaks. A measurement the siblings did not count side by side
- * (EXP_MIN_OVERLAP_PCT) shows nothing either way. Too little to observe is a skip.
+ * (EXP_MIN_OVERLAP_PCT) shows nothing either way. Too little to observe is a skip. Only the
+ * zero-event points are judged: the unused states are what the hardware does, to be seen.
  */
 void survey_judge(const struct survey_point *points, unsigned n, const struct exp_machine *m,
 		  struct exp_verdict *out);

@@ -15,6 +15,12 @@ struct survey_view {
 	uint64_t min_ppm, max_ppm; /* leak ratios of the corrupting events at their own index */
 };
 
+const char *const survey_state_names[SURVEY_STATES] = {
+	[SURVEY_ZERO_EVENT] = "zero_event",
+	[SURVEY_EN_CLEAR] = "en_clear",
+	[SURVEY_GLOBAL_CLEAR] = "global_clear",
+};
+
 uint64_t survey_share_ppm(const struct survey_point *p)
 {
 	uint64_t total = p->count + p->leak;
@@ -29,7 +35,7 @@ static void view(const struct survey_point *points, unsigned n, struct survey_vi
 	for (unsigned i = 0; i < n; i++) {
 		const struct survey_point *p = &points[i];
 		bool same = p->index == p->sibling_index;
-		if (p->overlap_pct < EXP_MIN_OVERLAP_PCT)
+		if (p->overlap_pct < EXP_MIN_OVERLAP_PCT || p->state != SURVEY_ZERO_EVENT)
 			continue;
 		if (p->corrupting && same && p->count >= SURVEY_MIN_COUNT) {
 			v->observed++;

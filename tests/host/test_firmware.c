@@ -15,7 +15,9 @@
 #include "pmu/firmware.h"
 #include "pmu/model.h"
 #include "pmu/msr.h"
+#include "pmu/regs.h"
 #include "tests/host/lib/cpuid_dumps.h"
+#include "tests/host/lib/test_util.h"
 
 static struct model_pair core;
 
@@ -242,6 +244,48 @@ static void test_takeover(void **state)
 	assert_int_equal(t.debugctl_cleared, DEBUGCTL_LBR);
 }
 
+/*
+ * A version-4 PMU handed over frozen (CTR_FRZ and LBR_FRZ set by a PMI): acknowledging only the
+ * overflow bits, as the driver's release does, leaves every counter frozen; the takeover writes
+ * the whole status back, as Linux's intel_pmu_reset(), and the counters count.
+ */
+static void test_takeover_unfreezes_version_4(void **state)
+{
+	(void)state;
+	struct model_thread *t0 = &core.thread[0];
+	struct pmu_event inst = ev(0x00c0, true, false);
+	static const struct model_profile work = { .name = "w",
+						   .ring = MODEL_RING_USER,
+						   .instructions = 1000 };
+	struct pmu_takeover t;
+
+	model_with(MODEL_FIRMWARE_V4_FREEZE, "skylake", true);
+	assert_int_equal(core.cfg.geo.version, 4);
+	uint64_t frozen = model_rdmsr(t0, IA32_PERF_GLOBAL_STATUS);
+	assert_int_equal(frozen, GLOBAL_STATUS_CTR_FRZ | GLOBAL_STATUS_LBR_FRZ);
+	model_wrmsr(t0, IA32_PERFEVTSEL(0), regs_perfevtsel(&inst, REGS_EN));
+	model_wrmsr(t0, IA32_PERF_GLOBAL_CTRL, 1);
+	/* The overflow bits acknowledged: still frozen, nothing counts. */
+	model_wrmsr(t0, IA32_PERF_GLOBAL_OVF_CTRL, regs_global_all(4, 3));
+	model_account(&core, 0, &work, 100);
+	assert_int_equal(model_rdmsr(t0, IA32_PMC0), 0);
+	t = pmu_firmware_takeover(model_read, model_write, t0);
+	assert_null(t.failed);
+	assert_int_equal(t.status_cleared, frozen);
+	assert_int_equal(model_rdmsr(t0, IA32_PERF_GLOBAL_STATUS), 0);
+	model_account(&core, 0, &work, 100);
+	assert_int_equal(model_rdmsr(t0, IA32_PMC0), 100);
+	assert_int_equal(t0->faults, 0);
+	/* Version 3 has no freeze bits: writing them back would fault, and is not done. */
+	model_with(MODEL_FIRMWARE_CLEAN, "haswell", true);
+	model_wrmsr(t0, IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_CTR_FRZ);
+	assert_int_equal(t0->faults, 1);
+	t0->faults = 0;
+	t = pmu_firmware_takeover(model_read, model_write, t0);
+	assert_int_equal(t.status_cleared, 0);
+	assert_int_equal(t0->faults, 0);
+}
+
 /* ---- the microcode revision ---------------------------------------------------------------- */
 
 static void test_microcode_revision(void **state)
@@ -289,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_of_a_broken_bios),
 		cmocka_unit_test(test_snapshot_of_what_exists),
 		cmocka_unit_test(test_takeover),
+		cmocka_unit_test(test_takeover_unfreezes_version_4),
 		cmocka_unit_test(test_microcode_revision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

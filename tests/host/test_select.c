@@ -105,7 +105,8 @@ static void test_qemu_takes_model(void **state)
 		assert_non_null(strstr(c.reason, "hypervisor without a PMU"));
 		pmu_record_fill(&r, &info, &c, true);
 		assert_false(r.ok);
-		assert_null(r.backend);
+		assert_true(c.fatal);
+		assert_string_equal(r.backend, "none");
 		assert_int_equal(r.version, 0);
 		assert_int_equal(r.gp, 0);
 		assert_string_equal(r.uarch, q->uarch);
@@ -176,15 +177,15 @@ static void test_reasons(void **state)
 	assert_non_null(strstr(c.reason, "no usable architectural PMU"));
 
 	/* Version 1: no global control, no fixed counters. */
-	info = synthetic(0, 0x07280201);
+	info = synthetic(CPUID1_ECX_HYPERVISOR, 0x07280201);
 	c = pmu_choose_backend(&info, PMU_REQ_AUTO);
 	assert_int_equal(c.backend, PMU_BACKEND_MODEL);
 	assert_non_null(strstr(c.reason, "version 1"));
 
-	/* Bare metal without leaf 0x0A data. */
-	info = synthetic(0, 0);
+	/* Under a hypervisor without leaf 0x0A data. */
+	info = synthetic(CPUID1_ECX_HYPERVISOR, 0);
 	c = pmu_choose_backend(&info, PMU_REQ_AUTO);
-	assert_non_null(strstr(c.reason, "no architectural PMU"));
+	assert_non_null(strstr(c.reason, "without a PMU"));
 
 	/* More counters than the driver handles: the record still says what CPUID says. */
 	info = synthetic(0, 0x07300c05);
@@ -193,11 +194,47 @@ static void test_reasons(void **state)
 	assert_int_equal(r.gp, 12);
 	assert_int_equal(r.version, 5);
 
-	/* qemu64 has no Intel PMU at all, whatever the hypervisor. */
+	/* qemu64 has no Intel PMU at all: under its hypervisor, the model. */
 	cpuid_dump_decode(&cpuid_qemu_qemu64, 0, &info);
-	info.hypervisor = false;
 	c = pmu_choose_backend(&info, PMU_REQ_AUTO);
-	assert_non_null(strstr(c.reason, "not a GenuineIntel CPU"));
+	assert_int_equal(c.backend, PMU_BACKEND_MODEL);
+	assert_non_null(strstr(c.reason, "hypervisor without a PMU"));
+}
+
+/*
+ * Issue 16: a real machine with no usable PMU (no hypervisor: an old Intel, an AMD) never runs the
+ * model on pmu=auto, which would end on the same PASS as a measurement: no backend, the run goes
+ * on (not fatal) and measures nothing. pmu=model still takes the model; pmu=hw still fails.
+ */
+static void test_bare_metal_without_pmu_measures_nothing(void **state)
+{
+	(void)state;
+	struct pmu_info intel_v1 = synthetic(0, 0x07280201), intel_none = synthetic(0, 0), amd;
+	const struct pmu_info *machines[] = { &intel_v1, &intel_none, &amd };
+	struct pmu_record r;
+
+	cpuid_dump_decode(&cpuid_qemu_qemu64, 0, &amd);
+	amd.hypervisor = false;
+	for (unsigned k = 0; k < 3; k++) {
+		struct pmu_choice c = pmu_choose_backend(machines[k], PMU_REQ_AUTO);
+		assert_int_equal(c.backend, PMU_BACKEND_NONE);
+		assert_false(c.fatal);
+		assert_non_null(strstr(c.reason, "nothing is measured"));
+		assert_non_null(
+			strstr(c.reason, k == 2 ? "not a GenuineIntel" : "no usable Intel"));
+		pmu_record_fill(&r, machines[k], &c, true);
+		assert_true(r.ok);
+		assert_string_equal(r.backend, "none");
+		assert_null(r.hypervisor);
+		c = pmu_choose_backend(machines[k], PMU_REQ_MODEL);
+		assert_int_equal(c.backend, PMU_BACKEND_MODEL);
+		c = pmu_choose_backend(machines[k], PMU_REQ_HW);
+		assert_int_equal(c.backend, PMU_BACKEND_NONE);
+		assert_true(c.fatal);
+	}
+	/* With a usable PMU, bare metal takes it, as ever. */
+	struct pmu_info hsw = synthetic(0, 0x07300403);
+	assert_int_equal(pmu_choose_backend(&hsw, PMU_REQ_AUTO).backend, PMU_BACKEND_HW);
 }
 
 static void test_backend_names(void **state)
@@ -205,7 +242,7 @@ static void test_backend_names(void **state)
 	(void)state;
 	assert_string_equal(pmu_backend_name(PMU_BACKEND_HW), "hw");
 	assert_string_equal(pmu_backend_name(PMU_BACKEND_MODEL), "model");
-	assert_null(pmu_backend_name(PMU_BACKEND_NONE));
+	assert_string_equal(pmu_backend_name(PMU_BACKEND_NONE), "none");
 }
 
 int main(void)
@@ -213,6 +250,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_machines_take_hw),
 		cmocka_unit_test(test_qemu_takes_model),
+		cmocka_unit_test(test_bare_metal_without_pmu_measures_nothing),
 		cmocka_unit_test(test_model_record_ht_off),
 		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_backend_names),

@@ -93,6 +93,32 @@ static void test_what_must_not_leak(void **state)
 	assert_int_equal(judge(&haswell).result, RESULT_PASS);
 }
 
+/*
+ * Issue 16: the sibling's counter unused, EN clear or its GLOBAL_CTRL bit clear, is what the
+ * hardware does, measured, not judged: whatever a held counter shows is no stray leak, and what
+ * HT0 keeps does not move the verdict.
+ */
+static void test_unused_states_are_not_judged(void **state)
+{
+	(void)state;
+	n = 0;
+	event(0x81d0, true, 1000000, 25000);
+	event(0x00c4, false, 1000000, 0);
+	for (unsigned s = SURVEY_EN_CLEAR; s < SURVEY_STATES; s++)
+		points[n++] = (struct survey_point){ .code = 0x81d0,
+						     .corrupting = true,
+						     .state = (uint8_t)s,
+						     .count = 975000,
+						     .leak = s == SURVEY_GLOBAL_CLEAR ? 25000 : 0,
+						     .overlap_pct = 100 };
+	struct exp_verdict v = judge(&haswell);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(strstr(v.reason, "(4 measurements, 2.4390%"));
+	assert_string_equal(survey_state_names[SURVEY_ZERO_EVENT], "zero_event");
+	assert_string_equal(survey_state_names[SURVEY_EN_CLEAR], "en_clear");
+	assert_string_equal(survey_state_names[SURVEY_GLOBAL_CLEAR], "global_clear");
+}
+
 static void test_without_the_erratum(void **state)
 {
 	(void)state;
@@ -122,6 +148,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_thesis_shape_passes),
 		cmocka_unit_test(test_what_must_not_leak),
+		cmocka_unit_test(test_unused_states_are_not_judged),
 		cmocka_unit_test(test_without_the_erratum),
 		cmocka_unit_test(test_nothing_observable_skips),
 	};

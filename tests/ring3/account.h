@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pmu_account(profile, n): a workload tells the model PMU it did n more units of work. Under the
- * `hw` backend the kernel clears params.account and this is a branch not taken.
+ * pmu_account(profile, n): a workload adds n more units of work to its ledger
+ * (pmu/model_ledger.h), which the model PMU reads; the real counters need nothing, and the ledger
+ * costs a load and a store per chunk.
  */
 #ifndef TESTS_RING3_ACCOUNT_H
 #define TESTS_RING3_ACCOUNT_H
@@ -12,11 +13,11 @@
 #include "tests/ring3/user.h"
 #include "tests/ring3/workload.h"
 
-static inline void pmu_account(const struct workload_params *p, const struct model_profile *profile,
+static inline void pmu_account(struct workload_params *p, const struct model_profile *profile,
 			       uint64_t n)
 {
-	if (p->account && n)
-		user_syscall(SYS_PMU_ACCOUNT, (uint64_t)(uintptr_t)profile, n, 0);
+	if (n)
+		model_ledger_add(&p->ledger, profile, n);
 }
 
 static inline uint64_t user_rdtsc(void)

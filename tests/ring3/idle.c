@@ -44,14 +44,15 @@ uint64_t idle_run(uint64_t arg)
 	 */
 	const uint64_t limit = p->max_units ? p->max_units : UINT64_MAX;
 	const uint64_t deadline = p->deadline_tsc ? p->deadline_tsc : UINT64_MAX;
-	const struct workload_params account = { .account = p->account };
+	/* Its ledger slot, found once: in the loop the ledger is a store of the unit count. */
+	const unsigned slot = model_ledger_slot(&p->ledger, &idle_profile);
 	uint64_t units = 0;
 
 	while (units < limit && user_rdtsc() < deadline) {
 		if (user_syscall(SYS_HALT, 0, 0, 0) < 0)
 			__asm__ volatile("pause");
-		pmu_account(&account, &idle_profile, 1);
 		units++;
+		model_ledger_put(&p->ledger, slot, units);
 	}
 	p->units_done = units;
 	return units;

@@ -75,8 +75,8 @@ uint64_t rdpmc_check_run(uint64_t arg)
 		s->reads = RDPMC_CHECK_READS;
 	time_reads(s);
 	sort_costs(s->cost, s->reads);
-	rdpmc_region_begin(&counted, s->counter);
-	rdpmc_region_begin(&instructions, s->instructions);
+	rdpmc_region_begin(&counted, s->counter, rdpmc_width(&s->work, s->counter));
+	rdpmc_region_begin(&instructions, s->instructions, rdpmc_width(&s->work, s->instructions));
 	callret_run((uint64_t)(uintptr_t)&s->work);
 	s->region_instructions = rdpmc_region_end(&instructions);
 	s->region_counted = rdpmc_region_end(&counted);

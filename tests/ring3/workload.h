@@ -3,9 +3,9 @@
  * The workloads the siblings run at CPL 3, and what the kernel tells them.
  *
  * A workload does its work in chunks of units (a triad element, a call/return pair, ...). After
- * each chunk it reports the chunk to the model PMU (when params.account is set: the `hw` backend
- * needs no report, the hardware counts) and checks the time; it stops at deadline_tsc or after
- * max_units, whichever comes first, and returns the units done.
+ * each chunk it adds the chunk to its ledger (pmu/model_ledger.h: a store, no system call; the
+ * model PMU reads it, the real counters need nothing) and checks the time; it stops at
+ * deadline_tsc or after max_units, whichever comes first, and returns the units done.
  *
  * Each workload declares the events one unit produces as a model profile (pmu/model_profile.h).
  * Small per-pass events (the call into the loop, its exit misprediction) have their own profile,
@@ -16,15 +16,17 @@
 
 #include <stdint.h>
 
+#include "pmu/model_ledger.h"
 #include "pmu/model_profile.h"
 
 struct workload_params {
 	/* Set by the kernel. */
-	uint64_t chunk_units;  /* units between reports and time checks; not 0 */
+	uint64_t chunk_units;  /* units between ledger entries and time checks; not 0 */
 	uint64_t deadline_tsc; /* stop once the TSC passes this; 0 for no deadline */
 	uint64_t max_units;    /* stop after this many units; 0 for no limit */
-	uint32_t account;      /* report to the model PMU (SYS_PMU_ACCOUNT) */
 	uint32_t thread;       /* which sibling runs it (0 or 1) */
+	uint32_t gp_width;     /* the counters' widths (CPUID.0AH), for RDPMC regions */
+	uint32_t fixed_width;
 	/* Set up once (tests/workloads/): */
 	/* The units of one pass over the workload's data (triad's and copy's elements, chase's
 	 * nodes, branchy's words; 0 for alu and idle, which have none): triad_reps counts passes. */
@@ -40,14 +42,15 @@ struct workload_params {
 	/* branchy: `elements` random words, one branch on each of their bits */
 	const uint64_t *words;
 	/* Filled in by the workload. */
+	struct model_ledger ledger; /* its work so far, per profile; the kernel clears it */
 	uint64_t units_done;
 	uint64_t checksum; /* something derived from the results, so the work cannot be skipped */
 };
 
 /*
  * A workload's ring-3 entry point NAME_run (arg is the address of a struct workload_params in user
- * memory) and its events per unit for the model, NAME_profile (in user memory, passed to
- * SYS_PMU_ACCOUNT), are declared where they are used: the table (tests/workloads/workloads.c),
+ * memory) and its events per unit for the model, NAME_profile (in user memory, named in its
+ * ledger), are declared where they are used: the table (tests/workloads/workloads.c),
  * and for callret, which the boot checks run directly, here.
  */
 uint64_t callret_run(uint64_t arg);

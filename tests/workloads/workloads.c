@@ -205,7 +205,7 @@ struct workload_params *workload_prepare(struct workload_memory *m, const struct
 		(struct workload_params *)(uintptr_t)user_memory_alloc(sizeof(*p));
 	if (!p)
 		return NULL;
-	p->chunk_units = 4096;
+	p->chunk_units = WORKLOAD_CHUNK_UNITS;
 	if (w->setup && !w->setup(p, s))
 		return NULL;
 	*slot = p;

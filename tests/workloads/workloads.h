@@ -50,6 +50,16 @@ const char *const *workload_names(void);
 /* chase: the profile of where its loads hit, for a set of kib KiB per thread (chase_levels). */
 const struct model_profile *chase_profile_for(uint32_t kib);
 
+/*
+ * Units between a workload's ledger entries and time checks (struct workload_params.chunk_units).
+ * On real counters the ledger only gives the run's units: long chunks keep the loop's own overhead
+ * out of the counts. The model PMU accounts a chunk's events when the workload enters it, so a
+ * chunk is its resolution in time: 256 triad elements are some microseconds under TCG, well
+ * within the steps of a core-wide handover (pmu/model.h).
+ */
+#define WORKLOAD_CHUNK_UNITS 4096
+#define WORKLOAD_CHUNK_UNITS_MODEL 256
+
 /* branchy's table: 4096 words, 32 KiB, 262,144 random branches before it repeats. */
 #define BRANCHY_WORDS 4096
 

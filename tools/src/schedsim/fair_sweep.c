@@ -75,8 +75,10 @@ static bool replay(struct mux_pair *core, unsigned iterations)
 			else if (k > t && !ops->joint)
 				ops->tick(core, t, k);
 		}
-		if (ops->joint)
+		if (ops->joint) {
 			ops->tick(core, 0, k);
+			mux_pair_commit_all(core, k);
+		}
 		held &= mux_pair_invariant(core);
 	}
 	for (unsigned t = 0; t < 2; t++)

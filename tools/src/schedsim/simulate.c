@@ -258,7 +258,9 @@ static void iterate(const struct sim_options *o, struct mux_pair *core, unsigned
 			check(core, c, k);
 	}
 	if (p->joint) {
+		/* The joint schedule, and a handover of no time to it. */
 		p->tick(core, 0, k);
+		mux_pair_commit_all(core, k);
 		if (threads == 2)
 			check(core, c, k);
 	}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Core-wide XSU's handover (see pmu/handover.h).
+ */
+#include <string.h>
+
+#include "pmu/handover.h"
+#include "pmu/regs.h"
+
+void handover_init(struct handover *h, struct mux_pair *pair, struct thread_counters *tc0,
+		   struct thread_counters *tc1, bool sibling)
+{
+	memset(h, 0, sizeof(*h));
+	h->pair = pair;
+	h->tc[0] = tc0;
+	h->tc[1] = tc1;
+	h->sibling = sibling;
+}
+
+/* s without its events (catchers only), or without its corrupting events. */
+static struct mux_schedule part_of(const struct thread_counters *tc, const struct mux_schedule *s,
+				   bool keep_events)
+{
+	const struct mux_thread *t = tc->pair->thread[tc->thread];
+	struct mux_schedule part = *s;
+
+	for (unsigned i = 0; i < t->nr_events; i++)
+		if (!keep_events || t->events[i].constraint.corrupting)
+			part.counter[i] = SCHED_NO_COUNTER;
+	return part;
+}
+
+/* Whether s places a corrupting event of thread tc or a catcher: then something can leak. */
+static bool can_leak(const struct thread_counters *tc, const struct mux_schedule *s)
+{
+	const struct mux_thread *t = tc->pair->thread[tc->thread];
+
+	if (s->catchers)
+		return true;
+	for (unsigned i = 0; i < t->nr_events; i++)
+		if (s->counter[i] != SCHED_NO_COUNTER && t->events[i].constraint.corrupting)
+			return true;
+	return false;
+}
+
+/* Thread t's counters hold `in_force` from now on: they are programmed so, and its events' times
+ * accounted so (mux_pair_commit). */
+static void commit(struct handover *h, unsigned t, const struct mux_schedule *in_force,
+		   uint64_t now)
+{
+	mux_pair_commit(h->pair, t, in_force, now);
+}
+
+/* Both threads hold their halves of the joint schedule: their figures count from the first. */
+static void settled(struct handover *h)
+{
+	thread_counters_settled(h->tc[0]);
+	if (h->following)
+		thread_counters_settled(h->tc[1]);
+}
+
+/* Thread 0 without a sibling that follows: its own half alone, corrupting events held back
+ * while a sibling may yet come to catch their leaks. */
+static int alone(struct handover *h, uint64_t now)
+{
+	struct thread_counters *tc = h->tc[0];
+	struct mux_schedule next = part_of(tc, &h->pair->schedule[0], true);
+	const struct mux_schedule *s = h->sibling ? &next : &h->pair->schedule[0];
+
+	thread_counters_switch(tc, s, 0);
+	commit(h, 0, s, now);
+	if (!h->sibling)
+		settled(h);
+	return HANDOVER_NONE;
+}
+
+/* Nothing can leak: thread 0 switches now, thread 1 when raised, if its half changed. */
+static int direct(struct handover *h, bool sibling_changes, uint64_t now)
+{
+	thread_counters_switch(h->tc[0], &h->pair->schedule[0], 0);
+	commit(h, 0, &h->pair->schedule[0], now);
+	if (!sibling_changes) {
+		settled(h);
+		return HANDOVER_NONE;
+	}
+	h->direct = true;
+	h->step = HANDOVER_STEP4;
+	h->began_at = now;
+	h->waited = 0;
+	h->handovers++;
+	return 1;
+}
+
+/* Step 1, thread 0: the joint schedule, and the way to it. */
+static int begin(struct handover *h, uint64_t now)
+{
+	struct thread_counters *tc = h->tc[0];
+	struct mux_pair *pair = h->pair;
+
+	h->steps[0]++;
+	h->hurry = false;
+	pair->ops->tick(pair, 0, now);
+	thread_counters_check(tc);
+	thread_counters_tick(tc);
+	if (!h->following)
+		return alone(h, now);
+	bool change0 = thread_counters_changes(tc, &pair->schedule[0]) != 0;
+	bool change1 = thread_counters_changes(h->tc[1], &pair->schedule[1]) != 0;
+	if (!change0 && !change1) {
+		/* The same joint schedule: read, write nothing. */
+		thread_counters_read(tc, 0);
+		h->unchanged++;
+		settled(h);
+		return HANDOVER_NONE;
+	}
+	if (!can_leak(tc, &tc->programmed) && !can_leak(tc, &pair->schedule[0]) &&
+	    !can_leak(h->tc[1], &h->tc[1]->programmed) && !can_leak(h->tc[1], &pair->schedule[1]))
+		return direct(h, change1, now);
+	/* Its events stop; its catchers of S go on catching the sibling's leaks. */
+	struct mux_schedule catchers = part_of(tc, &tc->programmed, false);
+	thread_counters_read(tc, thread_counters_events(tc, &tc->programmed, false));
+	commit(h, 0, &catchers, now);
+	h->direct = false;
+	h->step = HANDOVER_STEP2;
+	h->began_at = now;
+	h->waited = 0;
+	h->handovers++;
+	return 1;
+}
+
+/* Step 2, thread 1: S' with the corrupting events that change held until step 4. */
+static int step2(struct handover *h, uint64_t now)
+{
+	struct thread_counters *tc = h->tc[1];
+	const struct mux_schedule *next = &h->pair->schedule[1];
+	struct mux_schedule running = part_of(tc, next, true);
+	/* Its corrupting events that keep their counter go on: the catcher opposite stays. */
+	uint64_t held = thread_counters_events(tc, next, true) & thread_counters_changes(tc, next);
+
+	h->steps[1]++;
+	thread_counters_tick(tc);
+	thread_counters_switch(tc, next, held);
+	for (unsigned i = 0; i < tc->pair->thread[1]->nr_events; i++)
+		if (next->counter[i] != SCHED_NO_COUNTER &&
+		    !(held & regs_global_bit((unsigned)next->counter[i])))
+			running.counter[i] = next->counter[i];
+	commit(h, 1, &running, now);
+	h->step = HANDOVER_STEP3;
+	return 0;
+}
+
+/* Step 3, thread 0: its whole half of S'. */
+static int step3(struct handover *h, uint64_t now)
+{
+	thread_counters_switch(h->tc[0], &h->pair->schedule[0], 0);
+	commit(h, 0, &h->pair->schedule[0], now);
+	h->step = HANDOVER_STEP4;
+	return 1;
+}
+
+/* Step 4, thread 1: its held corrupting events start (or, nothing corrupting, its switch). */
+static int step4(struct handover *h, uint64_t now)
+{
+	struct thread_counters *tc = h->tc[1];
+
+	if (h->direct) {
+		h->steps[1]++;
+		thread_counters_tick(tc);
+		thread_counters_switch(tc, &h->pair->schedule[1], 0);
+	} else {
+		thread_counters_start(tc, tc->held);
+	}
+	commit(h, 1, &h->pair->schedule[1], now);
+	h->step = HANDOVER_IDLE;
+	h->gap += now - h->began_at;
+	settled(h);
+	return HANDOVER_NONE;
+}
+
+static int leader_tick(struct handover *h, bool timer, uint64_t now)
+{
+	if (h->step == HANDOVER_STEP3)
+		return step3(h, now);
+	if (h->step == HANDOVER_IDLE)
+		return timer || h->hurry ? begin(h, now) : HANDOVER_NONE;
+	if (!timer)
+		return HANDOVER_NONE;
+	/* Thread 1 has not answered within a period: the IPI was late or lost; send it again. */
+	h->retries++;
+	h->waited++;
+	return 1;
+}
+
+static int follower_tick(struct handover *h, uint64_t now)
+{
+	if (!h->following)
+		return HANDOVER_NONE;
+	if (h->step == HANDOVER_STEP2)
+		return step2(h, now);
+	if (h->step == HANDOVER_STEP4)
+		return step4(h, now);
+	return HANDOVER_NONE; /* an IPI sent again that crossed the answer */
+}
+
+int handover_tick(struct handover *h, unsigned thread, bool timer, uint64_t now)
+{
+	return thread == 0 ? leader_tick(h, timer, now) : follower_tick(h, now);
+}
+
+/* A change (a thread joined, thread 1 came) begins a handover at once. */
+static int hurry(struct handover *h, unsigned thread, uint64_t now)
+{
+	if (h->step != HANDOVER_IDLE)
+		return HANDOVER_NONE;
+	if (thread == 0)
+		return begin(h, now);
+	h->hurry = true;
+	return 0;
+}
+
+int handover_enter(struct handover *h, uint64_t now)
+{
+	h->following = true;
+	return hurry(h, 1, now);
+}
+
+int handover_join(struct handover *h, unsigned thread, uint64_t now)
+{
+	return hurry(h, thread, now);
+}
+
+bool handover_end(struct handover *h, uint64_t now)
+{
+	bool unanswered;
+
+	if (!h->following)
+		return false;
+	h->following = false;
+	if (h->step == HANDOVER_IDLE)
+		return false;
+	/* Its events were stopped until now. */
+	h->gap += now - h->began_at;
+	unanswered = h->step != HANDOVER_STEP3 && h->waited >= HANDOVER_UNANSWERED;
+	h->step = HANDOVER_IDLE;
+	return unanswered;
+}
