@@ -15,7 +15,7 @@ COUNT_COLUMNS = ["exp", "phase", "xsu", "sched", "policy", "rep", "thread", "api
 VERDICT_COLUMNS = ["exp", "xsu", "sched", "policy", "result", "skip", "reason", "exposure",
                    "corrupted", "checked", "seq"]
 SURVEY_COLUMNS = ["exp", "xsu", "rep", "event", "name", "corrupting", "index", "sibling_index",
-                  "same_index", "count", "leak", "ratio", "seq"]
+                  "same_index", "sibling_state", "count", "leak", "ratio", "seq"]
 
 
 def _round(value, digits=4):
@@ -47,8 +47,8 @@ def verdict_row(v, m):
 def survey_row(p):
     return {"exp": p.exp, "xsu": p.xsu, "rep": p.rep, "event": p.event, "name": p.name,
             "corrupting": p.corrupting, "index": p.index, "sibling_index": p.sibling_index,
-            "same_index": p.same_index, "count": p.count, "leak": p.leak, "ratio": p.ratio,
-            "seq": p.seq}
+            "same_index": p.same_index, "sibling_state": p.sibling_state, "count": p.count,
+            "leak": p.leak, "ratio": p.ratio, "seq": p.seq}
 
 
 def all_counts(report):
@@ -174,8 +174,11 @@ def run_json(r, threads, tsc_hz):
 
 
 def leak_map_json(m):
-    return {"xsu": m.xsu, "columns": [str(c) for c in m.columns],
-            "rows": [{"event": ev, "cells": {str(c): m.cell(ev, c) for c in m.columns}}
+    """A leak map: its cells by column, and what HT0 kept with the sibling's counter disabled
+    (`kept`, by state; pmu_survey.LeakMap.kept)."""
+    return {"xsu": m.xsu, "columns": [str(c) for c in m.columns], "states": m.states,
+            "rows": [{"event": ev, "cells": {str(c): m.cell(ev, c) for c in m.columns},
+                      "kept": {s: m.kept(ev, s) for s in m.states}}
                      for ev in m.events]}
 
 
