@@ -164,6 +164,14 @@ def run_json(r, threads, tsc_hz):
         "start": r.start, "ends": r.ends,
         "tick_overhead": {str(t): r.tick_overhead(t, tsc_hz) if tsc_hz else None
                           for t in threads},
+        "tick_overhead_from": {str(t): _how(r.tick_overhead_from(t, tsc_hz)) for t in threads},
+        "msr_writes_per_tick": {str(t): r.per_tick("msr_writes_per_tick", t) for t in threads},
+        "msr_reads_per_tick": {str(t): r.per_tick("msr_reads_per_tick", t) for t in threads},
+        "smi_count": r.total("smi_count"),
+        "handovers": r.total("handovers"),
+        "joint_retries": r.total("joint_retries"),
+        "joint_unanswered": r.total("joint_unanswered"),
+        "joint_gap_pct": r.mean_of("joint_gap_pct"),
         "cells": [{"thread": t, "event": ev, "reps": cell.reps, "mean": cell.value,
                    "rsd_pct": cell.rsd_pct, "running_pct": 100.0 * cell.running_fraction,
                    "not_counted": cell.not_counted, "corrupted": cell.corrupted,
@@ -171,6 +179,11 @@ def run_json(r, threads, tsc_hz):
                   for t, ev, cell in r.cells()],
         "counts": [count_row(c) for c in r.counts],
     }
+
+
+def _how(found):
+    """Which figures a tick overhead came from (pmu_model.TICK_TOTAL or TICK_MEAN), or None."""
+    return found[1] if found else None
 
 
 def leak_map_json(m):

@@ -395,6 +395,27 @@ REPEATED = {
 }
 TICKS = dict(tick_tsc_mean=[2500, 2600], tick_tsc_max=[9000, 12000], ticks_late=[0, 2],
              ticks_lost=[0, 0])
+# What exp_end holds since issue 16, per XSU mode: the tick handler's total TSC cycles (under
+# core twice ticks times the mean: as many raised ticks, not in `ticks`, as handovers), PMU
+# register writes and reads per tick, and under core the handovers; per repetition (rep) the
+# SMIs and the handover IPIs sent again.
+COST = {
+    "off": dict(tick_tsc_total=[2_500_000, 2_600_000], msr_writes_per_tick=[0.0, 0.0],
+                msr_reads_per_tick=[4.0, 4.0]),
+    "on": dict(tick_tsc_total=[2_500_000, 2_600_000], msr_writes_per_tick=[3.5, 3.25],
+               msr_reads_per_tick=[7.0, 7.0]),
+    "core": dict(tick_tsc_total=[5_000_000, 5_200_000], msr_writes_per_tick=[4.5, 4.75],
+                 msr_reads_per_tick=[8.0, 8.5], handovers=1000),
+}
+
+
+def cost(xsu, rep):
+    """COST of a mode in one repetition: 2 SMIs in repetition 1 under core, else none; under
+    core `rep` handover IPIs sent again."""
+    keys = dict(COST[xsu], smi_count=2 if (xsu, rep) == ("core", 1) else 0)
+    if xsu == "core":
+        keys["joint_retries"] = rep
+    return keys
 
 
 def exp_repeated(log, repeat=3):
@@ -409,7 +430,8 @@ def exp_repeated(log, repeat=3):
             for thread, events in enumerate(REPEATED_LISTS):
                 for event in events:
                     _repeated_count(log, e, xsu, rep, thread, event)
-            run_end(log, e, xsu, 2000 if xsu == "off" else 0, rep=rep, **TICKS)
+            run_end(log, e, xsu, 2000 if xsu == "off" else 0, rep=rep, **TICKS,
+                    **cost(xsu, rep))
         log.verdict(exp=e, xsu=xsu, sched="greedy", result="pass",
                     reason="XSU %s as expected over %d repetitions" % (xsu, repeat))
 
