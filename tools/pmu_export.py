@@ -131,6 +131,10 @@ def summary_json(report):
     s = report.stream
     return {
         "passed": report.passed,
+        # Whether the counts came from the model PMU, and why none is a measurement (issue 16).
+        "model": report.model,
+        "nothing_measured": report.nothing_measured,
+        "no_pmu_skips": len(report.no_pmu_skips()),
         "exit": report.exit_code,
         "verdicts": report.result_counts(),
         "failures": report.failures(),

@@ -507,6 +507,27 @@ class Report:
     def tsc_hz(self):
         return (self.boot or {}).get("tsc_hz") or None
 
+    @property
+    def backend(self):
+        """The pmu record's backend ("hw", "model", "none"), or None without one."""
+        return (self.pmu or {}).get("backend")
+
+    @property
+    def model(self):
+        """The model PMU stood in for the counters: no count is a measurement of a CPU."""
+        return self.backend == "model"
+
+    @property
+    def nothing_measured(self):
+        """Why no count of the log is a measurement, in two words ("model PMU", "no PMU"), or
+        None when the counts came from real counters (or the log has no pmu record). Issue 16:
+        a run that measured nothing must never read like one that did."""
+        return {"model": "model PMU", "none": "no PMU"}.get(self.backend)
+
+    def no_pmu_skips(self):
+        """The verdicts skipped because there was no usable PMU (skip code no_pmu)."""
+        return [v for v in self.verdicts() if v.result == "skip" and v.skip == "no_pmu"]
+
     def xsu_modes(self):
         """The XSU modes of the whole log, for the summary: off and on at least."""
         modes = {"off", "on"}

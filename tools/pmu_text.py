@@ -492,11 +492,21 @@ def log_state(report):
     return "complete and intact"
 
 
+def overall_result(report):
+    """PASS or FAIL, and in words when nothing was measured: "PASS (model PMU: nothing
+    measured)" (issue 16: a model run must never read like a measurement)."""
+    result = "PASS" if report.passed else "FAIL"
+    if report.nothing_measured:
+        result += " (%s: nothing measured)" % report.nothing_measured
+    return result
+
+
 def _overall_lines(report):
     tally = report.result_counts()
     lines = ["", "Overall: %s. %d verdicts: %d pass, %d fail, %d skip. Log %s. Exit status %d." % (
-        "PASS" if report.passed else "FAIL", sum(tally.values()), tally["pass"], tally["fail"],
+        overall_result(report), sum(tally.values()), tally["pass"], tally["fail"],
         tally["skip"], log_state(report), report.exit_code)]
+    lines.extend(_no_pmu_lines(report))
     lines.extend("  - " + reason for reason in report.failures())
     s = report.stream
     if report.exit_code == pmu_model.EXIT_NO_RECORDS:
@@ -511,6 +521,20 @@ def _overall_lines(report):
                      % (_records_break(len(seqs)), pmu_records.fmt_spans(
                          pmu_records.merge_spans([(n, n) for n in seqs]))))
     return lines
+
+
+def _no_pmu_lines(report):
+    """With no PMU, the summary says so plainly: nothing was measured, and why."""
+    if report.backend != "none":
+        return []
+    skipped = len(report.no_pmu_skips())
+    if skipped and skipped == len(report.verdicts()):
+        what = "; every experiment was skipped (%s, no_pmu)" % pmu_format.plural(skipped,
+                                                                                 "verdict")
+    else:
+        what = "; %s skipped (no_pmu)" % pmu_format.plural(skipped, "verdict") if skipped else ""
+    return ["  - nothing was measured: no usable PMU (%s)%s" % (
+        report.pmu.get("reason") or "the pmu record gives no reason", what)]
 
 
 def _records_break(n):
