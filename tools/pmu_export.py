@@ -15,7 +15,7 @@ COUNT_COLUMNS = ["exp", "phase", "xsu", "sched", "policy", "rep", "thread", "api
 VERDICT_COLUMNS = ["exp", "xsu", "sched", "policy", "result", "skip", "reason", "exposure",
                    "corrupted", "checked", "seq"]
 SURVEY_COLUMNS = ["exp", "xsu", "rep", "event", "name", "corrupting", "index", "sibling_index",
-                  "same_index", "count", "leak", "ratio", "seq"]
+                  "same_index", "sibling_state", "count", "leak", "ratio", "seq"]
 
 
 def _round(value, digits=4):
@@ -47,8 +47,8 @@ def verdict_row(v, m):
 def survey_row(p):
     return {"exp": p.exp, "xsu": p.xsu, "rep": p.rep, "event": p.event, "name": p.name,
             "corrupting": p.corrupting, "index": p.index, "sibling_index": p.sibling_index,
-            "same_index": p.same_index, "count": p.count, "leak": p.leak, "ratio": p.ratio,
-            "seq": p.seq}
+            "same_index": p.same_index, "sibling_state": p.sibling_state, "count": p.count,
+            "leak": p.leak, "ratio": p.ratio, "seq": p.seq}
 
 
 def all_counts(report):
@@ -131,6 +131,10 @@ def summary_json(report):
     s = report.stream
     return {
         "passed": report.passed,
+        # Whether the counts came from the model PMU, and why none is a measurement (issue 16).
+        "model": report.model,
+        "nothing_measured": report.nothing_measured,
+        "no_pmu_skips": len(report.no_pmu_skips()),
         "exit": report.exit_code,
         "verdicts": report.result_counts(),
         "failures": report.failures(),
@@ -164,6 +168,14 @@ def run_json(r, threads, tsc_hz):
         "start": r.start, "ends": r.ends,
         "tick_overhead": {str(t): r.tick_overhead(t, tsc_hz) if tsc_hz else None
                           for t in threads},
+        "tick_overhead_from": {str(t): _how(r.tick_overhead_from(t, tsc_hz)) for t in threads},
+        "msr_writes_per_tick": {str(t): r.per_tick("msr_writes_per_tick", t) for t in threads},
+        "msr_reads_per_tick": {str(t): r.per_tick("msr_reads_per_tick", t) for t in threads},
+        "smi_count": r.total("smi_count"),
+        "handovers": r.total("handovers"),
+        "joint_retries": r.total("joint_retries"),
+        "joint_unanswered": r.total("joint_unanswered"),
+        "joint_gap_pct": r.mean_of("joint_gap_pct"),
         "cells": [{"thread": t, "event": ev, "reps": cell.reps, "mean": cell.value,
                    "rsd_pct": cell.rsd_pct, "running_pct": 100.0 * cell.running_fraction,
                    "not_counted": cell.not_counted, "corrupted": cell.corrupted,
@@ -173,9 +185,17 @@ def run_json(r, threads, tsc_hz):
     }
 
 
+def _how(found):
+    """Which figures a tick overhead came from (pmu_model.TICK_TOTAL or TICK_MEAN), or None."""
+    return found[1] if found else None
+
+
 def leak_map_json(m):
-    return {"xsu": m.xsu, "columns": [str(c) for c in m.columns],
-            "rows": [{"event": ev, "cells": {str(c): m.cell(ev, c) for c in m.columns}}
+    """A leak map: its cells by column, and what HT0 kept with the sibling's counter disabled
+    (`kept`, by state; pmu_survey.LeakMap.kept)."""
+    return {"xsu": m.xsu, "columns": [str(c) for c in m.columns], "states": m.states,
+            "rows": [{"event": ev, "cells": {str(c): m.cell(ev, c) for c in m.columns},
+                      "kept": {s: m.kept(ev, s) for s in m.states}}
                      for ev in m.events]}
 
 

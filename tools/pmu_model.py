@@ -27,6 +27,9 @@ EXIT_CONTRACT = 5    # intact, but a record lacks a key or holds a value docs/re
 EXIT_STATUSES = (EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_DAMAGED, EXIT_NO_RECORDS, EXIT_CONTRACT)
 
 RESULT_RANK = {"pass": 0, "skip": 1, "fail": 2}
+# How a run's tick overhead was computed (Run.tick_overhead_from).
+TICK_TOTAL = "tick_tsc_total"
+TICK_MEAN = "ticks x tick_tsc_mean"
 SCHED_ORDER = {"greedy": 0, "hk": 1}
 
 
@@ -110,6 +113,12 @@ class Count:
             return None
         expected = self.raw * self.enabled / self.running
         return None if abs(self.scaled - expected) <= max(1.0, expected * 1e-9) else expected
+
+
+def _entry(end, key, thread):
+    """An exp_end per-thread array's entry for the thread, or None."""
+    values = end.get(key)
+    return values[thread] if values is not None and thread < len(values) else None
 
 
 def run_key(o):
@@ -284,18 +293,59 @@ class Run:
         return (mean(fractions), min(fractions)) if fractions else None
 
     def tick_overhead(self, thread, tsc_hz):
-        """The share of the run the thread spent in the tick handler: ticks times the handler's
-        mean TSC ticks, over the run's length in TSC ticks (elapsed_ns with boot.tsc_hz), summed
-        over the repetitions. None when a key it needs is absent."""
-        spent = elapsed = 0
-        for e in self.ends:
-            ticks, means = e.get("ticks"), e.get("tick_tsc_mean")
-            if None in (ticks, means, e.get("elapsed_ns")) or thread >= min(len(ticks),
-                                                                             len(means)):
+        """The share of the run the thread spent in the tick handler, summed over the
+        repetitions; None when a key it needs is absent (tick_overhead_from says how)."""
+        found = self.tick_overhead_from(thread, tsc_hz)
+        return found[0] if found else None
+
+    def tick_overhead_from(self, thread, tsc_hz):
+        """(share, how) of the thread's tick handler time over the run's length in TSC ticks
+        (elapsed_ns with boot.tsc_hz), summed over the repetitions, or None. `how` is
+        TICK_TOTAL: the handler's total cycles (exp_end.tick_tsc_total, every call counted);
+        only in a log without it, TICK_MEAN: ticks times the handler's mean, which under core-wide
+        XSU (ticks one per handover, the mean over every call) gives about half (issue 16)."""
+        if not self.ends or not tsc_hz or any(e.get("elapsed_ns") is None for e in self.ends):
+            return None
+        elapsed = sum(e["elapsed_ns"] for e in self.ends) * tsc_hz / 1e9
+        totals = [_entry(e, "tick_tsc_total", thread) for e in self.ends]
+        if None not in totals:
+            spent, how = sum(totals), TICK_TOTAL
+        else:
+            ticks = [_entry(e, "ticks", thread) for e in self.ends]
+            means = [_entry(e, "tick_tsc_mean", thread) for e in self.ends]
+            if None in ticks or None in means:
                 return None
-            spent += ticks[thread] * means[thread]
-            elapsed += e["elapsed_ns"] * tsc_hz / 1e9
-        return spent / elapsed if elapsed else None
+            spent, how = sum(t * m for t, m in zip(ticks, means)), TICK_MEAN
+        return (spent / elapsed, how) if elapsed else None
+
+    def per_tick(self, key, thread):
+        """An exp_end figure per tick (msr_writes_per_tick, msr_reads_per_tick) over the
+        repetitions: their mean weighted by each one's ticks of the thread, which is the accesses
+        of every repetition over all their ticks; None when no exp_end has it."""
+        pairs = [(_entry(e, key, thread), _entry(e, "ticks", thread)) for e in self.ends]
+        pairs = [(v, t) for v, t in pairs if v is not None]
+        if not pairs:
+            return None
+        values = [v for v, _ in pairs]
+        ticks = sum(t for _, t in pairs) if all(t is not None for _, t in pairs) else 0
+        if ticks:
+            found = sum(v * (t / ticks) for v, t in pairs)
+        else:
+            found = sum(v / len(values) for v in values)
+        # A mean lies within its values; one near a double's limit must not round to infinity,
+        # which no JSON file could hold.
+        return min(max(found, min(values)), max(values))
+
+    def total(self, key):
+        """The sum over the repetitions of an exp_end integer (smi_count, handovers,
+        joint_retries, joint_unanswered), of those that have one; None when none has."""
+        values = [e[key] for e in self.ends if isinstance(e.get(key), int)]
+        return sum(values) if values else None
+
+    def mean_of(self, key):
+        """The mean over the repetitions of an exp_end number (joint_gap_pct), or None."""
+        values = [e[key] for e in self.ends if e.get(key) is not None]
+        return mean(values) if values else None
 
     def per_thread_total(self, key, thread):
         """The sum over the repetitions of an exp_end per-thread array's entry, or None."""
@@ -456,6 +506,27 @@ class Report:
     @property
     def tsc_hz(self):
         return (self.boot or {}).get("tsc_hz") or None
+
+    @property
+    def backend(self):
+        """The pmu record's backend ("hw", "model", "none"), or None without one."""
+        return (self.pmu or {}).get("backend")
+
+    @property
+    def model(self):
+        """The model PMU stood in for the counters: no count is a measurement of a CPU."""
+        return self.backend == "model"
+
+    @property
+    def nothing_measured(self):
+        """Why no count of the log is a measurement, in two words ("model PMU", "no PMU"), or
+        None when the counts came from real counters (or the log has no pmu record). Issue 16:
+        a run that measured nothing must never read like one that did."""
+        return {"model": "model PMU", "none": "no PMU"}.get(self.backend)
+
+    def no_pmu_skips(self):
+        """The verdicts skipped because there was no usable PMU (skip code no_pmu)."""
+        return [v for v in self.verdicts() if v.result == "skip" and v.skip == "no_pmu"]
 
     def xsu_modes(self):
         """The XSU modes of the whole log, for the summary: off and on at least."""

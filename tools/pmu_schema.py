@@ -50,6 +50,11 @@ THREAD = Int(0, 255)
 REP = Int(0, 2 ** 32 - 1)
 FRACTION = Num(0, 1)
 PER_THREAD = Array(U64)
+# Per thread, a figure with two decimals (register accesses per tick).
+PER_THREAD_NUM = Array(Num(0))
+# What the sibling's counter held in a leak survey's measurement (docs/records.md, `survey`);
+# a record without the key is of a kernel before the two disabled states: "zero_event".
+SIBLING_STATES = ("zero_event", "en_clear", "global_clear")
 
 
 def xsu_key(xsu):
@@ -257,10 +262,16 @@ RECORDS = {
         overlap_pct=Int(0, 100),
         joint_unanswered=optional(U64),
         joint_gap_pct=optional(Num(0, 100)),
+        handovers=optional(U64),
+        joint_retries=optional(U64),
         tick_tsc_mean=PER_THREAD,
         tick_tsc_max=PER_THREAD,
+        tick_tsc_total=optional(PER_THREAD),
         ticks_late=PER_THREAD,
         ticks_lost=PER_THREAD,
+        msr_writes_per_tick=optional(PER_THREAD_NUM),
+        msr_reads_per_tick=optional(PER_THREAD_NUM),
+        smi_count=optional(Null(U64)),
     ), place=RUN_PLACE),
     "survey": RecordType(dict(
         exp=EXP_NAME,
@@ -277,6 +288,7 @@ RECORDS = {
         leak=U64,
         ratio=Null(FRACTION),
         overlap_pct=Int(0, 100),
+        sibling_state=optional(Enum(*SIBLING_STATES)),
     ), place=("exp", "xsu", "rep", "event", "index", "sibling_index")),
     "verdict": RecordType(dict(
         exp=EXP_NAME,

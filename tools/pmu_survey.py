@@ -4,6 +4,14 @@ occurrences (the record's ratio: leak / (count + leak)).
 The map has a row per event and a column per counter index where the two counters had the same
 index, plus one column for every pair of different indices: the erratum leaks only into the
 counter of the same index (thesis 4.2), so that column must stay at zero.
+
+Two more columns, where the survey has them, ask where the leak goes when the sibling's counter of
+the same index is "unused" (`sibling_state`): its EVTSEL.EN clear, or EN set and its GLOBAL_CTRL
+bit clear. There HT0's count is all there is, and the map gives it as a share of what HT0's event
+did with the sibling counting the zero event (count + leak at the same indices): 100% when HT0
+keeps the counts that would have leaked, 100% less the leak share when they are lost. A share
+rather than counts per unit of work: survey records carry no units, and a share reads the same
+for an event of 2% leak and one of 50%.
 """
 
 import collections
@@ -14,6 +22,10 @@ import pmu_schema
 # more when a record names a higher one, then the pairs of different indices.
 MIN_INDICES = 4
 OTHER = "other"
+# The sibling's counter counting the zero event (what the leak columns measure), and the two
+# states in which it is disabled (docs/records.md, survey.sibling_state), in column order.
+ZERO_EVENT = "zero_event"
+DISABLED_STATES = ("en_clear", "global_clear")
 
 
 class Point:
@@ -31,6 +43,8 @@ class Point:
         self.index = o["index"]
         self.sibling_index = o["sibling_index"]
         self.same_index = o.get("same_index", self.index == self.sibling_index)
+        # A kernel before the disabled states wrote no sibling_state: its points are zero-event.
+        self.sibling_state = o.get("sibling_state", ZERO_EVENT)
         self.count = o.get("count")
         self.leak = o.get("leak")
         # The share of the event's occurrences that leaked (docs/records.md): the erratum moves
@@ -47,20 +61,31 @@ class Point:
 class LeakMap:
     """The points of one XSU mode as a table. A cell is the mean ratio over the repetitions of
     its measurement; the "other" column holds the largest of those means over every pair of
-    different indices, so that one leaking pair is not averaged away by the clean ones."""
+    different indices, so that one leaking pair is not averaged away by the clean ones. Only
+    zero-event points make the cells; those of a disabled sibling counter make `states`."""
 
     def __init__(self, xsu, points):
         self.xsu = xsu
         self.points = points
         self._info = collections.OrderedDict()     # event -> (name, corrupting), first point's
         self._pairs = collections.defaultdict(collections.OrderedDict)
+        self._occurrences = collections.defaultdict(list)  # (event, index) -> [count + leak]
+        self._kept = collections.defaultdict(list)  # (event, state) -> [(index, count)]
         for p in points:
             self._info.setdefault(p.event, (p.name, p.corrupting))
+            if p.sibling_state != ZERO_EVENT:
+                if p.count is not None:
+                    self._kept[(p.event, p.sibling_state)].append((p.index, p.count))
+                continue
             self._pairs[(p.event, p.column)].setdefault((p.index, p.sibling_index),
                                                         []).append(p.ratio)
+            if p.same_index and p.count is not None and p.leak is not None:
+                self._occurrences[(p.event, p.index)].append(p.count + p.leak)
         self.events = list(self._info)
-        highest = max([p.index for p in points if p.same_index] + [MIN_INDICES - 1])
+        highest = max([p.index for p in points if p.same_index and
+                       p.sibling_state == ZERO_EVENT] + [MIN_INDICES - 1])
         self.columns = list(range(highest + 1)) + [OTHER]
+        self.states = [s for s in DISABLED_STATES if any(k[1] == s for k in self._kept)]
 
     def event_info(self, event):
         """(Intel name or None, corrupting) of an event, from its first point."""
@@ -78,6 +103,24 @@ class LeakMap:
             if defined:
                 means.append(sum(defined) / len(defined))
         return max(means) if means else "n/a"
+
+    def kept(self, event, state):
+        """HT0's mean count with the sibling's counter in a disabled state, over its mean count +
+        leak with the sibling's counter of the same index counting the zero event, at the same
+        indices (every repetition); None when the state was not measured, "n/a" when there is
+        no zero-event figure to compare with or it is 0."""
+        found = self._kept.get((event, state))
+        if not found:
+            return None
+        reference = [n for index in sorted({i for i, _ in found})
+                     for n in self._occurrences.get((event, index), [])]
+        if not reference or not sum(reference):
+            return "n/a"
+        return mean([n for _, n in found]) / mean(reference)
+
+
+def mean(values):
+    return sum(values) / len(values)
 
 
 def leak_maps(points):

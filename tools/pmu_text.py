@@ -247,6 +247,9 @@ def _run_lines(experiment, runs, tsc_hz):
             "%s %s" % (r.label, count_text(r.exposure)) for r in runs)))
     lines.extend(_running_lines(experiment))
     lines.extend(_tick_lines(experiment, runs, tsc_hz))
+    lines.extend(_access_lines(experiment, runs))
+    lines.extend(_joint_lines(runs))
+    lines.extend(_smi_lines(runs))
     lines.extend(_truth_lines(runs))
     lines.extend(_leak_lines(runs))
     if any(cell.corrupted for r in runs for _, _, cell in r.cells()):
@@ -268,21 +271,40 @@ def _running_lines(experiment):
 
 def _tick_lines(experiment, runs, tsc_hz):
     """The tick handler's share of each run per thread, its longest tick, and late or lost
-    ticks (exp_end's tick_tsc_mean, tick_tsc_max, ticks_late, ticks_lost)."""
+    ticks (exp_end's tick_tsc_total, or in an older log ticks times tick_tsc_mean; tick_tsc_max,
+    ticks_late, ticks_lost), and which of the two the shares come from."""
+    threads = experiment.threads()
+    used = {found[1] for r in runs for t in threads
+            for found in [r.tick_overhead_from(t, tsc_hz)] if found is not None}
     parts = []
     for r in runs:
-        text = _tick_text(r, experiment.threads(), tsc_hz)
+        text = _tick_text(r, threads, tsc_hz, mark=len(used) > 1)
         if text:
             parts.append("%s %s" % (r.label, text))
-    return ["   %-22s %s" % ("tick handler:", "; ".join(parts))] if parts else []
+    if not parts:
+        return []
+    line = "   %-22s %s" % ("tick handler:", "; ".join(parts))
+    if used == {pmu_model.TICK_TOTAL}:
+        line += " (share: tick_tsc_total over the run)"
+    elif used == {pmu_model.TICK_MEAN}:
+        core = any(r.xsu == "core" for r in runs)
+        line += " (share: %s over the run: no tick_tsc_total in this log%s)" % (
+            pmu_model.TICK_MEAN, "; under XSU core that is about half the handler's time, "
+            "ticks counting one per handover" if core else "")
+    elif used:
+        line += " (share: tick_tsc_total over the run; *: %s, where a repetition has no " \
+            "tick_tsc_total)" % pmu_model.TICK_MEAN
+    return [line]
 
 
-def _tick_text(run, threads, tsc_hz):
+def _tick_text(run, threads, tsc_hz, mark):
     shares, extremes, missed = [], [], []
     for t in threads:
-        share = run.tick_overhead(t, tsc_hz) if tsc_hz else None
-        if share is not None:
-            shares.append("HT%d %.2f%%" % (t, 100 * share))
+        found = run.tick_overhead_from(t, tsc_hz)
+        if found is not None:
+            share, how = found
+            shares.append("HT%d %.2f%%%s" % (t, 100 * share,
+                                             "*" if mark and how == pmu_model.TICK_MEAN else ""))
         longest = run.per_thread_max("tick_tsc_max", t)
         if longest is not None:
             extremes.append(longest)
@@ -297,6 +319,67 @@ def _tick_text(run, threads, tsc_hz):
     elif any(key in e for e in run.ends for key in ("ticks_late", "ticks_lost")):
         text += "%sno tick late or lost" % (", " if text else "")
     return text
+
+
+def _access_lines(experiment, runs):
+    """Each run's PMU register writes and reads per tick, per thread (exp_end's
+    msr_writes_per_tick and msr_reads_per_tick): the cost of counting that carries to real
+    hardware."""
+    parts = []
+    for r in runs:
+        figures = []
+        for t in experiment.threads():
+            writes, reads = r.per_tick("msr_writes_per_tick", t), r.per_tick(
+                "msr_reads_per_tick", t)
+            if writes is not None or reads is not None:
+                figures.append("HT%d %s/%s" % (t, _decimals(writes), _decimals(reads)))
+        if figures:
+            parts.append("%s %s" % (r.label, " ".join(figures)))
+    if not parts:
+        return []
+    return ["   %-22s %s (PMU registers: WRMSR / RDMSR and RDPMC)" % (
+        "writes/reads per tick:", "; ".join(parts))]
+
+
+def _decimals(value):
+    return "-" if value is None else "%.2f" % value
+
+
+def _joint_lines(runs):
+    """Under core-wide XSU: the joint schedules handed over, the handover IPIs sent again, the
+    ticks that found the last one unanswered, and the share of the run a thread was stopped."""
+    parts = []
+    for r in runs:
+        found = []
+        handovers, retries = r.total("handovers"), r.total("joint_retries")
+        unanswered, gap = r.total("joint_unanswered"), r.mean_of("joint_gap_pct")
+        if handovers is not None:
+            found.append(_counted(handovers, "handover"))
+        if retries is not None:
+            found.append("%s sent again" % _counted(retries, "IPI"))
+        if unanswered is not None:
+            found.append("%s unanswered" % _counted(unanswered, "tick"))
+        if gap is not None:
+            found.append("%.1f%% of the run stopped" % gap)
+        if found:
+            parts.append("%s %s" % (r.label, ", ".join(found)))
+    return ["   %-22s %s" % ("joint schedules:", "; ".join(parts))] if parts else []
+
+
+def _counted(n, word):
+    """'1 handover', '3,000 handovers'."""
+    return "%s %s%s" % (count_text(n), word, "" if n == 1 else "s")
+
+
+def _smi_lines(runs):
+    """The SMIs during each run, where there were any (exp_end.smi_count; null where
+    MSR_SMI_COUNT faults): firmware that took the CPU away while it counted."""
+    parts = ["%s %s" % (r.label, count_text(r.total("smi_count"))) for r in runs
+             if r.total("smi_count")]
+    if not parts:
+        return []
+    return ["   %-22s %s (MSR_SMI_COUNT: firmware held the CPU in SMM while it counted)"
+            % ("SMIs:", ", ".join(parts))]
 
 
 def _truth_lines(runs):
@@ -409,11 +492,21 @@ def log_state(report):
     return "complete and intact"
 
 
+def overall_result(report):
+    """PASS or FAIL, and in words when nothing was measured: "PASS (model PMU: nothing
+    measured)" (issue 16: a model run must never read like a measurement)."""
+    result = "PASS" if report.passed else "FAIL"
+    if report.nothing_measured:
+        result += " (%s: nothing measured)" % report.nothing_measured
+    return result
+
+
 def _overall_lines(report):
     tally = report.result_counts()
     lines = ["", "Overall: %s. %d verdicts: %d pass, %d fail, %d skip. Log %s. Exit status %d." % (
-        "PASS" if report.passed else "FAIL", sum(tally.values()), tally["pass"], tally["fail"],
+        overall_result(report), sum(tally.values()), tally["pass"], tally["fail"],
         tally["skip"], log_state(report), report.exit_code)]
+    lines.extend(_no_pmu_lines(report))
     lines.extend("  - " + reason for reason in report.failures())
     s = report.stream
     if report.exit_code == pmu_model.EXIT_NO_RECORDS:
@@ -428,6 +521,20 @@ def _overall_lines(report):
                      % (_records_break(len(seqs)), pmu_records.fmt_spans(
                          pmu_records.merge_spans([(n, n) for n in seqs]))))
     return lines
+
+
+def _no_pmu_lines(report):
+    """With no PMU, the summary says so plainly: nothing was measured, and why."""
+    if report.backend != "none":
+        return []
+    skipped = len(report.no_pmu_skips())
+    if skipped and skipped == len(report.verdicts()):
+        what = "; every experiment was skipped (%s, no_pmu)" % pmu_format.plural(skipped,
+                                                                                 "verdict")
+    else:
+        what = "; %s skipped (no_pmu)" % pmu_format.plural(skipped, "verdict") if skipped else ""
+    return ["  - nothing was measured: no usable PMU (%s)%s" % (
+        report.pmu.get("reason") or "the pmu record gives no reason", what)]
 
 
 def _records_break(n):

@@ -86,6 +86,10 @@ def render_pmu(report):
 
 
 def modelled_text(p):
+    if p.get("backend") == "none":
+        # No counters and no model (pmu=auto on a machine with no hypervisor never falls back
+        # to the model: issue 16): there are no counts at all.
+        return "nothing, and nothing is measured: no counters to count with"
     if p.get("backend") != "model":
         return "nothing: counts come from the hardware counters"
     model = p.get("model", {})

@@ -20,16 +20,23 @@ def cell_text(value):
     return "%.2f%%" % (100.0 * value)
 
 
+STATE_HEADS = {"en_clear": "EN clear", "global_clear": "GLOBAL_CTRL clear"}
+
+
 def render_leak_map(leak_map):
     """The sibling's count of a zero event as a share of the event's occurrences (the record's
     ratio), per index of HT0's counter; "other": the sibling's counter had another index (the
-    largest such share)."""
+    largest such share). Where the survey disabled the sibling's counter of the same index (EN
+    clear, GLOBAL_CTRL bit clear), a column each: what HT0 kept, as a share of its count + leak
+    with the zero event (pmu_survey.LeakMap.kept)."""
     heads = ["%d" % c if c != pmu_survey.OTHER else "other index" for c in leak_map.columns]
+    heads += [STATE_HEADS[s] for s in leak_map.states]
     rows = []
     for event in leak_map.events:
         name, corrupting = leak_map.event_info(event)
         rows.append(("%s%s" % (event, " *" if corrupting else ""), name or "",
-                     [cell_text(leak_map.cell(event, c)) for c in leak_map.columns]))
+                     [cell_text(leak_map.cell(event, c)) for c in leak_map.columns] +
+                     [cell_text(leak_map.kept(event, s)) for s in leak_map.states]))
     event_w = max([len(r[0]) for r in rows] + [5])
     name_w = max([len(r[1]) for r in rows] + [4])
     cell_w = [max([len(h)] + [len(r[2][i]) for r in rows]) for i, h in enumerate(heads)]
@@ -43,4 +50,11 @@ def render_leak_map(leak_map):
             "%*s" % (w, c) for w, c in zip(cell_w, cells)))).rstrip())
     lines.append("   * corrupting event; - not measured; n/a: nothing counted; other index: the "
                  "largest share where the sibling's counter had another index")
+    if leak_map.states:
+        lines.append("   %s: what HT0 kept with the sibling's counter of its index disabled"
+                     % ", ".join(STATE_HEADS[s] for s in leak_map.states))
+        lines.append("     (EVTSEL.EN clear; EN set but its GLOBAL_CTRL bit clear), as a share "
+                     "of its count + leak with the zero event there:")
+        lines.append("     100% keeps what would have leaked, 100% less the leak's share loses "
+                     "it")
     return lines

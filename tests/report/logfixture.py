@@ -395,6 +395,27 @@ REPEATED = {
 }
 TICKS = dict(tick_tsc_mean=[2500, 2600], tick_tsc_max=[9000, 12000], ticks_late=[0, 2],
              ticks_lost=[0, 0])
+# What exp_end holds since issue 16, per XSU mode: the tick handler's total TSC cycles (under
+# core twice ticks times the mean: as many raised ticks, not in `ticks`, as handovers), PMU
+# register writes and reads per tick, and under core the handovers; per repetition (rep) the
+# SMIs and the handover IPIs sent again.
+COST = {
+    "off": dict(tick_tsc_total=[2_500_000, 2_600_000], msr_writes_per_tick=[0.0, 0.0],
+                msr_reads_per_tick=[4.0, 4.0]),
+    "on": dict(tick_tsc_total=[2_500_000, 2_600_000], msr_writes_per_tick=[3.5, 3.25],
+               msr_reads_per_tick=[7.0, 7.0]),
+    "core": dict(tick_tsc_total=[5_000_000, 5_200_000], msr_writes_per_tick=[4.5, 4.75],
+                 msr_reads_per_tick=[8.0, 8.5], handovers=1000),
+}
+
+
+def cost(xsu, rep):
+    """COST of a mode in one repetition: 2 SMIs in repetition 1 under core, else none; under
+    core `rep` handover IPIs sent again."""
+    keys = dict(COST[xsu], smi_count=2 if (xsu, rep) == ("core", 1) else 0)
+    if xsu == "core":
+        keys["joint_retries"] = rep
+    return keys
 
 
 def exp_repeated(log, repeat=3):
@@ -409,7 +430,8 @@ def exp_repeated(log, repeat=3):
             for thread, events in enumerate(REPEATED_LISTS):
                 for event in events:
                     _repeated_count(log, e, xsu, rep, thread, event)
-            run_end(log, e, xsu, 2000 if xsu == "off" else 0, rep=rep, **TICKS)
+            run_end(log, e, xsu, 2000 if xsu == "off" else 0, rep=rep, **TICKS,
+                    **cost(xsu, rep))
         log.verdict(exp=e, xsu=xsu, sched="greedy", result="pass",
                     reason="XSU %s as expected over %d repetitions" % (xsu, repeat))
 
@@ -434,9 +456,10 @@ SURVEY_EVENTS = [("r81d0:u", "MEM_UOPS_RETIRED.ALL_LOADS", True, 0.024),
 def exp_survey(log, reps=2):
     """The leak survey: each event on HT0's counter i against a zero event on the sibling's
     counter i (the same index) and i+1 (another index); r81d0:u on index 3 leaks 0.026 in its
-    second repetition; r00c5:u counted nothing on index 2 (its ratio is null). Each repetition
-    starts with the survey's own `exp` record (docs/records.md, `survey`); the survey has no
-    exp_end."""
+    second repetition; r00c5:u counted nothing on index 2 (its ratio is null). Then each
+    corrupting event on HT0's counter i with the sibling's counter i disabled (STATE_COUNTS).
+    Each repetition starts with the survey's own `exp` record (docs/records.md, `survey`); the
+    survey has no exp_end."""
     e = "leak-survey"
     title, section, rule = TITLES[e]
     for rep in range(reps):
@@ -444,7 +467,9 @@ def exp_survey(log, reps=2):
                    repeat=reps, title=title, section=section, rule=rule,
                    description="HT0 counts each event alone, HT1 a zero event",
                    workload="triad", zero_event="r20cc:u", events=len(SURVEY_EVENTS),
-                   measurements=len(SURVEY_EVENTS) * 8, duration_ns=100_000_000, mux_ms=1)
+                   measurements=len(SURVEY_EVENTS) * 8 + 2 * 4 * len(STATE_COUNTS),
+                   duration_ns=100_000_000, mux_ms=1)
+        occurrences = {}
         for event, name, corrupting, share in SURVEY_EVENTS:
             for index in range(4):
                 for sibling in (index, (index + 1) % 4):
@@ -452,13 +477,36 @@ def exp_survey(log, reps=2):
                     ratio = share if sibling == index else 0.0
                     if (event, index, rep, sibling) == ("r81d0:u", 3, 1, 3):
                         ratio = 0.026
+                    leak = int(round(n * ratio))
                     log.record("survey", exp=e, xsu="off", rep=rep, event=event, name=name,
                                corrupting=corrupting, control=not corrupting, index=index,
                                sibling_index=sibling, same_index=sibling == index, count=n,
-                               leak=int(round(n * ratio)), ratio=ratio if n else None,
-                               overlap_pct=100)
+                               leak=leak, ratio=ratio if n else None, overlap_pct=100,
+                               sibling_state="zero_event")
+                    if sibling == index:
+                        occurrences[(event, index)] = n + leak
+        _survey_states(log, e, rep, occurrences)
     log.verdict(exp=e, xsu="off", sched="greedy", result="pass",
                 reason="leaks only into the counter of the same index")
+
+
+# HT0's count with the sibling's counter of its index disabled, as a function of what the event
+# did with the sibling counting the zero event (count + leak): with EN clear HT0 keeps the leak,
+# with its GLOBAL_CTRL bit clear it loses it (the zero-event point's count).
+STATE_COUNTS = {"en_clear": lambda occurrences, share: occurrences,
+                "global_clear": lambda occurrences, share: int(round(occurrences / (1 + share)))}
+
+
+def _survey_states(log, e, rep, occurrences):
+    for event, name, corrupting, share in SURVEY_EVENTS:
+        if not corrupting:
+            continue
+        for state, count_of in STATE_COUNTS.items():
+            for index in range(4):
+                log.record("survey", exp=e, xsu="off", rep=rep, event=event, name=name,
+                           corrupting=True, control=False, index=index, sibling_index=index,
+                           same_index=True, count=count_of(occurrences[(event, index)], share),
+                           leak=0, ratio=0.0, overlap_pct=100, sibling_state=state)
 
 
 FAIRNESS = [("on", "greedy", "on-greedy", [75.0, 50.0]), ("on", "hk", "on-hk", [100.0, 100.0]),

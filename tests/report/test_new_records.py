@@ -119,15 +119,17 @@ class LeakSurvey(unittest.TestCase):
 
     def test_columns_are_the_indices_and_the_other_index(self):
         head = self.map_rows()["event"].split()
-        self.assertEqual(head, ["event", "name", "0", "1", "2", "3", "other", "index"])
+        self.assertEqual(head, ["event", "name", "0", "1", "2", "3", "other", "index", "EN",
+                                "clear", "GLOBAL_CTRL", "clear"])
 
     def test_cells_are_mean_ratios_in_percent(self):
         rows = self.map_rows()
         # r81d0:u on index 3: 2.4% then 2.6% over the two repetitions.
         self.assertRegex(rows["r81d0:u"], r"MEM_UOPS_RETIRED.ALL_LOADS +2.40% +2.40% +2.40% "
-                         r"+2.50% +0.00%$")
-        self.assertRegex(rows["r08d1:u"], r"45.00% +45.00% +45.00% +45.00% +0.00%$")
-        self.assertRegex(rows["r00c5:u"], r"0.00% +0.00% +n/a +0.00% +0.00%$")
+                         r"+2.50% +0.00% ")
+        self.assertRegex(rows["r08d1:u"], r"45.00% +45.00% +45.00% +45.00% +0.00% ")
+        # A control: no point with the sibling's counter disabled (test_survey_states).
+        self.assertRegex(rows["r00c5:u"], r"0.00% +0.00% +n/a +0.00% +0.00% +- +-$")
         self.assertIn("r81d0:u *", self.s)      # corrupting
         self.assertNotIn("r00c5:u *", self.s)
 
@@ -212,7 +214,11 @@ class Files(TempDirCase):
 
     def test_survey_csv(self):
         rows = self.read_csv("survey.csv")
-        self.assertEqual(len(rows), 48)
+        # 3 events x 4 indices x 2 sibling counters, and the 2 corrupting events x 4 indices x
+        # 2 disabled states, in 2 repetitions.
+        self.assertEqual(len(rows), 2 * (3 * 4 * 2 + 2 * 4 * 2))
+        self.assertEqual({r["sibling_state"] for r in rows}, {"zero_event", "en_clear",
+                                                              "global_clear"})
         self.assertEqual(list(rows[0]), pmu_export.SURVEY_COLUMNS)
         zero = [r for r in rows if r["event"] == "r00c5:u" and r["index"] == "2"]
         self.assertEqual({r["ratio"] for r in zero}, {""})

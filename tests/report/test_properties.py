@@ -6,12 +6,15 @@ Inputs: random bytes with fragments of records mixed in; logs of records with va
 values are drawn from the contract itself (pmu_schema.py), valid or with one value broken; the
 standard logs with one record changed, a key removed or a value of a JSON type its key does not
 take (the record and the key are named, exit 5 or worse, no "?" in a heading); the standard logs
-damaged the ways a serial line damages them, with any line ends.
+damaged the ways a serial line damages them, with any line ends. A check of the drawing itself:
+every key of the contract, optional ones included, and every value of a fixed set is drawn.
 
 The budget is fixed and the run reproducible: every property is derandomized (the same examples
 on every run, no example database) and has its own max_examples (BUDGET below: 924 examples,
-about 40 s on one core, most of it in drawing the examples)."""
+about 40 s on one core, most of it in drawing the examples; and 60 records of each type, 3 s,
+for the check of the drawing)."""
 
+import collections
 import contextlib
 import importlib.machinery
 import importlib.util
@@ -41,7 +44,7 @@ hypothesis.configuration.set_hypothesis_home_dir(
     os.path.join(tempfile.gettempdir(), "pmu-report-hypothesis"))
 
 BUDGET = {"bytes": 200, "valid": 100, "one_bad_value": 100, "any_values": 100, "damage": 100,
-          "line_ends": 20, "plots": 4, "key_removed": 150, "wrong_type": 150}
+          "line_ends": 20, "plots": 4, "key_removed": 150, "wrong_type": 150, "drawn_keys": 60}
 
 
 # A deeper run by hand: PMU_REPORT_EXAMPLES=20 multiplies every budget (still derandomized).
@@ -283,6 +286,29 @@ class ContractValues(Case):
         report = self.tool.report("\n".join(lines) + "\n")
         self.assert_table(report)
         self.assertEqual(report.stream.envelopes, len(entries))
+
+
+class DrawnKeys(unittest.TestCase):
+    """The records drawn above reach every key of the contract, the optional ones too (such as
+    exp_end's tick_tsc_total and msr_writes_per_tick, survey's sibling_state), and every value
+    of a key of a fixed set, so that every property runs the report on them."""
+
+    def test_every_key_and_every_value_of_a_fixed_set_is_drawn(self):
+        seen = collections.defaultdict(set)
+        for type_name in pmu_schema.RECORDS:
+            @bounded("drawn_keys")
+            @given(record_of(type_name))
+            def draw(obj):
+                for key, value in obj.items():
+                    seen[(obj["type"], key)].add(value if isinstance(value, str) else None)
+            draw()
+        missed = ["%s.%s" % (t, k) for t, r in pmu_schema.RECORDS.items() for k in r.specs
+                  if (t, k) not in seen]
+        self.assertEqual(missed, [])
+        for (t, k), values in seen.items():
+            spec = pmu_schema.RECORDS[t].specs.get(k)
+            if isinstance(spec, pmu_spec.Enum) and k not in PLACES:  # PLACES: a few on purpose
+                self.assertEqual(set(spec.values) - values, set(), "%s.%s" % (t, k))
 
 
 # ---- the standard logs, a record off the contract ----------------------------------------------

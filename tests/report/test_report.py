@@ -184,8 +184,8 @@ class ExitStatus(unittest.TestCase):
         r = build(with_verdict("fail"))
         self.assertEqual(r.exit_code, pmu_model.EXIT_FAIL)
         self.assertEqual(r.failures(), ["ch7-three-events XSU on failed: HT1 r20cc:u 12 > 0"])
-        self.assertIn("Overall: FAIL. 7 verdicts: 6 pass, 1 fail, 0 skip. Log complete and "
-                      "intact. Exit status 1.", pmu_text.render_text(r))
+        self.assertIn("Overall: FAIL (model PMU: nothing measured). 7 verdicts: 6 pass, 1 fail, "
+                      "0 skip. Log complete and intact. Exit status 1.", pmu_text.render_text(r))
 
     def test_skipped_verdict_is_not_a_failure(self):
         r = build(with_verdict("skip", xsu="off", skip="no_erratum"))
