@@ -78,9 +78,9 @@ void boot_end(void)
 	record_emit_end(pass, failures, pass ? NULL : first_reason);
 	if (!pass)
 		console_set_alert(true);
-	kprintf("\nRUN %s%s%s%s%s%s\n", pass ? "PASSED" : "FAILED", caveat_text ? " (" : "",
-		caveat_text ? caveat_text : "", caveat_text ? ")" : "", pass ? "" : ": ",
-		pass ? "" : first_reason);
+	kprintf("\nRUN %s%s%s%s%s%s\n", pass ? "PASSED" : "FAILED", pass ? "" : ": ",
+		pass ? "" : first_reason, caveat_text ? " (" : "", caveat_text ? caveat_text : "",
+		caveat_text ? ")" : "");
 	show_verdict(pass);
 	if (exit_mode == EXIT_MODE_HALT)
 		qr_end_screen(pass, caveat_text); /* the records as QR codes, with the summary */

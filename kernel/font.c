@@ -14,6 +14,23 @@ const uint8_t *font_glyph(const struct font *font, char c)
 	return font->glyphs + (index - FONT_FIRST_CHAR) * font->height * font->bytes_per_row;
 }
 
+void font_ink_columns(const struct font *font, const char *text, uint32_t *first, uint32_t *last)
+{
+	*first = font->width;
+	*last = 0;
+	for (; *text; text++) {
+		const uint8_t *glyph = font_glyph(font, *text);
+		for (uint32_t y = 0; y < font->height; y++)
+			for (uint32_t x = 0; x < font->width; x++)
+				if (font_pixel(font, glyph, x, y)) {
+					*first = x < *first ? x : *first;
+					*last = x > *last ? x : *last;
+				}
+	}
+	if (*first > *last)
+		*first = *last = 0;
+}
+
 void font_ink_rows(const struct font *font, const char *text, uint32_t *first, uint32_t *last)
 {
 	uint32_t row_bytes = font->bytes_per_row;

@@ -37,5 +37,7 @@ static inline int font_pixel(const struct font *font, const uint8_t *glyph, uint
  * type leaves out the empty rows above and below the letters. Both 0 when text is blank.
  */
 void font_ink_rows(const struct font *font, const char *text, uint32_t *first, uint32_t *last);
+/* The same for the pixel columns any glyph of text inks. */
+void font_ink_columns(const struct font *font, const char *text, uint32_t *first, uint32_t *last);
 
 #endif

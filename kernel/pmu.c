@@ -312,6 +312,8 @@ void pmu_setup(void)
 	unsigned selftest = the_pmu.selftest;
 
 	pmu_record_fill(&rec, &the_pmu.info, &the_pmu.choice, the_pmu.smt);
+	if (the_pmu.model)
+		rec.version = the_pmu.geometry.version; /* 4 with selftest=pmu-v4-freeze */
 	char cpu[64];
 	kprintf("PMU: %s backend (%s); %s%s%s\n", rec.backend, rec.reason,
 		pmu_cpu_name(&the_pmu, cpu, sizeof(cpu)),

@@ -17,9 +17,9 @@
 /*
  * Install the handlers. selftest (enum selftest, kernel/config.h) ipi-delay and ipi-drop make the
  * raised ticks' IPIs behave as a hypervisor or firmware can make them: with ipi-delay every
- * raised tick arrives 2-5 ms late while both CPUs go on working, with ipi-drop the eighth IPI
- * sent is lost (tick_send() says it was sent). Core-wide XSU's handover must survive both
- * (pmu/handover.h).
+ * raised tick arrives 2-5 ms late while both CPUs go on working, with ipi-drop the third IPI sent
+ * to a CPU that follows another's ticks is lost (tick_send() says it was sent). Core-wide XSU's
+ * handover must survive both (pmu/handover.h).
  */
 void tick_init(unsigned selftest);
 
@@ -43,6 +43,16 @@ bool tick_send(const struct percpu *cpu);
 
 /* In a tick hook: whether this tick was raised by another CPU rather than the CPU's timer. */
 bool tick_is_raised(void);
+
+/*
+ * The calling CPU's own time: the TSC less every cycle its tick handlers took since boot, in
+ * which no user-level event can count. A thread's events' times are kept on it (pmu/handover.h),
+ * so that a long handler is no time its events were enabled and its workload idle. It stands
+ * still inside a handler, at the handler's entry, and never goes back.
+ */
+uint64_t tick_own_time(void);
+/* The same for any CPU, read from another one. */
+uint64_t tick_own_time_of(const struct percpu *cpu);
 
 /*
  * The statistics of the CPU whose kernel index is cpu (percpu[].index) since its last

@@ -8,13 +8,14 @@
 #include "pmu/regs.h"
 
 void handover_init(struct handover *h, struct mux_pair *pair, struct thread_counters *tc0,
-		   struct thread_counters *tc1, bool sibling)
+		   struct thread_counters *tc1, bool sibling, uint64_t unanswered_after)
 {
 	memset(h, 0, sizeof(*h));
 	h->pair = pair;
 	h->tc[0] = tc0;
 	h->tc[1] = tc1;
 	h->sibling = sibling;
+	h->unanswered_after = unanswered_after;
 }
 
 /* s without its events (catchers only), or without its corrupting events. */
@@ -46,9 +47,9 @@ static bool can_leak(const struct thread_counters *tc, const struct mux_schedule
 /* Thread t's counters hold `in_force` from now on: they are programmed so, and its events' times
  * accounted so (mux_pair_commit). */
 static void commit(struct handover *h, unsigned t, const struct mux_schedule *in_force,
-		   uint64_t now)
+		   struct handover_time now)
 {
-	mux_pair_commit(h->pair, t, in_force, now);
+	mux_pair_commit(h->pair, t, in_force, now.own[t]);
 }
 
 /* Both threads hold their halves of the joint schedule: their figures count from the first. */
@@ -61,7 +62,7 @@ static void settled(struct handover *h)
 
 /* Thread 0 without a sibling that follows: its own half alone, corrupting events held back
  * while a sibling may yet come to catch their leaks. */
-static int alone(struct handover *h, uint64_t now)
+static int alone(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[0];
 	struct mux_schedule next = part_of(tc, &h->pair->schedule[0], true);
@@ -75,7 +76,7 @@ static int alone(struct handover *h, uint64_t now)
 }
 
 /* Nothing can leak: thread 0 switches now, thread 1 when raised, if its half changed. */
-static int direct(struct handover *h, bool sibling_changes, uint64_t now)
+static int direct(struct handover *h, bool sibling_changes, struct handover_time now)
 {
 	thread_counters_switch(h->tc[0], &h->pair->schedule[0], 0);
 	commit(h, 0, &h->pair->schedule[0], now);
@@ -85,21 +86,24 @@ static int direct(struct handover *h, bool sibling_changes, uint64_t now)
 	}
 	h->direct = true;
 	h->step = HANDOVER_STEP4;
-	h->began_at = now;
+	h->began_at = now.wall;
 	h->waited = 0;
 	h->handovers++;
 	return 1;
 }
 
 /* Step 1, thread 0: the joint schedule, and the way to it. */
-static int begin(struct handover *h, uint64_t now)
+static int begin(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[0];
 	struct mux_pair *pair = h->pair;
 
-	h->steps[0]++;
+	h->ticks[0]++;
+	h->ticks[1] += h->following;
 	h->hurry = false;
-	pair->ops->tick(pair, 0, now);
+	/* Thread 1's times too, on its clock: its fractions move also while its half stays. */
+	mux_pair_account(pair, 1, now.own[1]);
+	pair->ops->tick(pair, 0, now.own[0]);
 	thread_counters_check(tc);
 	thread_counters_tick(tc);
 	if (!h->following)
@@ -122,14 +126,14 @@ static int begin(struct handover *h, uint64_t now)
 	commit(h, 0, &catchers, now);
 	h->direct = false;
 	h->step = HANDOVER_STEP2;
-	h->began_at = now;
+	h->began_at = now.wall;
 	h->waited = 0;
 	h->handovers++;
 	return 1;
 }
 
 /* Step 2, thread 1: S' with the corrupting events that change held until step 4. */
-static int step2(struct handover *h, uint64_t now)
+static int step2(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[1];
 	const struct mux_schedule *next = &h->pair->schedule[1];
@@ -137,7 +141,6 @@ static int step2(struct handover *h, uint64_t now)
 	/* Its corrupting events that keep their counter go on: the catcher opposite stays. */
 	uint64_t held = thread_counters_events(tc, next, true) & thread_counters_changes(tc, next);
 
-	h->steps[1]++;
 	thread_counters_tick(tc);
 	thread_counters_switch(tc, next, held);
 	for (unsigned i = 0; i < tc->pair->thread[1]->nr_events; i++)
@@ -150,7 +153,7 @@ static int step2(struct handover *h, uint64_t now)
 }
 
 /* Step 3, thread 0: its whole half of S'. */
-static int step3(struct handover *h, uint64_t now)
+static int step3(struct handover *h, struct handover_time now)
 {
 	thread_counters_switch(h->tc[0], &h->pair->schedule[0], 0);
 	commit(h, 0, &h->pair->schedule[0], now);
@@ -159,12 +162,11 @@ static int step3(struct handover *h, uint64_t now)
 }
 
 /* Step 4, thread 1: its held corrupting events start (or, nothing corrupting, its switch). */
-static int step4(struct handover *h, uint64_t now)
+static int step4(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[1];
 
 	if (h->direct) {
-		h->steps[1]++;
 		thread_counters_tick(tc);
 		thread_counters_switch(tc, &h->pair->schedule[1], 0);
 	} else {
@@ -172,12 +174,12 @@ static int step4(struct handover *h, uint64_t now)
 	}
 	commit(h, 1, &h->pair->schedule[1], now);
 	h->step = HANDOVER_IDLE;
-	h->gap += now - h->began_at;
+	h->gap += now.wall - h->began_at;
 	settled(h);
 	return HANDOVER_NONE;
 }
 
-static int leader_tick(struct handover *h, bool timer, uint64_t now)
+static int leader_tick(struct handover *h, bool timer, struct handover_time now)
 {
 	if (h->step == HANDOVER_STEP3)
 		return step3(h, now);
@@ -191,7 +193,7 @@ static int leader_tick(struct handover *h, bool timer, uint64_t now)
 	return 1;
 }
 
-static int follower_tick(struct handover *h, uint64_t now)
+static int follower_tick(struct handover *h, struct handover_time now)
 {
 	if (!h->following)
 		return HANDOVER_NONE;
@@ -202,13 +204,13 @@ static int follower_tick(struct handover *h, uint64_t now)
 	return HANDOVER_NONE; /* an IPI sent again that crossed the answer */
 }
 
-int handover_tick(struct handover *h, unsigned thread, bool timer, uint64_t now)
+int handover_tick(struct handover *h, unsigned thread, bool timer, struct handover_time now)
 {
 	return thread == 0 ? leader_tick(h, timer, now) : follower_tick(h, now);
 }
 
 /* A change (a thread joined, thread 1 came) begins a handover at once. */
-static int hurry(struct handover *h, unsigned thread, uint64_t now)
+static int hurry(struct handover *h, unsigned thread, struct handover_time now)
 {
 	if (h->step != HANDOVER_IDLE)
 		return HANDOVER_NONE;
@@ -218,18 +220,18 @@ static int hurry(struct handover *h, unsigned thread, uint64_t now)
 	return 0;
 }
 
-int handover_enter(struct handover *h, uint64_t now)
+int handover_enter(struct handover *h, struct handover_time now)
 {
 	h->following = true;
 	return hurry(h, 1, now);
 }
 
-int handover_join(struct handover *h, unsigned thread, uint64_t now)
+int handover_join(struct handover *h, unsigned thread, struct handover_time now)
 {
 	return hurry(h, thread, now);
 }
 
-bool handover_end(struct handover *h, uint64_t now)
+bool handover_end(struct handover *h, uint64_t wall)
 {
 	bool unanswered;
 
@@ -239,8 +241,9 @@ bool handover_end(struct handover *h, uint64_t now)
 	if (h->step == HANDOVER_IDLE)
 		return false;
 	/* Its events were stopped until now. */
-	h->gap += now - h->began_at;
-	unanswered = h->step != HANDOVER_STEP3 && h->waited >= HANDOVER_UNANSWERED;
+	h->gap += wall - h->began_at;
+	unanswered = h->step != HANDOVER_STEP3 && h->waited >= HANDOVER_UNANSWERED &&
+		     wall - h->began_at > h->unanswered_after;
 	h->step = HANDOVER_IDLE;
 	return unanswered;
 }

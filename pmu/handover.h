@@ -48,12 +48,24 @@ enum handover_step {
 	HANDOVER_STEP4, /* thread 1's step 4 (or its direct switch) is due */
 };
 
+/*
+ * When a step happens: the wall clock (the handover's gap), and each thread's own time, the clock
+ * of its events' times (pmu/mux.h): in the kernel its time outside its tick handlers
+ * (kernel/tick.h, tick_own_time_of()), in which no user-level event can count. A handler that
+ * stops a thread's events at its entry and runs long would otherwise be enabled time in which
+ * nothing was running and nothing was done, and scale every count of that thread up.
+ */
+struct handover_time {
+	uint64_t wall, own[2];
+};
+
 /* No thread to raise. */
 #define HANDOVER_NONE (-1)
 
 /*
- * A handover still waiting for thread 1 at the end after this many of thread 0's timer ticks
- * (the IPI and one sent again went unanswered) was never answered.
+ * A handover still waiting for thread 1 at the end was never answered when its IPI and one sent
+ * again went unanswered (this many of thread 0's timer ticks) and it had waited longer than
+ * struct handover.unanswered_after (wall time): IPIs can be late, but not for that long.
  */
 #define HANDOVER_UNANSWERED 2
 
@@ -64,40 +76,46 @@ struct handover {
 	bool following; /* thread 1 takes part in the ticks (between enter and end) */
 	bool hurry;	/* thread 1 joined: a handover begins at thread 0's raised tick */
 	enum handover_step step;
-	bool direct;	   /* the handover under way: nothing corrupting, no four steps */
-	uint64_t began_at; /* of the handover under way */
-	unsigned waited;   /* timer ticks the handover under way has waited for thread 1 */
+	bool direct;		   /* the handover under way: nothing corrupting, no four steps */
+	uint64_t began_at;	   /* of the handover under way */
+	unsigned waited;	   /* timer ticks the handover under way has waited for thread 1 */
+	uint64_t unanswered_after; /* wall time (handover_init) */
 	/* Figures of the run. */
 	uint64_t gap;	    /* time some events were stopped for a handover */
 	uint64_t handovers; /* begun */
 	uint64_t unchanged; /* ticks whose joint schedule needed no handover */
 	uint64_t retries;   /* IPIs sent again: thread 1 had not answered by the next tick */
-	uint64_t steps[2];  /* ticks each thread acted on */
+	/* Joint ticks (thread 0's, each a joint schedule) each thread took part in: thread 0 all,
+	 * thread 1 those while it followed. A thread's figures per tick count these. */
+	uint64_t ticks[2];
 };
 
-/* Both threads' counters, over pair; sibling: the pair has a second thread. */
+/*
+ * Both threads' counters, over pair; sibling: the pair has a second thread; unanswered_after: how
+ * long (wall time) a handover may wait at the end before thread 1 counts as never answering.
+ */
 void handover_init(struct handover *h, struct mux_pair *pair, struct thread_counters *tc0,
-		   struct thread_counters *tc1, bool sibling);
+		   struct thread_counters *tc1, bool sibling, uint64_t unanswered_after);
 
 /*
  * A tick of thread `thread` at now: its own timer (timer, thread 0 only) or raised by the other.
  * Does the step due on it; returns the thread to raise by IPI, or HANDOVER_NONE.
  */
-int handover_tick(struct handover *h, unsigned thread, bool timer, uint64_t now);
+int handover_tick(struct handover *h, unsigned thread, bool timer, struct handover_time now);
 
 /* Thread 1 enters at now: it follows thread 0's ticks. Returns the thread to raise. */
-int handover_enter(struct handover *h, uint64_t now);
+int handover_enter(struct handover *h, struct handover_time now);
 
 /*
  * Thread `thread` joins at now (pair->ops->start done): a handover to a schedule with its events
  * begins at once. Returns the thread to raise.
  */
-int handover_join(struct handover *h, unsigned thread, uint64_t now);
+int handover_join(struct handover *h, unsigned thread, struct handover_time now);
 
 /*
  * Thread 1 follows no more (both threads departed): a handover under way ends here, its gap
- * closed at now. True when one was waiting for a thread that never answered.
+ * closed at wall. True when one was waiting for a thread that never answered.
  */
-bool handover_end(struct handover *h, uint64_t now);
+bool handover_end(struct handover *h, uint64_t wall);
 
 #endif

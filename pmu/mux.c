@@ -114,7 +114,11 @@ struct xsu_usage mux_usage(const struct mux_thread *t)
 /* Linux update_event_times(): enabled while in the list and not in error, running while on. */
 void mux_account(struct mux_thread *t, uint64_t now)
 {
-	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
+	/* A clock read on another CPU may lag this one's last reading a little: time never goes
+	 * back, and none is counted twice. */
+	if (now <= t->last_time)
+		return;
+	uint64_t delta = now - t->last_time;
 
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];

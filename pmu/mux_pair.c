@@ -118,6 +118,14 @@ void mux_pair_add_leak(struct mux_pair *pair, unsigned thread,
 	sibling->events[e].interfered |= interfered;
 }
 
+void mux_pair_account(struct mux_pair *pair, unsigned thread, uint64_t now)
+{
+	struct mux_thread *t = pair->thread[thread & 1];
+
+	if (t->running)
+		mux_account(t, now);
+}
+
 void mux_pair_commit_all(struct mux_pair *pair, uint64_t now)
 {
 	for (unsigned t = 0; t < 2; t++)

@@ -117,6 +117,9 @@ void mux_schedule_clear(struct mux_schedule *s);
 void mux_pair_commit(struct mux_pair *pair, unsigned thread, const struct mux_schedule *in_force,
 		     uint64_t now);
 
+/* Core-wide XSU: thread `thread`'s times accounted to now (its own clock) with what it holds. */
+void mux_pair_account(struct mux_pair *pair, unsigned thread, uint64_t now);
+
 /* Both threads hold their whole half of the joint schedule from now on (a handover of no time,
  * for simulations that schedule and nothing else: tools/schedsim). */
 void mux_pair_commit_all(struct mux_pair *pair, uint64_t now);

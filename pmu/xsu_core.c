@@ -20,18 +20,19 @@
  * included in mux_read()'s raw and scaled). Fixed counters and non-corrupting events have none.
  *
  * Kernel integration (ops->joint). Thread 0's tick is the only timer; under the core's lock
- * throughout:
+ * throughout, each thread's times on its own clock (pmu/handover.h, struct handover_time):
  *
  *	setup:  mux_init(&thread[t], &config, t); mux_add_events(...) for t = 0, 1
  *	        mux_pair_init(&pair, &xsu_ops_core, &thread[0], &thread[1], uarch_zero_event(uarch))
  *	thread t joins at now (at a tick, before that tick's schedule, to lose no time):
  *	        pair.ops->start(&pair, t, now)
  *	tick, on CPU 0:
- *	        stop and read CPU 0's counters (counts, and the catchers: mux_pair_add_leak)
- *	        pair.ops->tick(&pair, 0, now)        // both threads' schedules
+ *	        pair.ops->tick(&pair, 0, now)        // plans both threads' schedules
  *	        assert(mux_pair_invariant(&pair))
- *	        hand both threads over to pair.schedule[] (the payload's run_counters.c says how)
- *	thread t leaves at now: stop and read its counters, then pair.ops->stop(&pair, t, now)
+ *	        hand both threads over to pair.schedule[] (pmu/handover.h); each thread, when its
+ *	        counters change, reads them (counts, and the catchers: mux_pair_add_leak) and
+ *	        mux_pair_commit(&pair, t, what they now hold, its now): an event runs while it counts
+ *	thread t leaves at now: pair.ops->stop(&pair, t, now), then stop and read its counters
  *
  * A thread that has not started yet or has stopped gets catchers too (its sibling's corrupting
  * events still leak into it): program them if its CPU takes part in the tick.
@@ -237,6 +238,64 @@ static void apply(struct mux_pair *pair, unsigned t, const struct core_sched_inp
 	th->multiplexing = s->multiplexing;
 }
 
+/* The k-th set bit of m (from bit 0), or -1. */
+static int nth_bit(uint64_t m, unsigned k)
+{
+	for (unsigned i = 0; i < 64; i++)
+		if ((m >> i & 1) && k-- == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The GP counters in the three classes of a split: thread 0's, thread 1's, shared. */
+static void classes(const uint8_t exclusive[2], unsigned gp, uint64_t out[3])
+{
+	out[0] = exclusive[0];
+	out[1] = exclusive[1];
+	out[2] = PMU_GP_MASK(gp) & ~(uint64_t)(exclusive[0] | exclusive[1]);
+}
+
+/*
+ * Keep the split where it was. Splits of the same shape serve alike, and core_sched() may find
+ * another one each tick (symmetric lists: thread 0's corrupting events on GP 0-1 and thread 1's on
+ * 2-3, then the other way round): every corrupting event and every catcher would move, some ten
+ * register writes a thread at each handover. When the new split has the shape of the last one,
+ * the counters are renamed class for class (the i-th counter of a class to the i-th of the same
+ * class last time), if every placed event's static constraint allows its new counter.
+ */
+static void keep_split(const struct mux_pair *pair, unsigned gp, struct core_sched_result *res)
+{
+	uint64_t now[3], before[3];
+	int8_t to[PMU_MAX_GP];
+
+	classes(res->exclusive, gp, now);
+	classes(pair->exclusive, gp, before);
+	if (!pair->ticks || (now[0] == before[0] && now[1] == before[1]))
+		return;
+	for (unsigned k = 0; k < 3; k++)
+		if (__builtin_popcountll(now[k]) != __builtin_popcountll(before[k]))
+			return;
+	for (unsigned c = 0; c < PMU_MAX_GP; c++)
+		to[c] = (int8_t)c;
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned j = 0; j < (unsigned)__builtin_popcountll(now[k]); j++)
+			to[nth_bit(now[k], j)] = (int8_t)nth_bit(before[k], j);
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned i = 0; i < pair->thread[t]->nr_events; i++) {
+			int c = res->counter[t][i];
+			if (c != SCHED_NO_COUNTER && c < PMU_MAX_GP &&
+			    !(pair->thread[t]->events[i].constraint.mask & (1ull << to[c])))
+				return;
+		}
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned i = 0; i < pair->thread[t]->nr_events; i++)
+			if (res->counter[t][i] != SCHED_NO_COUNTER &&
+			    res->counter[t][i] < PMU_MAX_GP)
+				res->counter[t][i] = to[res->counter[t][i]];
+	res->exclusive[0] = pair->exclusive[0];
+	res->exclusive[1] = pair->exclusive[1];
+}
+
 /*
  * Keep what can stay where it is. core_sched() chooses which events run and on which counters,
  * but any counter an event's dynamic constraint allows serves it as well, and every event that
@@ -320,7 +379,13 @@ static void mirror_states(struct mux_pair *pair)
 	}
 }
 
-static void joint_schedule(struct mux_pair *pair, uint64_t now)
+/*
+ * The joint schedule, made on thread `driver`'s tick at its own time now: only its own events'
+ * times are accounted to now (the sibling's clock is the sibling's, and each thread accounts its
+ * own events when its counters change, mux_pair_commit()); the sibling's running fractions are
+ * those of its last change, a tick old at most.
+ */
+static void joint_schedule(struct mux_pair *pair, unsigned driver, uint64_t now)
 {
 	struct core_sched_input in;
 	struct core_sched_result res;
@@ -328,11 +393,13 @@ static void joint_schedule(struct mux_pair *pair, uint64_t now)
 	for (unsigned t = 0; t < 2; t++) {
 		if (!pair->thread[t]->running)
 			continue;
-		mux_account(pair->thread[t], now);
+		if (t == driver)
+			mux_account(pair->thread[t], now);
 		enable_new(pair->thread[t]);
 	}
 	build_input(pair, &in);
 	core_sched(&in, &res);
+	keep_split(pair, in.gp, &res);
 	for (unsigned t = 0; t < 2; t++) {
 		apply(pair, t, &in, &res);
 		stick(pair, t);
@@ -365,8 +432,7 @@ static void leave(struct mux_pair *pair, unsigned thread, uint64_t now)
 
 static void joint_tick(struct mux_pair *pair, unsigned thread, uint64_t now)
 {
-	(void)thread; /* both threads, whoever drives */
-	joint_schedule(pair, now);
+	joint_schedule(pair, thread & 1, now);
 }
 
 /* Linux's invariant on the joint schedule, and the catchers where they belong. */

@@ -40,6 +40,7 @@ struct measurement_thread {
 	bool counting; /* its counters are programmed: a thread started later may begin */
 	bool stopped;  /* its counters are stopped: the sibling may take back its XSU claims */
 	uint64_t window_start, window_end; /* when its counters started and stopped (TSC) */
+	uint64_t departed_own;		   /* when it departed, its own time (kernel/tick.h) */
 	struct tick_stats tick;		   /* the tick handler's cost, read after the run */
 };
 
@@ -55,7 +56,7 @@ struct measurement_thread {
  *   depart()  at the deadline: its events leave, at the time returned (alone: its tick stopped
  *             and its counters read for the last time);
  *   exit()    once the sibling has departed too: alone: its events out of the schedule (the XSU
- *             claims it kept until then, their times ending at `departed`); joint: its tick
+ *             claims it kept until then, their times ending when it departed); joint: its tick
  *             stopped and its counters read for the last time (until then they caught the
  *             sibling's leaks).
  *
@@ -66,7 +67,7 @@ struct counting_ops {
 	void (*enter)(struct measurement_thread *mt, unsigned mux_ms);
 	void (*join)(struct measurement_thread *mt, unsigned mux_ms);
 	uint64_t (*depart)(struct measurement_thread *mt);
-	void (*exit)(struct measurement_thread *mt, uint64_t departed);
+	void (*exit)(struct measurement_thread *mt);
 	bool common_start;
 };
 

@@ -13,7 +13,7 @@ static void own_tick(struct trap_frame *frame, void *context)
 	uint64_t flags = spin_lock_irqsave(&mt->m->pmu->lock);
 	(void)frame;
 
-	thread_counters_own_tick(&mt->tc, rdtsc());
+	thread_counters_own_tick(&mt->tc, tick_own_time());
 	spin_unlock_irqrestore(&mt->m->pmu->lock, flags);
 	mt->ticks++;
 }
@@ -30,7 +30,7 @@ static void join(struct measurement_thread *mt, unsigned mux_ms)
 {
 	uint64_t flags = spin_lock_irqsave(&mt->m->pmu->lock);
 
-	thread_counters_own_start(&mt->tc, rdtsc());
+	thread_counters_own_start(&mt->tc, tick_own_time());
 	spin_unlock_irqrestore(&mt->m->pmu->lock, flags);
 	tick_start(mux_ms, own_tick, mt);
 }
@@ -38,15 +38,16 @@ static void join(struct measurement_thread *mt, unsigned mux_ms)
 static uint64_t depart(struct measurement_thread *mt)
 {
 	counting_stop(mt, NULL);
+	mt->departed_own = tick_own_time();
 	return rdtsc();
 }
 
-static void leave(struct measurement_thread *mt, uint64_t departed)
+static void leave(struct measurement_thread *mt)
 {
 	struct mux_pair *pair = &mt->m->mux;
 	uint64_t flags = spin_lock_irqsave(&mt->m->pmu->lock);
 
-	pair->ops->stop(pair, mt->thread, departed);
+	pair->ops->stop(pair, mt->thread, mt->departed_own);
 	spin_unlock_irqrestore(&mt->m->pmu->lock, flags);
 }
 

@@ -8,6 +8,16 @@
 #include "kernel/cpu.h"
 #include "tests/experiments/counting.h"
 
+/* Now: the wall clock, and each thread's own time (pmu/handover.h). */
+static struct handover_time now(const struct measurement *m)
+{
+	struct handover_time t = { rdtsc(), { 0, 0 } };
+
+	for (unsigned i = 0; i < m->pair->thread_count; i++)
+		t.own[i] = tick_own_time_of(m->pair->cpu[i]);
+	return t;
+}
+
 static void raise(const struct measurement *m, int thread)
 {
 	if (thread != HANDOVER_NONE)
@@ -22,7 +32,7 @@ static void joint_tick(struct trap_frame *frame, void *context)
 	uint64_t flags = spin_lock_irqsave(&m->pmu->lock);
 	(void)frame;
 
-	int to = handover_tick(&m->handover, mt->thread, !tick_is_raised(), rdtsc());
+	int to = handover_tick(&m->handover, mt->thread, !tick_is_raised(), now(m));
 	spin_unlock_irqrestore(&m->pmu->lock, flags);
 	raise(m, to);
 }
@@ -38,7 +48,7 @@ static void enter(struct measurement_thread *mt, unsigned mux_ms)
 	uint64_t flags = spin_lock_irqsave(&m->pmu->lock);
 	counting_mark_exposure(mt);
 	if (mt->thread == 1)
-		to = handover_enter(&m->handover, rdtsc());
+		to = handover_enter(&m->handover, now(m));
 	spin_unlock_irqrestore(&m->pmu->lock, flags);
 	raise(m, to);
 	if (mt->thread == 0)
@@ -49,10 +59,11 @@ static void join(struct measurement_thread *mt, unsigned mux_ms)
 {
 	struct measurement *m = mt->m;
 	uint64_t flags = spin_lock_irqsave(&m->pmu->lock);
+	struct handover_time t = now(m);
 	(void)mux_ms;
 
-	m->mux.ops->start(&m->mux, mt->thread, rdtsc());
-	int to = handover_join(&m->handover, mt->thread, rdtsc());
+	m->mux.ops->start(&m->mux, mt->thread, t.own[mt->thread]);
+	int to = handover_join(&m->handover, mt->thread, t);
 	spin_unlock_irqrestore(&m->pmu->lock, flags);
 	raise(m, to);
 }
@@ -61,11 +72,11 @@ static uint64_t depart(struct measurement_thread *mt)
 {
 	struct measurement *m = mt->m;
 	uint64_t flags = spin_lock_irqsave(&m->pmu->lock);
-	uint64_t now = rdtsc();
+	struct handover_time t = now(m);
 
-	m->mux.ops->stop(&m->mux, mt->thread, now);
+	m->mux.ops->stop(&m->mux, mt->thread, t.own[mt->thread]);
 	spin_unlock_irqrestore(&m->pmu->lock, flags);
-	return now;
+	return t.wall;
 }
 
 /* Thread 1 follows no more; a handover under way ends here. */
@@ -75,9 +86,8 @@ static void end_handover(struct measurement_thread *mt)
 		mt->m->unanswered = true;
 }
 
-static void leave(struct measurement_thread *mt, uint64_t departed)
+static void leave(struct measurement_thread *mt)
 {
-	(void)departed;
 	counting_stop(mt, end_handover);
 }
 

@@ -77,10 +77,9 @@ struct exp_machine {
  * went on at an even pace while its event was off the counter. A thread that lost more than this
  * share (percent) of its ticks (a virtual CPU its host ran in bursts: kernel/tick_stats.h) did not
  * work evenly, and its scaled counts are guesses: under QEMU with 42% of the ticks lost on both
- * threads, ch8-corrupting-loss's XSU-on rate was 21% off the rate alone, its true count too. Not with xsu=core: there thread 0's timer only
- * starts handovers, its ticks merge while the IPIs of one are delivered (under a hypervisor,
- * most of them), and its rules compare each count with its own true count and the running
- * fractions, which assume nothing about the pace of the work.
+ * threads, ch8-corrupting-loss's XSU-on rate was 21% off the rate alone, its true count too. With
+ * xsu=core too, since its counts are judged against the workload's own truth (issue 16); there
+ * thread 1 has no timer of its own, and thread 0's lost ticks stand for the host's bursts.
  */
 #define EXP_MAX_LOST_TICKS_PCT 40
 

@@ -67,7 +67,7 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned mode, u
 			"need",
 			run->overlap_pct, rule_phase_word(run->run), rule_mode_name(run->run->xsu),
 			EXP_MIN_OVERLAP_PCT);
-	} else if (multiplexed(tr) && run->run->xsu != XSU_MODE_CORE &&
+	} else if (multiplexed(tr) &&
 		   tr->ticks_lost * 100 > (tr->ticks + tr->ticks_lost) * EXP_MAX_LOST_TICKS_PCT) {
 		rule_say(out,
 			 "HT%u lost %llu of its %llu ticks in the %s run of XSU %s (its CPU ran in "

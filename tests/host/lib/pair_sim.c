@@ -124,7 +124,7 @@ static void setup(struct pair_sim *s, const struct pair_sim_config *cfg)
 		thread_counters_init(&s->tc[t], &s->pair, t, &s->driver[t], &hooks);
 	}
 	mux_pair_init(&s->pair, cfg->ops, &s->list[0], &s->list[1], uarch_zero_event(u));
-	handover_init(&s->h, &s->pair, &s->tc[0], &s->tc[1], true);
+	handover_init(&s->h, &s->pair, &s->tc[0], &s->tc[1], true, 10 * cfg->period);
 }
 
 /* ---- IPIs --------------------------------------------------------------------------------- */
@@ -162,17 +162,31 @@ static int next_ipi(const struct pair_sim *s)
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
+uint64_t pair_sim_own_time(const struct pair_sim *s, unsigned t)
+{
+	return s->now - s->in_handlers[t];
+}
+
+static struct handover_time now_of(const struct pair_sim *s)
+{
+	struct handover_time now = { s->now, { pair_sim_own_time(s, 0), pair_sim_own_time(s, 1) } };
+
+	return now;
+}
+
 static void handler(struct pair_sim *s, unsigned t, bool timer)
 {
+	struct handover_time now = now_of(s);
 	int to = HANDOVER_NONE;
 
 	s->handling = (int)t;
 	if (s->cfg.ops->joint) {
-		to = handover_tick(&s->h, t, timer, s->now);
+		to = handover_tick(&s->h, t, timer, now);
 	} else {
-		thread_counters_own_tick(&s->tc[t], s->now);
+		thread_counters_own_tick(&s->tc[t], now.own[t]);
 		s->own_ticks[t]++;
 	}
+	s->in_handlers[t] += s->now - now.wall;
 	s->handling = -1;
 	send(s, to);
 }
@@ -182,12 +196,12 @@ static void start(struct pair_sim *s)
 	for (unsigned t = 0; t < 2; t++) {
 		s->handling = (int)t;
 		if (!s->cfg.ops->joint) {
-			thread_counters_own_start(&s->tc[t], s->now);
+			thread_counters_own_start(&s->tc[t], pair_sim_own_time(s, t));
 		} else {
 			if (t == 1)
-				send(s, handover_enter(&s->h, s->now));
-			s->pair.ops->start(&s->pair, t, s->now);
-			send(s, handover_join(&s->h, t, s->now));
+				send(s, handover_enter(&s->h, now_of(s)));
+			s->pair.ops->start(&s->pair, t, pair_sim_own_time(s, t));
+			send(s, handover_join(&s->h, t, now_of(s)));
 		}
 		s->handling = -1;
 	}
@@ -200,10 +214,10 @@ static void finish(struct pair_sim *s)
 	for (unsigned t = 0; t < 2; t++) {
 		s->handling = (int)t;
 		if (s->cfg.ops->joint) {
-			s->pair.ops->stop(&s->pair, t, s->now);
+			s->pair.ops->stop(&s->pair, t, pair_sim_own_time(s, t));
 		} else {
 			thread_counters_read(&s->tc[t], ~0ull);
-			s->pair.ops->stop(&s->pair, t, s->now);
+			s->pair.ops->stop(&s->pair, t, pair_sim_own_time(s, t));
 		}
 		s->handling = -1;
 	}
@@ -296,5 +310,5 @@ uint64_t pair_sim_worst_ppm(const struct pair_sim *s, bool corrupting_only, unsi
 
 uint64_t pair_sim_ticks(const struct pair_sim *s, unsigned t)
 {
-	return s->cfg.ops->joint ? s->h.steps[t] : s->own_ticks[t];
+	return s->cfg.ops->joint ? s->h.ticks[t] : s->own_ticks[t];
 }

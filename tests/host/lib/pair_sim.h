@@ -53,6 +53,8 @@ struct pair_sim {
 	int handling;		/* the thread whose handler runs: it does no work; -1: none */
 	uint64_t held_until[2]; /* a held receiver does no work until then */
 	uint64_t carry[2];
+	uint64_t in_handlers
+		[2]; /* time each thread spent in its handlers: its own time is the rest */
 	uint32_t lcg;
 	unsigned ipis, lost_ipis;
 	struct {
@@ -69,6 +71,9 @@ struct pair_sim {
  * figures, pmu/thread_counters.h). */
 uint64_t pair_sim_writes(const struct pair_sim *s, unsigned t);
 uint64_t pair_sim_reads(const struct pair_sim *s, unsigned t);
+
+/* Thread t's own time now (the kernel's tick_own_time()): the time less its handlers'. */
+uint64_t pair_sim_own_time(const struct pair_sim *s, unsigned t);
 
 /* Run cfg to its end: every count final, the pair stopped. */
 void pair_sim_run(struct pair_sim *s, const struct pair_sim_config *cfg);
