@@ -78,6 +78,7 @@ include pmu/pmu.mk
 include tests/payload.mk
 include tests/bench/bench.mk
 include tests/experiments/experiments.mk
+include tests/owncode/owncode.mk
 include tests/host/host.mk
 include tools/tools.mk
 include tests/fuzz/fuzz.mk
