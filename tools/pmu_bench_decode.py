@@ -18,7 +18,8 @@ read-modify-writes (`rol [m], 3` and `cmpxchg [m], r` as reads). The rules:
 
 - An explicit memory operand that is not the first operand (Intel order) is read.
 - A memory first operand is the destination: read and written by the read-modify-write
-  instructions (RMW below, or where capstone itself says read and write), only read by those that
+  instructions (RMW below, or where capstone itself says read and write; XSAVE and XSAVEOPT
+  too, which update the header of their area), only read by those that
   merely look at it (READ_FIRST: compares, tests, jumps, calls and pushes through memory, loads of
   x87, control and descriptor state), and otherwise only written (every store).
 - LEA, NOP and the cache-line instructions (CLFLUSH, CLFLUSHOPT, CLWB, INVLPG) access nothing:
@@ -32,6 +33,11 @@ read-modify-writes (`rol [m], 3` and `cmpxchg [m], r` as reads). The rules:
   nesting level L writes L + 1 and reads L - 1 (L = 0: one write). INT, SYSCALL and their kin
   switch to the kernel's stack and count nothing here.
 - XLAT reads one byte, MASKMOVQ/MASKMOVDQU write one (at RDI).
+
+tests/host/test_decode_zydis.c holds these rules against Zydis 4 (Debian's libzydis), which lists
+implicit operands, on tests/owncode/decode_corpus.s. They agree but where the rules choose
+otherwise on purpose: Zydis reads the address operand of NOP, CLFLUSH(OPT), CLWB and INVLPG, and
+gives ENTER one write whatever its level, IRETQ and a far RET one read each.
 """
 
 import capstone
@@ -57,7 +63,9 @@ FAR = _ids("ljmp", "lcall", "retf", "retfq", "iret", "iretd", "iretq", "int", "i
 
 RMW = _ids("add", "adc", "sub", "sbb", "and", "or", "xor", "inc", "dec", "neg", "not", "rol",
            "ror", "rcl", "rcr", "shl", "sal", "shr", "sar", "shld", "shrd", "bts", "btr", "btc",
-           "xchg", "xadd", "cmpxchg", "cmpxchg8b", "cmpxchg16b")
+           "xchg", "xadd", "cmpxchg", "cmpxchg8b", "cmpxchg16b",
+           # They update XSTATE_BV in the header of the area they save into (SDM vol. 1, 13.7).
+           "xsave", "xsave64", "xsaveopt", "xsaveopt64")
 READ_FIRST = _ids(
     "cmp", "test", "bt", "jmp", "ljmp", "call", "lcall", "push", "mul", "imul", "div", "idiv",
     "lgdt", "lidt", "lldt", "ltr", "lmsw", "verr", "verw", "ldmxcsr", "vldmxcsr", "fxrstor",

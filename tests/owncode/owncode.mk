@@ -30,3 +30,15 @@ $(BUILD)/host/tests/host/test_bundle.o: $(BUNDLE_FIXTURE) $(BUNDLE_SIBLING_FIXTU
 $(BUILD)/host/tests/host/test_bundle.o: HOST_CFLAGS += \
 	-DBUNDLE_FIXTURE='"$(CURDIR)/$(BUNDLE_FIXTURE)"' \
 	-DBUNDLE_SIBLING_FIXTURE='"$(CURDIR)/$(BUNDLE_SIBLING_FIXTURE)"'
+
+# The decode table against Zydis (tests/host/test_decode_zydis.c): the corpus's statements are one
+# -asm argument, a statement a line.
+BUNDLE_CORPUS := $(BUILD)/owncode/corpus/bundle.bin
+$(BUNDLE_CORPUS): $(PMU_BENCH) tests/owncode/decode_corpus.s
+	$(say) BUNDLE $@
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) tools/pmu-bench -asm "$$(cat tests/owncode/decode_corpus.s)" -fixed_counters \
+		-unroll_count 1 --out $(@D) 2>$(@D).log || { cat $(@D).log; exit 1; }
+$(BUILD)/host/tests/host/test_decode_zydis.o: $(BUNDLE_CORPUS)
+$(BUILD)/host/tests/host/test_decode_zydis.o: HOST_CFLAGS += \
+	-DBUNDLE_CORPUS='"$(CURDIR)/$(BUNDLE_CORPUS)"'
