@@ -94,6 +94,26 @@ def collect(records):
     return [runs[k] for k in sorted(runs)], problems
 
 
+def match_bundles(runs, crcs):
+    """What is wrong in pairing the runs with the bundles that were sent (their CRC-32s, in
+    boot order): a bundle without its bench record, a record of another bundle."""
+    problems = []
+    seen = {run.bench: run for run in runs}
+    for index, crc in enumerate(crcs):
+        run = seen.get(index)
+        if run is None or run.bench_record is None:
+            problems.append("bundle %d (CRC-32 0x%08x) has no bench record" % (index, crc))
+            continue
+        got = run.bench_record.get("crc32")
+        value = int(got, 16) if isinstance(got, str) else got
+        if value is not None and value != crc:
+            problems.append("bench %d says CRC-32 %s, but the bundle sent as %d has 0x%08x"
+                            % (index, got, index, crc))
+    problems += ["bench %d: no bundle was sent as %d" % (r.bench, r.bench) for r in runs
+                 if r.bench >= len(crcs)]
+    return problems
+
+
 def check_numbers(r, how):
     """What is wrong with a result's numbers: value, min and max against values."""
     values = [pmu_bench_aggregate.from_json(v) for v in r.get("values", [])]

@@ -2,13 +2,17 @@
 the bundle it writes, and every kind of bad input refused with the option named, what is
 accepted, exit status 2 and no traceback."""
 
+import json
 import os
 import subprocess
 import tempfile
 import unittest
 
 import pmu_bench_bundle as bundle
-from tests.owncode.benchtool import TOOL, run
+import pmu_records
+from tests.owncode import test_output
+from tests.owncode.benchtool import CLI, TOOL, run
+from tests.report import logfixture
 
 
 class Case(unittest.TestCase):
@@ -166,6 +170,77 @@ class BadInput(Case):
         self.assertEqual(proc.returncode, 2)
         self.assertEqual(proc.stderr, "pmu-bench: argument -unroll_count: 'many' is not "
                          "accepted: a whole number from 1 to 1000000\n")
+
+
+class FakeBoot:
+    """Stands in for the QEMU boot (pmu_bench_boot.boot_qemu): writes the serial log a kernel
+    would write for the bundles it is given, so that --qemu's reading, pairing and printing are
+    tested whatever the kernel does today."""
+
+    class Result:
+        timed_out = False
+        stderr = ""
+
+    def __init__(self, make_log):
+        self.make_log = make_log
+        self.bundles = None
+
+    def __call__(self, bundles, kernel, cpu, append, timeout, log):
+        self.bundles = bundles
+        crcs = []
+        for path in bundles:
+            with open(path, "rb") as f:
+                crcs.append(bundle.read(f.read()).crc)
+        text = self.make_log(crcs).render()
+        with open(log, "w") as f:
+            f.write(text)
+        return self.Result(), pmu_records.parse(text)
+
+
+class QemuPath(Case):
+    def boot(self, make_log, *argv):
+        second = os.path.join(self.tmp.name, "second")
+        self.assertEqual(run("-asm", "nop", "-fixed_counters", "--out", second).status, 0)
+        fake = FakeBoot(make_log)
+        saved = CLI.pmu_bench_boot.boot_qemu
+        CLI.pmu_bench_boot.boot_qemu = fake
+        try:
+            r = self.bench("-asm", "ADD RAX, RBX", "-fixed_counters", "--qemu", "--bundle",
+                           os.path.join(second, "bundle.bin"), *argv)
+        finally:
+            CLI.pmu_bench_boot.boot_qemu = saved
+        self.assertEqual(len(fake.bundles), 2)
+        return r
+
+    def test_text(self):
+        r = self.boot(lambda crcs: test_output.example_log(crcs=crcs))
+        self.assertEqual(r.status, 0, r)
+        self.assertTrue(r.stdout.startswith("Bundle 0 (bench1.bin):\nInstructions retired: "
+                                            "1.00\n"), r)
+
+    def test_json_and_a_fault(self):
+        fault = dict(vector="#GP", part="init", offset=4)
+        r = self.boot(lambda crcs: test_output.example_log(fault=fault, crcs=crcs), "--json")
+        self.assertEqual(r.status, 1, r)
+        obj = json.loads(r.stdout)
+        self.assertEqual(obj["bundles"][1]["fault"], fault)
+        self.assertEqual(obj["bundles"][0]["threads"][0]["events"][0]["value"], 1.0)
+
+    def test_records_of_other_bundles(self):
+        r = self.boot(lambda crcs: test_output.example_log(crcs=(crcs[1], crcs[0])))
+        self.assertEqual(r.status, 3, r)
+        self.assertIn("bench 0 says CRC-32", r.stderr)
+
+    def test_a_kernel_that_does_not_run_bundles(self):
+        def log(crcs):
+            made = logfixture.Log()
+            logfixture.boot_and_pmu(made, warn=False)
+            made.end()
+            return made
+        r = self.boot(log)
+        self.assertEqual(r.status, 3, r)
+        self.assertIn("this kernel does not run bundles yet", r.stderr)
+        self.assertEqual(r.stdout, "")
 
 
 if __name__ == "__main__":

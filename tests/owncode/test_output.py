@@ -35,11 +35,11 @@ def result(log, bench, thread, index, event, name, values=None, value=None, **ex
     log.record("bench_result", **keys)
 
 
-def example_log(fault=None, value_of_loads=1.0):
+def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678)):
     log = logfixture.Log()
     logfixture.boot_and_pmu(log, warn=False)
     log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=1072,
-               crc32="0x2f1bc0cd", version=1, error=None, options=OPTIONS,
+               crc32="0x%08x" % crcs[0], version=1, error=None, options=OPTIONS,
                parts=dict(one_time_init=0, init=10, late_init=0, code=3, sibling=0),
                events=[5, 0], repetitions=1000)
     result(log, 0, 0, 0, "fixed0", "Instructions retired", [1.0] * 5, 1.0)
@@ -52,7 +52,7 @@ def example_log(fault=None, value_of_loads=1.0):
     result(log, 0, 0, 4, "B7.01.MSR_RSP0=0x1", "OFFCORE_RESPONSE", modelled=False,
            reason="not programmable: an offcore response event", **{"pass": None})
     log.record("bench", bench=1, source="multiboot1", name="bench2.bin", size=900,
-               crc32="0x12345678", version=1, error=None,
+               crc32="0x%08x" % crcs[1], version=1, error=None,
                options=dict(OPTIONS, sibling="code", no_normalization=True),
                parts=dict(one_time_init=0, init=0, late_init=0, code=4, sibling=2),
                events=[1, 1], repetitions=1)
@@ -150,6 +150,20 @@ class Contract(unittest.TestCase):
         self.assertIn("a value and a reason", problems[1])
         self.assertIn("no value and no reason", problems[2])
         self.assertIn("the kernel refused this bundle", out.render_text(runs))
+
+
+class Pairing(unittest.TestCase):
+    """pmu-bench pairs each bench record with the bundle it sent by the header's CRC-32."""
+
+    def test_every_bundle_has_its_record(self):
+        runs, _ = collect(example_log())
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd, 0x12345678]), [])
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd, 0x12345679]), [
+            "bench 1 says CRC-32 0x12345678, but the bundle sent as 1 has 0x12345679"])
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd, 0x12345678, 7]), [
+            "bundle 2 (CRC-32 0x00000007) has no bench record"])
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd]), [
+            "bench 1: no bundle was sent as 1"])
 
 
 class Report(unittest.TestCase):
