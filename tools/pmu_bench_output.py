@@ -153,7 +153,8 @@ def fault_text(fault):
 def render_run(run, numbered):
     lines = []
     if numbered:
-        lines.append("Bundle %d%s:" % (run.bench, " (%s)" % run.bench_record["name"]
+        # Counted from 1 for people, as the files are (bench1.bin); records count from 0.
+        lines.append("Bundle %d%s:" % (run.bench + 1, " (%s)" % run.bench_record["name"]
                                        if run.bench_record and run.bench_record.get("name")
                                        else ""))
     if run.error:

@@ -215,7 +215,7 @@ class QemuPath(Case):
     def test_text(self):
         r = self.boot(lambda crcs: test_output.example_log(crcs=crcs))
         self.assertEqual(r.status, 0, r)
-        self.assertTrue(r.stdout.startswith("Bundle 0 (bench1.bin):\nInstructions retired: "
+        self.assertTrue(r.stdout.startswith("Bundle 1 (bench1.bin):\nInstructions retired: "
                                             "1.00\n"), r)
 
     def test_json_and_a_fault(self):

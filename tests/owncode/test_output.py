@@ -82,9 +82,9 @@ class Text(unittest.TestCase):
     def test_per_thread_and_per_bundle(self):
         runs, _ = collect(example_log())
         text = out.render_text(runs)
-        self.assertIn("Bundle 0 (bench1.bin):\nInstructions retired: 1.00\n", text)
+        self.assertIn("Bundle 1 (bench1.bin):\nInstructions retired: 1.00\n", text)
         # -no_normalization: whole numbers, as nanoBench prints them.
-        self.assertTrue(text.endswith("Bundle 1 (bench2.bin):\nHT0:\n"
+        self.assertTrue(text.endswith("Bundle 2 (bench2.bin):\nHT0:\n"
                                       "ROB_MISC_EVENTS.LBR_INSERTS: 0\n\n"
                                       "HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n"), text)
         self.assertFalse(out.failed(runs))
@@ -181,7 +181,7 @@ class Report(unittest.TestCase):
         proc = self.run_report(example_log())
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertIn("Your own code (bench records; docs/own-code.md):\n\n"
-                      "Bundle 0 (bench1.bin):\nInstructions retired: 1.00\n", proc.stdout)
+                      "Bundle 1 (bench1.bin):\nInstructions retired: 1.00\n", proc.stdout)
         self.assertIn("HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n", proc.stdout)
 
     def test_a_log_without_them(self):
