@@ -23,7 +23,12 @@ set -u
 #                            event names (tests/host/test_libpfm4.c)
 #   python3 python3-matplotlib
 #                            the QEMU test driver, tools/pmu-report and its plots
-#   python3-hypothesis       the property tests of tools/pmu-report (tests/report)
+#   python3-hypothesis       the property tests of tools/pmu-report (tests/report) and of
+#                            tools/pmu-bench (tests/owncode)
+#   python3-capstone         tools/pmu-bench: the decode table of a bundle's machine code (what
+#                            each instruction is, for the model PMU's trace)
+#   libzydis-dev             test_decode_zydis: a second decoder, which lists implicit memory
+#                            operands, as an oracle for that table (tests/host/test_decode_zydis.c)
 #   clang-14 libclang-rt-14-dev
 #                            the libFuzzer harnesses of the parsers (tests/fuzz): the compiler,
 #                            and its runtime with libFuzzer and the sanitizers
@@ -39,8 +44,9 @@ set -u
 #   zbar-tools               pmu-report --from-photos: zbarimg reads the QR codes in the photos
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 gnu-efi qemu-system-x86 ovmf libcmocka-dev libpfm4-dev python3 python3-matplotlib
-python3-hypothesis clang-14 libclang-rt-14-dev clang-format-14 console-setup-linux tesseract-ocr
-tesseract-ocr-eng python3-pil libdeflate-dev libqrcodegen-dev zbar-tools"
+python3-hypothesis python3-capstone libzydis-dev clang-14 libclang-rt-14-dev clang-format-14
+console-setup-linux tesseract-ocr tesseract-ocr-eng python3-pil libdeflate-dev libqrcodegen-dev
+zbar-tools"
 
 if [ "${1:-}" = "--list" ]; then
 	echo $PACKAGES

@@ -80,11 +80,19 @@ PAIR = "2,sockets=1,cores=1,threads=2"
 
 
 def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
-            cmdline=None, vars_file=None, extra=(), accel="tcg"):
+            cmdline=None, vars_file=None, extra=(), accel="tcg", modules=()):
     """The QEMU command line for one boot way. path is the kernel ELF for "kernel", else the
-    image. cmdline is only possible with "kernel" (GRUB's menu decides it otherwise)."""
+    image. cmdline is only possible with "kernel" (GRUB's menu decides it otherwise), and so are
+    modules: files QEMU's multiboot1 loader loads beside the kernel (-initrd), in order (the
+    bundles of tools/pmu-bench)."""
     if way not in BOOT_WAYS:
         raise ValueError("unknown boot way %r (known: %s)" % (way, ", ".join(BOOT_WAYS)))
+    if modules and way != "kernel":
+        raise ValueError("boot modules can only be given with the kernel boot way")
+    for module in modules:
+        # -initrd separates modules by commas and a module's path from its string by a space.
+        if "," in module or " " in module:
+            raise ValueError("a boot module's path may hold no comma and no space: %r" % module)
     args = [QEMU, "-machine", "q35", "-accel", accel, "-cpu", cpu, "-smp", smp, "-m", memory,
             "-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
@@ -92,6 +100,8 @@ def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
         args += ["-kernel", path]
         if cmdline is not None:
             args += ["-append", cmdline]
+        if modules:
+            args += ["-initrd", ",".join(modules)]
     elif cmdline is not None:
         raise ValueError("a command line can only be given with the kernel boot way")
     if way.startswith("ovmf"):

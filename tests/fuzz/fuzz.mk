@@ -3,7 +3,7 @@
 # host tests compile. `make fuzz` runs each for FUZZ_SECONDS and prints what it found;
 # `make test` runs each for a few seconds (tests/fuzz/test_fuzz.py). Seeds: tests/fuzz/seeds/.
 CLANG := clang-14
-FUZZERS := cmdline config event_parse acpi multiboot load_options
+FUZZERS := cmdline config event_parse acpi multiboot load_options bundle
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
@@ -26,6 +26,9 @@ $(BUILD)/fuzz/bin/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	$(say) FUZZLD $@
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^
+
+# The bundle reader is pure code under tests/owncode/, which FUZZ_LIB_SRCS leaves out.
+$(BUILD)/fuzz/bin/fuzz_bundle: $(BUILD)/fuzz/obj/tests/owncode/bundle.o
 
 .PHONY: fuzz
 fuzz: deps $(FUZZ_BINS)

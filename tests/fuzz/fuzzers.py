@@ -21,7 +21,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-FUZZERS = ["cmdline", "config", "event_parse", "acpi", "multiboot", "load_options"]
+FUZZERS = ["cmdline", "config", "event_parse", "acpi", "multiboot", "load_options", "bundle"]
 
 EXECUTED_RE = re.compile(r"stat::number_of_executed_units: (\d+)")
 DONE_RE = re.compile(r"#(\d+)\s+DONE\s+cov: (\d+) ft: (\d+) corp: (\d+)/")

@@ -9,6 +9,7 @@ tests/fuzz/fuzz_<fuzzer>.c). The seeds are committed; run this again after chang
 import hashlib
 import os
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -161,6 +162,31 @@ def acpi(revision):
     return b"\x01" + rsdp + b"\0" * 4 + blob
 
 
+# ---- bundles (tests/host/test_bundle.c); first byte: 1 (the harness fixes the CRC) ---------------
+
+
+def bundle_seeds():
+    """Bundles of tools/pmu-bench's writer: raw code (no assembler needed), events of each kind,
+    a sibling of each kind."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
+    import pmu_bench_bundle as bundle
+    import pmu_bench_config as config
+
+    events = config.fixed_events(True, False) + config.parse_config(
+        "D0.81 MEM_UOPS_RETIRED.ALL_LOADS\n48.01.CMSK=1.CTR=2 L1D_PEND_MISS\n"
+        "B7.01.MSR_RSP0=0x1.TakenAlone OFFCORE\n", "seed")
+    code = bytes.fromhex("488b00" "50" "5b" "e800000000" "c3" "f3a4" "7400" "0f1f4000")
+    init = bytes.fromhex("4c89f0" "4883e808" "488900")
+    return [b"\x01" + bundle.build(p, e, parts) for p, e, parts in (
+        (bundle.Params(), (events, []), {"code": code, "init": init}),
+        (bundle.Params(aggregate="median", xsu="core", sibling="code", loop_count=7),
+         (events[:3], events[3:]), {"code": code, "sibling": b"\xf3\x90", "one_time_init": init,
+                                    "late_init": b"\x06\x90"}),
+        (bundle.Params(ring=0, os=True, sibling="work", sibling_work="idle", basic_mode=True,
+                       no_normalization=True), ([], events), {}),
+    )]
+
+
 # ---- writing ------------------------------------------------------------------------------------
 
 def seeds():
@@ -171,6 +197,7 @@ def seeds():
         "load_options": load_option_seeds(),
         "multiboot": multiboot2() + multiboot1(),
         "acpi": [acpi(2), acpi(0)],
+        "bundle": bundle_seeds(),
     }
 
 

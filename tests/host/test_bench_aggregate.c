@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The numbers of a bench_result record (tests/owncode/aggregate.c): a measurement's difference
+ * per repetition in hundredths, rounded half away from zero, and the aggregates nanoBench offers
+ * (-avg: the mean without the top and bottom 20%, -median, -min, -max), on lists made here with
+ * their expected values worked out by hand in the comments. tests/owncode/test_aggregate.py
+ * holds the Python twin to the same definitions.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/owncode/aggregate.h"
+#include "tests/owncode/bundle.h"
+
+static void test_hundredths(void **state)
+{
+	(void)state;
+	assert_int_equal(bench_hundredths(2000, 1000), 200); /* 2.00 per copy */
+	assert_int_equal(bench_hundredths(1, 3), 33);	     /* 0.333... */
+	assert_int_equal(bench_hundredths(2, 3), 67);	     /* 0.666... */
+	assert_int_equal(bench_hundredths(1, 200), 1);	     /* 0.005: a half, away from zero */
+	assert_int_equal(bench_hundredths(-1, 200), -1);     /* -0.005 */
+	assert_int_equal(bench_hundredths(1, 201), 0);	     /* 0.004975 */
+	assert_int_equal(bench_hundredths(-2, 3), -67);	     /* -0.666... */
+	assert_int_equal(bench_hundredths(0, 3500), 0);
+	assert_int_equal(bench_hundredths(5, 0), 500); /* no repetitions counts as one */
+	assert_int_equal(bench_hundredths(INT64_MAX, 1), INT64_MAX); /* held to the range */
+	assert_int_equal(bench_hundredths(INT64_MIN, 1), INT64_MIN);
+	/* A 48-bit counter's range over 7000 copies: 2^48 * 100 / 7000 = 4021071095866.51, which
+	 * rounds to ...867. */
+	assert_int_equal(bench_hundredths((int64_t)1 << 48, 7000), 4021071095867);
+}
+
+static void test_ten_values(void **state)
+{
+	/* Sorted 1..10. Without the 2 smallest and the 2 largest: 3..8, sum 33, mean 5.5, which
+	 * rounds to 6; the median is the value at index 5 of the sorted list, 6. */
+	int64_t v[] = { 5, 1, 9, 3, 7, 2, 8, 4, 10, 6 };
+
+	(void)state;
+	assert_int_equal(bench_aggregate(v, 10, BUNDLE_AVG), 6);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(v[i], i + 1); /* sorted in place */
+	assert_int_equal(bench_aggregate(v, 10, BUNDLE_MEDIAN), 6);
+	assert_int_equal(bench_aggregate(v, 10, BUNDLE_MIN), 1);
+	assert_int_equal(bench_aggregate(v, 10, BUNDLE_MAX), 10);
+}
+
+static void test_outliers_are_trimmed(void **state)
+{
+	/* Twelve measurements: ten of 1.00, one interrupted (50.00), one negative (-50.00). Two
+	 * are set aside at each end (12 / 5 = 2): the mean of the eight left is 1.00. */
+	int64_t v[12];
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		v[i] = 100;
+	v[10] = 5000;
+	v[11] = -5000;
+	assert_int_equal(bench_aggregate(v, 12, BUNDLE_AVG), 100);
+	assert_int_equal(bench_aggregate(v, 12, BUNDLE_MIN), -5000);
+	assert_int_equal(bench_aggregate(v, 12, BUNDLE_MAX), 5000);
+}
+
+static void test_short_lists(void **state)
+{
+	/* Fewer than five values: nothing is set aside. 10, 20, 30, 40: mean 25; an even count
+	 * has as median the upper middle value (index 2), 30, as nanoBench. */
+	int64_t four[] = { 40, 10, 30, 20 };
+	/* -3 and -4: mean -3.5 rounds away from zero to -4; median index 1 of (-4, -3): -3. */
+	int64_t negative[] = { -3, -4 };
+	int64_t one[] = { 77 };
+	/* Seven values: one set aside at each end (7 / 5 = 1): 2, 3, 4, 5, 6 left, mean 4. */
+	int64_t seven[] = { 1, 2, 3, 4, 5, 6, 100 };
+
+	(void)state;
+	assert_int_equal(bench_aggregate(four, 4, BUNDLE_AVG), 25);
+	assert_int_equal(bench_aggregate(four, 4, BUNDLE_MEDIAN), 30);
+	assert_int_equal(bench_aggregate(negative, 2, BUNDLE_AVG), -4);
+	assert_int_equal(bench_aggregate(negative, 2, BUNDLE_MEDIAN), -3);
+	assert_int_equal(bench_aggregate(one, 1, BUNDLE_AVG), 77);
+	assert_int_equal(bench_aggregate(one, 1, BUNDLE_MEDIAN), 77);
+	assert_int_equal(bench_aggregate(seven, 7, BUNDLE_AVG), 4);
+	assert_int_equal(bench_aggregate(one, 0, BUNDLE_MAX), 0);
+}
+
+static void test_no_overflow(void **state)
+{
+	/* A hundred values of 2^62: their sum needs 69 bits, their mean is 2^62. */
+	int64_t v[100];
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		v[i] = (int64_t)1 << 62;
+	assert_int_equal(bench_aggregate(v, 100, BUNDLE_AVG), (int64_t)1 << 62);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hundredths),	     cmocka_unit_test(test_ten_values),
+		cmocka_unit_test(test_outliers_are_trimmed), cmocka_unit_test(test_short_lists),
+		cmocka_unit_test(test_no_overflow),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The numbers of a bench_result record (docs/records.md): each measurement's difference per
+ * repetition in hundredths, and their aggregate, exactly as tools/pmu_bench_aggregate.py computes
+ * them, so that the host can check what the kernel wrote. Integers only (the kernel has no
+ * floating point): a value of 1.00 is 100 hundredths.
+ *
+ * Pure code: compiled into the kernel and the host tests (tests/host/test_bench_aggregate.c).
+ */
+#ifndef TESTS_OWNCODE_AGGREGATE_H
+#define TESTS_OWNCODE_AGGREGATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * One measurement's value: difference * 100 / repetitions (the count of the longer run less the
+ * count of the shorter one, per repetition), rounded half away from zero; held to the int64_t
+ * range. repetitions 0 counts as 1.
+ */
+int64_t bench_hundredths(int64_t difference, uint64_t repetitions);
+
+/*
+ * The aggregate of n values (hundredths), by enum bundle_aggregate: BUNDLE_AVG the mean of the
+ * values left when the n / 5 smallest and the n / 5 largest are set aside (nanoBench's mean
+ * without the top and bottom 20%), rounded half away from zero; BUNDLE_MEDIAN the value at index
+ * n / 2 of the sorted values (for an even n the upper of the two middle ones, as nanoBench);
+ * BUNDLE_MIN, BUNDLE_MAX the smallest and largest. Sorts the values in place; 0 when n is 0.
+ */
+int64_t bench_aggregate(int64_t *values, size_t n, unsigned aggregate);
+
+#endif

@@ -1,0 +1,247 @@
+"""tools/pmu-bench's command line: nanoBench's options with nanoBench's meanings and defaults in
+the bundle it writes, and every kind of bad input refused with the option named, what is
+accepted, exit status 2 and no traceback."""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import pmu_bench_bundle as bundle
+import pmu_records
+from tests.owncode import test_output
+from tests.owncode.benchtool import CLI, TOOL, run
+from tests.report import logfixture
+
+
+class Case(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="pmu-bench-cli-")
+        self.addCleanup(self.tmp.cleanup)
+        self.out = os.path.join(self.tmp.name, "out")
+        self.cfg = self.file("cfg.txt", "C0.00 INST_RETIRED.ANY_P\nD0.81 LOADS\n")
+
+    def file(self, name, text, mode="w"):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, mode) as f:
+            f.write(text)
+        return path
+
+    def bench(self, *argv):
+        return run(*(list(argv) + ["--out", self.out]))
+
+    def written(self, *argv):
+        r = self.bench(*argv)
+        self.assertEqual(r.status, 0, r)
+        with open(os.path.join(self.out, "bundle.bin"), "rb") as f:
+            return bundle.read(f.read())
+
+    def refused(self, argv, *words):
+        r = self.bench(*argv)
+        self.assertEqual(r.status, 2, r)
+        self.assertTrue(r.stderr.startswith("pmu-bench: "), r)
+        for w in words:
+            self.assertIn(w, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "bundle.bin")), "no bundle")
+        return r
+
+
+class Bundles(Case):
+    def test_nanobench_defaults(self):
+        b = self.written("-asm", "ADD RAX, RBX; ADD RBX, RAX", "-fixed_counters")
+        self.assertEqual(b.params, bundle.Params(fixed_counters=True))
+        p = b.params
+        self.assertEqual((p.unroll_count, p.loop_count, p.n_measurements, p.warm_up_count,
+                          p.initial_warm_up_count, p.alignment_offset, p.aggregate),
+                         (1000, 0, 10, 5, 0, 0, "avg"))
+        self.assertEqual((p.usr, p.os, p.xsu, p.ring, p.sibling), (True, False, "on", 3,
+                                                                   "none"))
+        self.assertEqual(b.parts["code"], bytes.fromhex("4801d8" "4801c3"))
+        self.assertEqual([e.name for e in b.events[0]],
+                         ["Instructions retired", "Core cycles", "Reference cycles"])
+
+    def test_every_option_reaches_the_bundle(self):
+        code = self.file("code.bin", b"\x90\x90", "wb")
+        b = self.written("-code", code, "-asm_one_time_init", "nop", "-asm_init", "|3",
+                         "-code_late_init", code, "-config", self.cfg, "-unroll_count", "50",
+                         "-loop_count", "100", "-n_measurements", "20", "-warm_up_count", "1",
+                         "-initial_warm_up_count", "3", "-alignment_offset", "7", "-median",
+                         "-basic_mode", "-no_normalization", "-usr", "1", "-os", "1",
+                         "-sibling_asm", "pause", "-sibling_config", self.cfg, "-xsu", "core")
+        self.assertEqual(b.params, bundle.Params(
+            unroll_count=50, loop_count=100, n_measurements=20, warm_up_count=1,
+            initial_warm_up_count=3, alignment_offset=7, aggregate="median", xsu="core",
+            sibling="code", basic_mode=True, no_normalization=True, usr=True, os=True))
+        self.assertEqual((b.parts["code"], b.parts["late_init"], b.parts["one_time_init"],
+                          b.parts["init"], b.parts["sibling"]),
+                         (b"\x90\x90", b"\x90\x90", b"\x90", bytes.fromhex("0f1f00"),
+                          bytes.fromhex("f390")))
+        self.assertEqual([e.spec for e in b.events[1]], ["C0.00", "D0.81"])
+        self.assertEqual(b.events[1][1].evtsel, 0xD0 | 0x81 << 8 | 3 << 16 | 1 << 22)
+
+    def test_kernel_mode_counts_at_cpl_0(self):
+        b = self.written("-asm", "cli; sti", "-config", self.cfg, "-ring", "0", "-min")
+        self.assertEqual((b.params.ring, b.params.usr, b.params.os, b.params.aggregate),
+                         (0, True, True, "min"))
+        self.assertEqual(b.events[0][0].evtsel & (3 << 16), 3 << 16)
+
+    def test_sibling_workload(self):
+        b = self.written("-config", self.cfg, "-sibling_work", "idle", "-max")
+        self.assertEqual((b.params.sibling, b.params.sibling_work), ("work", "idle"))
+        self.assertEqual(b.parts["code"], b"")       # the empty snippet
+
+    def test_abbreviations_as_in_nanobench(self):
+        b = self.written("-asm", "nop", "-config", self.cfg, "-unroll", "7", "-loop", "3")
+        self.assertEqual((b.params.unroll_count, b.params.loop_count), (7, 3))
+
+    def test_notes_that_are_not_errors(self):
+        cfg = self.file("offcore.cfg", "B7.01.MSR_RSP0=0x10 OFFCORE\n")
+        r = self.bench("-config", cfg, "-usr", "0", "-os", "1")
+        self.assertEqual(r.status, 0, r)
+        self.assertIn("note: -usr 0 with -ring 3: the code runs at CPL 3 and is not counted",
+                      r.stderr)
+        self.assertIn("OFFCORE): not programmable", r.stderr)
+
+    def test_show(self):
+        r = self.bench("-asm", "push rax; pop rax", "-config", self.cfg, "--show")
+        self.assertEqual(r.status, 0, r)
+        self.assertIn("HT0 D0.81", r.stdout)
+        self.assertIn("EVTSEL 0x004181d0", r.stdout)
+        self.assertIn("push rax", r.stdout)
+        self.assertIn("reads 1, writes 0", r.stdout)
+
+
+class BadInput(Case):
+    def test_numbers(self):
+        self.refused(["-unroll_count", "x"], "-unroll_count", "a whole number from 1 to 1000000")
+        self.refused(["-unroll_count", "0"], "-unroll_count")
+        self.refused(["-n_measurements", "101"], "-n_measurements", "from 1 to 100")
+        self.refused(["-loop_count", "-1"], "-loop_count")
+        self.refused(["-alignment_offset", "4096"], "-alignment_offset", "0 to 4095")
+        self.refused(["-usr", "2"], "-usr", "from 0 to 1")
+
+    def test_choices(self):
+        self.refused(["-xsu", "maybe"], "-xsu", "'off', 'on', 'core'")
+        self.refused(["-ring", "1"], "-ring", "0, 3")
+        self.refused(["-median", "-min"], "-min", "not allowed with argument -median")
+        self.refused(["-c", "x"], "ambiguous option: -c could match")
+        self.refused(["-nonsense"], "unrecognized arguments: -nonsense")
+
+    def test_conflicts(self):
+        self.refused(["-asm", "nop", "-code", self.cfg], "-asm and -code both give the same part")
+        self.refused(["-sibling_asm", "nop", "-sibling_work", "idle"], "HT1 runs one thing")
+        self.refused(["-usr", "0", "-os", "0", "-config", self.cfg], "counts nothing")
+        self.refused(["-config", self.cfg, "--json"], "--json", "--qemu")
+        self.refused(["-asm", "nop"], "nothing to count", "-config FILE", "-fixed_counters")
+
+    def test_workload_names_come_from_the_library(self):
+        r = self.refused(["-sibling_work", "sleep", "-config", self.cfg], "-sibling_work sleep")
+        for name in ("triad", "copy", "chase", "branchy", "alu", "idle"):
+            self.assertIn(name, r.stderr)
+
+    def test_files(self):
+        self.refused(["-config", os.path.join(self.tmp.name, "none.cfg")], "none.cfg",
+                     "cannot read it")
+        self.refused(["-config", self.file("bad.cfg", "C0.00 OK\nC0.0G BAD\n")],
+                     "bad.cfg line 2", "UMASK '0G'")
+        self.refused(["-fixed_counters", "-code_init", os.path.join(self.tmp.name, "no")],
+                     "-code_init", "cannot read it")
+        self.refused(["-fixed_counters", "--bundle", self.cfg], "--bundle", "magic")
+
+    def test_code(self):
+        self.refused(["-fixed_counters", "-asm", "mov rax, [rax"], "-asm: the assembler",
+                     "statement 1")
+        self.refused(["-fixed_counters", "-asm_late_init", "|20"], "-asm_late_init: |20")
+        self.refused(["-fixed_counters", "-asm", "|9", "-unroll_count", "1000000"],
+                     "unroll_count times the code")
+
+    def test_boot_options(self):
+        self.refused(["-fixed_counters", "--cpu", "Haswell; rm"], "--cpu")
+        self.refused(["-fixed_counters", "--image", os.path.join(self.tmp.name, "x.zip")],
+                     "--image", ".iso", ".img")
+        self.refused(["-fixed_counters", "--image", os.path.join(self.tmp.name, "x.iso"),
+                      "--append", "a='b c'"], "--append", "a='b")
+
+    def test_no_traceback_in_a_real_process(self):
+        proc = subprocess.run([TOOL, "-unroll_count", "many", "--out", self.out],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(proc.stderr, "pmu-bench: argument -unroll_count: 'many' is not "
+                         "accepted: a whole number from 1 to 1000000\n")
+
+
+class FakeBoot:
+    """Stands in for the QEMU boot (pmu_bench_boot.boot_qemu): writes the serial log a kernel
+    would write for the bundles it is given, so that --qemu's reading, pairing and printing are
+    tested whatever the kernel does today."""
+
+    class Result:
+        timed_out = False
+        stderr = ""
+
+    def __init__(self, make_log):
+        self.make_log = make_log
+        self.bundles = None
+
+    def __call__(self, bundles, kernel, cpu, append, timeout, log):
+        self.bundles = bundles
+        crcs = []
+        for path in bundles:
+            with open(path, "rb") as f:
+                crcs.append(bundle.read(f.read()).crc)
+        text = self.make_log(crcs).render()
+        with open(log, "w") as f:
+            f.write(text)
+        return self.Result(), pmu_records.parse(text)
+
+
+class QemuPath(Case):
+    def boot(self, make_log, *argv):
+        second = os.path.join(self.tmp.name, "second")
+        self.assertEqual(run("-asm", "nop", "-fixed_counters", "--out", second).status, 0)
+        fake = FakeBoot(make_log)
+        saved = CLI.pmu_bench_boot.boot_qemu
+        CLI.pmu_bench_boot.boot_qemu = fake
+        try:
+            r = self.bench("-asm", "ADD RAX, RBX", "-fixed_counters", "--qemu", "--bundle",
+                           os.path.join(second, "bundle.bin"), *argv)
+        finally:
+            CLI.pmu_bench_boot.boot_qemu = saved
+        self.assertEqual(len(fake.bundles), 2)
+        return r
+
+    def test_text(self):
+        r = self.boot(lambda crcs: test_output.example_log(crcs=crcs))
+        self.assertEqual(r.status, 0, r)
+        self.assertTrue(r.stdout.startswith("Bundle 1 (bench1.bin):\nInstructions retired: "
+                                            "1.00\n"), r)
+
+    def test_json_and_a_fault(self):
+        fault = dict(vector="#GP", part="init", offset=4)
+        r = self.boot(lambda crcs: test_output.example_log(fault=fault, crcs=crcs), "--json")
+        self.assertEqual(r.status, 1, r)
+        obj = json.loads(r.stdout)
+        self.assertEqual(obj["bundles"][1]["fault"], fault)
+        self.assertEqual(obj["bundles"][0]["threads"][0]["events"][0]["value"], 1.0)
+
+    def test_records_of_other_bundles(self):
+        r = self.boot(lambda crcs: test_output.example_log(crcs=(crcs[1], crcs[0])))
+        self.assertEqual(r.status, 3, r)
+        self.assertIn("bench 0 says CRC-32", r.stderr)
+
+    def test_a_kernel_that_does_not_run_bundles(self):
+        def log(crcs):
+            made = logfixture.Log()
+            logfixture.boot_and_pmu(made, warn=False)
+            made.end()
+            return made
+        r = self.boot(log)
+        self.assertEqual(r.status, 3, r)
+        self.assertIn("this kernel does not run bundles yet", r.stderr)
+        self.assertEqual(r.stdout, "")
+
+
+if __name__ == "__main__":
+    unittest.main()

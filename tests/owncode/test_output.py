@@ -1,0 +1,197 @@
+"""What pmu-bench and pmu-report print from the kernel's `bench` and `bench_result` records
+(tools/pmu_bench_output.py, docs/records.md): nanoBench's `Name: value` lines with two decimals,
+a heading per thread when HT1 counts, `n/a` with the reason for an event without a value, the
+fault or time limit of a part; --json's object; the records' contract (value, min and max are
+what the values give); and pmu-report's section for a real machine's serial log."""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+from tests.report import logfixture
+import pmu_bench_output as out
+import pmu_records
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPTIONS = dict(unroll_count=1000, loop_count=0, n_measurements=5, warm_up_count=5,
+               initial_warm_up_count=0, alignment_offset=0, aggregate="avg", basic_mode=False,
+               no_normalization=False, usr=True, os=False, fixed_counters=True, xsu="on",
+               ring=3, sibling="none", sibling_work=None)
+
+
+def result(log, bench, thread, index, event, name, values=None, value=None, **extra):
+    """A bench_result record; value defaults to the trimmed mean of five values (the middle
+    three), which a test states itself where it matters."""
+    values = values or []
+    keys = dict(bench=bench, thread=thread, index=index, event=event, name=name, values=values,
+                value=value, min=min(values) if values else None,
+                max=max(values) if values else None, modelled=True,
+                reason=None if values else "not modelled: the trace cannot count it",
+                fault=None, evtsel=None, counter=None)
+    keys["pass"] = 0
+    keys.update(extra)
+    log.record("bench_result", **keys)
+
+
+def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678)):
+    log = logfixture.Log()
+    logfixture.boot_and_pmu(log, warn=False)
+    log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=1072,
+               crc32="0x%08x" % crcs[0], version=1, error=None, options=OPTIONS,
+               parts=dict(one_time_init=0, init=10, late_init=0, code=3, sibling=0),
+               events=[5, 0], repetitions=1000)
+    result(log, 0, 0, 0, "fixed0", "Instructions retired", [1.0] * 5, 1.0)
+    # 3.9, 4.0, 4.0, 4.1, 9.0: the middle three (3 of 5: 5 // 5 = 1 set aside at each end)
+    # are 4.0, 4.0, 4.1, whose mean 4.0333 prints as 4.03.
+    result(log, 0, 0, 1, "fixed1", "Core cycles", [4.1, 3.9, 9.0, 4.0, 4.0], 4.03)
+    result(log, 0, 0, 2, "D0.81", "MEM_UOPS_RETIRED.ALL_LOADS", [1.0, 1.0, 1.0, 1.0, 1.02],
+           value_of_loads, evtsel="0x4181d0", counter="gp0")
+    result(log, 0, 0, 3, "D1.08", "MEM_LOAD_UOPS_RETIRED.L1_MISS", modelled=False)
+    result(log, 0, 0, 4, "B7.01.MSR_RSP0=0x1", "OFFCORE_RESPONSE", modelled=False,
+           reason="not programmable: an offcore response event", **{"pass": None})
+    log.record("bench", bench=1, source="multiboot1", name="bench2.bin", size=900,
+               crc32="0x%08x" % crcs[1], version=1, error=None,
+               options=dict(OPTIONS, sibling="code", no_normalization=True),
+               parts=dict(one_time_init=0, init=0, late_init=0, code=4, sibling=2),
+               events=[1, 1], repetitions=1)
+    result(log, 1, 0, 0, "20.CC", "ROB_MISC_EVENTS.LBR_INSERTS", [0.0] * 5, 0.0)
+    result(log, 1, 1, 0, "D0.81", "MEM_UOPS_RETIRED.ALL_LOADS",
+           [1500.0, 1490.0, 1510.0, 1500.0, 1500.0], 1500.0, fault=fault)
+    log.end()
+    return log
+
+
+def collect(log):
+    return out.collect(pmu_records.parse(log.render()).usable_records())
+
+
+class Text(unittest.TestCase):
+    def test_nanobench_lines(self):
+        runs, problems = collect(example_log())
+        self.assertEqual(problems, [])
+        self.assertEqual(out.render_text(runs[:1]),
+                         "Instructions retired: 1.00\n"
+                         "Core cycles: 4.03\n"
+                         "MEM_UOPS_RETIRED.ALL_LOADS: 1.00\n"
+                         "MEM_LOAD_UOPS_RETIRED.L1_MISS: n/a (not modelled: the trace cannot "
+                         "count it)\n"
+                         "OFFCORE_RESPONSE: n/a (not programmable: an offcore response event)\n")
+
+    def test_per_thread_and_per_bundle(self):
+        runs, _ = collect(example_log())
+        text = out.render_text(runs)
+        self.assertIn("Bundle 1 (bench1.bin):\nInstructions retired: 1.00\n", text)
+        # -no_normalization: whole numbers, as nanoBench prints them.
+        self.assertTrue(text.endswith("Bundle 2 (bench2.bin):\nHT0:\n"
+                                      "ROB_MISC_EVENTS.LBR_INSERTS: 0\n\n"
+                                      "HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n"), text)
+        self.assertFalse(out.failed(runs))
+
+    def test_faults(self):
+        runs, _ = collect(example_log(fault=dict(vector="#UD", part="sibling", offset=2)))
+        self.assertTrue(out.render_text(runs).endswith("fault: #UD in part sibling at offset 2\n"))
+        self.assertTrue(out.failed(runs))
+        runs, _ = collect(example_log(fault=dict(vector="timeout", part="code", offset=None)))
+        self.assertIn("timeout: part code did not finish within the time limit (bench_ms)",
+                      out.render_text(runs))
+
+
+class Json(unittest.TestCase):
+    def test_one_bundle(self):
+        runs, _ = collect(example_log())
+        obj = json.loads(json.dumps(out.render_json(runs[:1])))
+        self.assertEqual(obj["fault"], None)
+        self.assertEqual(len(obj["threads"]), 1)
+        events = obj["threads"][0]["events"]
+        self.assertEqual([(e["name"], e["event"], e["value"]) for e in events], [
+            ("Instructions retired", "fixed0", 1.0), ("Core cycles", "fixed1", 4.03),
+            ("MEM_UOPS_RETIRED.ALL_LOADS", "D0.81", 1.0),
+            ("MEM_LOAD_UOPS_RETIRED.L1_MISS", "D1.08", None),
+            ("OFFCORE_RESPONSE", "B7.01.MSR_RSP0=0x1", None)])
+        self.assertEqual([e["modelled"] for e in events], [True, True, True, False, False])
+        self.assertEqual(events[1]["values"], [4.1, 3.9, 9.0, 4.0, 4.0])
+        self.assertEqual((events[1]["min"], events[1]["max"]), (3.9, 9.0))
+        self.assertIn("offcore", events[4]["reason"])
+
+    def test_several_bundles_and_a_fault(self):
+        fault = dict(vector="#UD", part="code", offset=3)
+        runs, _ = collect(example_log(fault=fault))
+        obj = out.render_json(runs)
+        self.assertEqual(len(obj["bundles"]), 2)
+        self.assertEqual(obj["bundles"][1]["fault"], fault)
+        self.assertEqual([t["thread"] for t in obj["bundles"][1]["threads"]], [0, 1])
+
+
+class Contract(unittest.TestCase):
+    def test_a_value_that_is_not_the_aggregate(self):
+        _, problems = collect(example_log(value_of_loads=1.01))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("value 1.01 is not the avg of its values (1.00)", problems[0])
+
+    def test_keys_and_types(self):
+        log = logfixture.Log()
+        log.record("bench", bench=0, error="no PMUBENCH magic: not a bundle", source="x",
+                   size=3)
+        log.record("bench_result", bench=0, thread=2, index=0, event="e", name="n",
+                   values=[], value=None, modelled=False, reason="r", fault=None)
+        log.record("bench_result", bench=0, thread=0, index=0, event="e", name="n",
+                   values=[1.0], value=1.0, modelled=True, reason="both", fault=None,
+                   min=1.0, max=1.0)
+        log.record("bench_result", bench=0, thread=0, index=1, event="e", name="n",
+                   values=[], value=None, modelled=False, reason=None, fault=None)
+        runs, problems = collect(log)
+        self.assertEqual(len(runs), 1)
+        self.assertEqual(runs[0].error, "no PMUBENCH magic: not a bundle")
+        self.assertTrue(out.failed(runs))
+        self.assertEqual(len(problems), 3, problems)
+        self.assertIn("thread is 2", problems[0])
+        self.assertIn("a value and a reason", problems[1])
+        self.assertIn("no value and no reason", problems[2])
+        self.assertIn("the kernel refused this bundle", out.render_text(runs))
+
+
+class Pairing(unittest.TestCase):
+    """pmu-bench pairs each bench record with the bundle it sent by the header's CRC-32."""
+
+    def test_every_bundle_has_its_record(self):
+        runs, _ = collect(example_log())
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd, 0x12345678]), [])
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd, 0x12345679]), [
+            "bench 1 says CRC-32 0x12345678, but the bundle sent as 1 has 0x12345679"])
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd, 0x12345678, 7]), [
+            "bundle 2 (CRC-32 0x00000007) has no bench record"])
+        self.assertEqual(out.match_bundles(runs, [0x2f1bc0cd]), [
+            "bench 1: no bundle was sent as 1"])
+
+
+class Report(unittest.TestCase):
+    def run_report(self, log):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "serial.log")
+            with open(path, "w") as f:
+                f.write(log.render())
+            proc = subprocess.run([os.path.join(TOP, "tools", "pmu-report"), path, "--out",
+                                   os.path.join(tmp, "results"), "--csv"],
+                                  capture_output=True, text=True)
+        return proc
+
+    def test_a_serial_log_with_bench_records(self):
+        proc = self.run_report(example_log())
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("Your own code (bench records; docs/own-code.md):\n\n"
+                      "Bundle 1 (bench1.bin):\nInstructions retired: 1.00\n", proc.stdout)
+        self.assertIn("HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n", proc.stdout)
+
+    def test_a_log_without_them(self):
+        log = logfixture.Log()
+        logfixture.boot_and_pmu(log, warn=False)
+        log.end()
+        proc = self.run_report(log)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertNotIn("Your own code", proc.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,63 @@
+"""The numbers of a bench_result record, as the kernel computes them (tests/owncode/aggregate.c):
+integers in hundredths, so that the host can check the kernel's `value` against its `values`
+exactly, and print nanoBench's two decimals.
+
+    hundredths(difference, repetitions)   one measurement: difference * 100 / repetitions
+    aggregate(values, "avg")              the aggregate of hundredths
+    from_json(1.25) == 125                a record's number as hundredths
+"""
+
+import decimal
+
+AGGREGATES = ("avg", "median", "min", "max")
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+def _rounded(num, den):
+    """num / den rounded half away from zero (den > 0)."""
+    q = (2 * abs(num) + den) // (2 * den)
+    return -q if num < 0 else q
+
+
+def _clamp(v):
+    return max(INT64_MIN, min(INT64_MAX, v))
+
+
+def hundredths(difference, repetitions):
+    """One measurement's value per repetition, in hundredths (repetitions 0 counts as 1)."""
+    return _clamp(_rounded(difference * 100, repetitions or 1))
+
+
+def aggregate(values, how):
+    """The aggregate of the hundredths: "avg" the mean without the n // 5 smallest and the n // 5
+    largest (rounded half away from zero), "median" the sorted value at index n // 2 (the upper
+    middle one for an even n), "min", "max". 0 for no values."""
+    if how not in AGGREGATES:
+        raise ValueError("aggregate %r: one of %s" % (how, ", ".join(AGGREGATES)))
+    v = sorted(values)
+    if not v:
+        return 0
+    if how == "min":
+        return v[0]
+    if how == "max":
+        return v[-1]
+    if how == "median":
+        return v[len(v) // 2]
+    cut = len(v) // 5
+    kept = v[cut:len(v) - cut]
+    return _clamp(_rounded(sum(kept), len(kept)))
+
+
+def from_json(number):
+    """A record's number (two decimals) as an integer of hundredths, exactly (no binary
+    rounding: 0.29 is 29, not 28)."""
+    return int((decimal.Decimal(repr(number)) * 100).to_integral_value(decimal.ROUND_HALF_UP))
+
+
+def text(h, decimals=True):
+    """Hundredths as nanoBench prints them: "1.00", "-0.25"; decimals=False: the whole number
+    rounded half away from zero (nanoBench's -no_normalization)."""
+    if not decimals:
+        return "%d" % _rounded(h, 100)
+    sign = "-" if h < 0 else ""
+    return "%s%d.%02d" % (sign, abs(h) // 100, abs(h) % 100)

@@ -1,0 +1,225 @@
+"""The results of bundles, from the kernel's `bench` and `bench_result` records, as nanoBench prints
+them, and as pmu-bench --json prints them.
+
+    runs, problems = collect(records)     # records: pmu_records.Record objects, in order
+    text = render_text(runs)              # "Name: 1.00" lines, per thread when HT1 counts
+    obj = render_json(runs)               # {"threads": [{"events": [...]}], "fault": ...}
+
+Used by tools/pmu-bench (--qemu) and tools/pmu-report (a real machine's serial log). The records
+are docs/records.md's `bench` and `bench_result`; each is checked against that contract here (the
+keys and their types, and that `value`, `min` and `max` are what the record's `values` give),
+and what breaks it is a problem, one sentence each.
+"""
+
+import pmu_bench_aggregate
+import pmu_schema as s
+
+PART_NAMES = ("one_time_init", "init", "late_init", "code", "sibling")
+
+FAULT = s.Obj({"vector": s.TEXT, "part": s.Enum(*PART_NAMES), "offset": s.Null(s.U64)},
+              required=("vector", "part"))
+OPTIONS = s.Obj({
+    "unroll_count": s.U32, "loop_count": s.U32, "n_measurements": s.U32,
+    "warm_up_count": s.U32, "initial_warm_up_count": s.U32, "alignment_offset": s.U32,
+    "aggregate": s.Enum(*pmu_bench_aggregate.AGGREGATES), "basic_mode": s.Bool(),
+    "no_normalization": s.Bool(), "usr": s.Bool(), "os": s.Bool(), "fixed_counters": s.Bool(),
+    "xsu": s.Enum("off", "on", "core"), "ring": s.Int(0, 3),
+    "sibling": s.Enum("none", "code", "work"), "sibling_work": s.Null(s.TEXT)})
+RECORDS = {
+    "bench": s.Obj({
+        "bench": s.U32, "source": s.TEXT, "name": s.Null(s.TEXT), "size": s.U64,
+        "crc32": s.Null(s.Hex()), "version": s.Null(s.U32), "error": s.Null(s.TEXT),
+        "options": s.Null(OPTIONS), "parts": s.Null(s.Obj(others=s.U64)),
+        "events": s.Null(s.Array(s.U32)), "repetitions": s.Null(s.U64)},
+        required=("bench",)),
+    "bench_result": s.Obj({
+        "bench": s.U32, "thread": s.Int(0, 1), "index": s.U32, "event": s.TEXT, "name": s.TEXT,
+        "evtsel": s.Null(s.Hex()), "counter": s.Null(s.TEXT), "pass": s.Null(s.U32),
+        "values": s.Array(s.Num()), "value": s.Null(s.Num()), "min": s.Null(s.Num()),
+        "max": s.Null(s.Num()), "modelled": s.Bool(), "reason": s.Null(s.TEXT),
+        "fault": s.Null(FAULT)}, required=("bench", "thread", "index", "event", "name")),
+}
+
+
+class Run:
+    """One bundle's records: its `bench` record (None when it was lost) and its results."""
+
+    def __init__(self, bench):
+        self.bench = bench
+        self.bench_record = None
+        self.results = []
+
+    @property
+    def options(self):
+        return (self.bench_record or {}).get("options") or {}
+
+    @property
+    def error(self):
+        return (self.bench_record or {}).get("error")
+
+    def threads(self):
+        """{thread: results in list order} of the threads that have results."""
+        out = {}
+        for r in sorted(self.results, key=lambda r: (r["thread"], r["index"])):
+            out.setdefault(r["thread"], []).append(r)
+        return out
+
+    @property
+    def fault(self):
+        for r in self.results:
+            if r.get("fault"):
+                return r["fault"]
+        return None
+
+
+def collect(records):
+    """(runs in `bench` order, problems) of the records (objects with .type, .obj, .seq)."""
+    runs, problems = {}, []
+    for record in records:
+        spec = RECORDS.get(record.type)
+        if spec is None:
+            continue
+        clean, found, complete = spec.check_object(
+            {k: v for k, v in record.obj.items() if k != "type"}, "")
+        problems += ["record @%d (%s): %s" % (record.seq, record.type, p) for p in found]
+        if not complete:
+            continue
+        run = runs.setdefault(clean["bench"], Run(clean["bench"]))
+        if record.type == "bench":
+            run.bench_record = clean
+        else:
+            run.results.append(clean)
+            problems += ["record @%d (bench_result): %s" % (record.seq, p)
+                         for p in check_numbers(clean, run.options.get("aggregate", "avg"))]
+    return [runs[k] for k in sorted(runs)], problems
+
+
+def match_bundles(runs, crcs):
+    """What is wrong in pairing the runs with the bundles that were sent (their CRC-32s, in
+    boot order): a bundle without its bench record, a record of another bundle."""
+    problems = []
+    seen = {run.bench: run for run in runs}
+    for index, crc in enumerate(crcs):
+        run = seen.get(index)
+        if run is None or run.bench_record is None:
+            problems.append("bundle %d (CRC-32 0x%08x) has no bench record" % (index, crc))
+            continue
+        got = run.bench_record.get("crc32")
+        value = int(got, 16) if isinstance(got, str) else got
+        if value is not None and value != crc:
+            problems.append("bench %d says CRC-32 %s, but the bundle sent as %d has 0x%08x"
+                            % (index, got, index, crc))
+    problems += ["bench %d: no bundle was sent as %d" % (r.bench, r.bench) for r in runs
+                 if r.bench >= len(crcs)]
+    return problems
+
+
+def check_numbers(r, how):
+    """What is wrong with a result's numbers: value, min and max against values."""
+    values = [pmu_bench_aggregate.from_json(v) for v in r.get("values", [])]
+    if r.get("value") is None:
+        return [] if r.get("reason") else ["no value and no reason"]
+    if r.get("reason"):
+        return ["a value and a reason"]
+    if not values:
+        return ["a value without values"]
+    problems = []
+    for key, want in (("value", pmu_bench_aggregate.aggregate(values, how)),
+                      ("min", min(values)), ("max", max(values))):
+        got = r.get(key)
+        if got is None or pmu_bench_aggregate.from_json(got) != want:
+            problems.append("%s %s is not the %s of its values (%s)" % (
+                key, got, how if key == "value" else key, pmu_bench_aggregate.text(want)))
+    return problems
+
+
+def value_text(r, options):
+    """The value as nanoBench prints it, or "n/a (reason)"."""
+    if r.get("value") is None:
+        return "n/a (%s)" % (r.get("reason") or "no value")
+    h = pmu_bench_aggregate.from_json(r["value"])
+    return pmu_bench_aggregate.text(h, decimals=not options.get("no_normalization", False))
+
+
+def fault_text(fault):
+    where = "part %s" % fault.get("part")
+    if fault.get("offset") is not None:
+        where += " at offset %d" % fault["offset"]
+    if fault.get("vector") == "timeout":
+        return "timeout: %s did not finish within the time limit (bench_ms)" % where
+    return "fault: %s in %s" % (fault.get("vector"), where)
+
+
+def render_run(run, numbered):
+    lines = []
+    if numbered:
+        # Counted from 1 for people, as the files are (bench1.bin); records count from 0.
+        lines.append("Bundle %d%s:" % (run.bench + 1, " (%s)" % run.bench_record["name"]
+                                       if run.bench_record and run.bench_record.get("name")
+                                       else ""))
+    if run.error:
+        lines.append("the kernel refused this bundle: %s" % run.error)
+    threads = run.threads()
+    # nanoBench's plain lines when only HT0 counts; a heading per thread when HT1 counts too.
+    per_thread = set(threads) - {0} != set()
+    for thread, results in threads.items():
+        if per_thread:
+            lines.append("HT%d:" % thread)
+        for r in results:
+            lines.append("%s: %s" % (r["name"], value_text(r, run.options)))
+        if per_thread:
+            lines.append("")
+    if per_thread:
+        lines.pop()
+    if run.fault:
+        lines.append(fault_text(run.fault))
+    return lines
+
+
+def render_text(runs):
+    """nanoBench's lines of every run; a header per bundle when there are several."""
+    blocks = [render_run(run, len(runs) > 1) for run in runs]
+    return "\n\n".join("\n".join(b) for b in blocks) + ("\n" if blocks else "")
+
+
+def _number(v):
+    return None if v is None else pmu_bench_aggregate.from_json(v) / 100
+
+
+def json_run(run):
+    threads = []
+    for thread, results in run.threads().items():
+        threads.append({"thread": thread, "events": [{
+            "name": r["name"], "event": r["event"], "value": _number(r.get("value")),
+            "modelled": bool(r.get("modelled")) and r.get("value") is not None,
+            "reason": r.get("reason"), "min": _number(r.get("min")),
+            "max": _number(r.get("max")), "values": [_number(v) for v in r.get("values", [])],
+        } for r in results]})
+    obj = {"threads": threads, "fault": run.fault}
+    if run.error:
+        obj["error"] = run.error
+    return obj
+
+
+def render_json(runs):
+    """One bundle: {"threads": [...], "fault": ...}; several: {"bundles": [one each]}."""
+    if len(runs) == 1:
+        return json_run(runs[0])
+    return {"bundles": [json_run(r) for r in runs]}
+
+
+def failed(runs):
+    """Whether a bundle faulted, timed out or was refused (pmu-bench's exit status 1)."""
+    return any(run.fault or run.error for run in runs)
+
+
+def report_text(records):
+    """pmu-report's section for a log with bench records ("" without any): the same lines as
+    pmu-bench prints, and what breaks their contract."""
+    runs, problems = collect(records)
+    if not runs and not problems:
+        return ""
+    lines = ["", "Your own code (bench records; docs/own-code.md):", ""]
+    lines += render_text(runs).rstrip("\n").splitlines()
+    lines += ["problem: " + p for p in problems]
+    return "\n".join(lines) + "\n"
