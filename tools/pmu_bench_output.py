@@ -6,39 +6,15 @@ them, and as pmu-bench --json prints them.
     obj = render_json(runs)               # {"threads": [{"events": [...]}], "fault": ...}
 
 Used by tools/pmu-bench (--qemu) and tools/pmu-report (a real machine's serial log). The records
-are docs/records.md's `bench` and `bench_result`; each is checked against that contract here (the
-keys and their types, and that `value`, `min` and `max` are what the record's `values` give),
-and what breaks it is a problem, one sentence each.
+are docs/records.md's `bench` and `bench_result`, whose keys and types the stream checks
+(pmu_records, against pmu_schema); here what the schema cannot see: that `value`, `min` and `max`
+are what the record's `values` give, a problem in one sentence each.
 """
 
 import pmu_bench_aggregate
 import pmu_schema as s
 
-PART_NAMES = ("one_time_init", "init", "late_init", "code", "sibling")
-
-FAULT = s.Obj({"vector": s.TEXT, "part": s.Enum(*PART_NAMES), "offset": s.Null(s.U64)},
-              required=("vector", "part"))
-OPTIONS = s.Obj({
-    "unroll_count": s.U32, "loop_count": s.U32, "n_measurements": s.U32,
-    "warm_up_count": s.U32, "initial_warm_up_count": s.U32, "alignment_offset": s.U32,
-    "aggregate": s.Enum(*pmu_bench_aggregate.AGGREGATES), "basic_mode": s.Bool(),
-    "no_normalization": s.Bool(), "usr": s.Bool(), "os": s.Bool(), "fixed_counters": s.Bool(),
-    "xsu": s.Enum("off", "on", "core"), "ring": s.Int(0, 3),
-    "sibling": s.Enum("none", "code", "work"), "sibling_work": s.Null(s.TEXT)})
-RECORDS = {
-    "bench": s.Obj({
-        "bench": s.U32, "source": s.TEXT, "name": s.Null(s.TEXT), "size": s.U64,
-        "crc32": s.Null(s.Hex()), "version": s.Null(s.U32), "error": s.Null(s.TEXT),
-        "options": s.Null(OPTIONS), "parts": s.Null(s.Obj(others=s.U64)),
-        "events": s.Null(s.Array(s.U32)), "repetitions": s.Null(s.U64)},
-        required=("bench",)),
-    "bench_result": s.Obj({
-        "bench": s.U32, "thread": s.Int(0, 1), "index": s.U32, "event": s.TEXT, "name": s.TEXT,
-        "evtsel": s.Null(s.Hex()), "counter": s.Null(s.TEXT), "pass": s.Null(s.U32),
-        "values": s.Array(s.Num()), "value": s.Null(s.Num()), "min": s.Null(s.Num()),
-        "max": s.Null(s.Num()), "modelled": s.Bool(), "reason": s.Null(s.TEXT),
-        "fault": s.Null(FAULT)}, required=("bench", "thread", "index", "event", "name")),
-}
+PART_NAMES = s.BENCH_PARTS
 
 
 class Run:
@@ -76,12 +52,11 @@ def collect(records):
     """(runs in `bench` order, problems) of the records (objects with .type, .obj, .seq)."""
     runs, problems = {}, []
     for record in records:
-        spec = RECORDS.get(record.type)
-        if spec is None:
+        if record.type not in ("bench", "bench_result"):
             continue
-        clean, found, complete = spec.check_object(
-            {k: v for k, v in record.obj.items() if k != "type"}, "")
-        problems += ["record @%d (%s): %s" % (record.seq, record.type, p) for p in found]
+        # The keys and their types are the stream's to check (pmu_records, pmu_schema): a record
+        # that breaks them is among its problems, and one it cannot place is not among records.
+        clean, _, complete = s.validate(dict(record.obj, type=record.type))
         if not complete:
             continue
         run = runs.setdefault(clean["bench"], Run(clean["bench"]))

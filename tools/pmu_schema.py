@@ -57,6 +57,18 @@ PER_THREAD_NUM = Array(Num(0))
 SIBLING_STATES = ("zero_event", "en_clear", "global_clear")
 
 
+# A bundle of your own code (docs/records.md, `bench` and `bench_result`; docs/own-code.md).
+BENCH_PARTS = ("one_time_init", "init", "late_init", "code", "sibling")
+BENCH_AGGREGATES = ("avg", "median", "min", "max")
+BENCH_OPTIONS = Obj({
+    "unroll_count": U32, "loop_count": U32, "n_measurements": U32, "warm_up_count": U32,
+    "initial_warm_up_count": U32, "alignment_offset": U32, "aggregate": Enum(*BENCH_AGGREGATES),
+    "basic_mode": BOOL, "no_normalization": BOOL, "usr": BOOL, "os": BOOL,
+    "fixed_counters": BOOL, "xsu": XSU, "ring": Int(0, 3),
+    "sibling": Enum("none", "code", "work"), "sibling_work": Null(TEXT)})
+BENCH_FAULT = Obj({"vector": TEXT, "part": Enum(*BENCH_PARTS), "offset": Null(U64)})
+
+
 def xsu_key(xsu):
     """Sort key of an XSU mode: off, on, core, then anything else (None: a record without)."""
     return (XSU_MODES.index(xsu) if xsu in XSU_MODES else len(XSU_MODES), str(xsu))
@@ -301,6 +313,36 @@ RECORDS = {
         corrupted=U64,
         skip=optional(SKIP),
     ), place=("exp", "xsu", "result")),
+    "bench": RecordType(dict(
+        bench=U32,
+        source=Enum("multiboot1", "multiboot2", "uefi"),
+        name=Null(TEXT),
+        size=U64,
+        crc32=Null(HEX),
+        version=Null(U32),
+        error=Null(TEXT),
+        options=Null(BENCH_OPTIONS),
+        parts=Null(Obj(others=U64)),
+        events=Null(Array(U32)),
+        repetitions=Null(U64),
+    ), place=("bench",)),
+    "bench_result": RecordType(dict(
+        bench=U32,
+        thread=THREAD,
+        index=U32,
+        event=TEXT,
+        name=TEXT,
+        evtsel=Null(HEX),
+        counter=Null(TEXT),
+        **{"pass": Null(U32)},
+        values=Array(Num()),
+        value=Null(Num()),
+        min=Null(Num()),
+        max=Null(Num()),
+        modelled=BOOL,
+        reason=Null(TEXT),
+        fault=Null(BENCH_FAULT),
+    ), place=("bench", "thread", "index", "event", "name")),
     "end": RecordType(dict(
         records=U64,
         verdict=Enum("pass", "fail"),

@@ -131,25 +131,35 @@ class Contract(unittest.TestCase):
         self.assertIn("value 1.01 is not the avg of its values (1.00)", problems[0])
 
     def test_keys_and_types(self):
+        """Every key of docs/records.md's two records is in every record (null when there is
+        nothing to say); a wrong type, a value with a reason and neither are problems."""
         log = logfixture.Log()
-        log.record("bench", bench=0, error="no PMUBENCH magic: not a bundle", source="x",
-                   size=3)
-        log.record("bench_result", bench=0, thread=2, index=0, event="e", name="n",
-                   values=[], value=None, modelled=False, reason="r", fault=None)
-        log.record("bench_result", bench=0, thread=0, index=0, event="e", name="n",
-                   values=[1.0], value=1.0, modelled=True, reason="both", fault=None,
-                   min=1.0, max=1.0)
-        log.record("bench_result", bench=0, thread=0, index=1, event="e", name="n",
-                   values=[], value=None, modelled=False, reason=None, fault=None)
-        runs, problems = collect(log)
+        log.record("bench", bench=0, source="multiboot1", name=None, size=3, crc32=None,
+                   version=None, error="no PMUBENCH magic: not a bundle", options=None,
+                   parts=None, events=None, repetitions=None)
+        common = dict(bench=0, index=0, event="e", name="n", evtsel=None, counter=None,
+                      fault=None, min=None, max=None)
+        common["pass"] = None
+        log.record("bench_result", **dict(common, thread=300, values=[], value=None,
+                                          modelled=False, reason="r"))
+        log.record("bench_result", **dict(common, thread=0, values=[1.0], value=1.0,
+                                          modelled=True, reason="both", min=1.0, max=1.0))
+        log.record("bench_result", **dict(common, thread=0, index=1, values=[], value=None,
+                                          modelled=False, reason=None))
+        stream = pmu_records.parse(log.render())
+        runs, problems = out.collect(stream.usable_records())
         self.assertEqual(len(runs), 1)
         self.assertEqual(runs[0].error, "no PMUBENCH magic: not a bundle")
         self.assertTrue(out.failed(runs))
-        self.assertEqual(len(problems), 3, problems)
-        self.assertIn("thread is 2", problems[0])
-        self.assertIn("a value and a reason", problems[1])
-        self.assertIn("no value and no reason", problems[2])
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn("a value and a reason", problems[0])
+        self.assertIn("no value and no reason", problems[1])
+        self.assertIn("key thread: 300", " ".join(str(p) for p in stream.breaches()))
         self.assertIn("the kernel refused this bundle", out.render_text(runs))
+        log = logfixture.Log()
+        log.record("bench", bench=0, source="multiboot1", size=3)
+        stream = pmu_records.parse(log.render())
+        self.assertIn("no key crc32", " ".join(str(p) for p in stream.breaches()))
 
 
 class Pairing(unittest.TestCase):
