@@ -407,6 +407,124 @@ static void test_core_sched_bounds(void **state)
 	assert_int_equal(res.splits, 1);
 }
 
+/*
+ * A pair of random lists with every event that has GP counters tied to one or two of `gp` of
+ * them instead (fixed counters kept): indices that the events tell apart, so many classes of
+ * them. With 4 GP counters a search meets up to 81 splits, and more numbers of a thread's part
+ * than core_sched() keeps; with 8 they do not fit its table at all, and every thread's part is
+ * computed.
+ */
+static void pair_tied(struct pair *p, unsigned gp, uint64_t *seed)
+{
+	struct random_lists_options o = { 1, 6, true, false };
+	struct mux_config config = { .uarch = haswell(), .gp = gp, .fixed = 3 };
+	struct random_list lists[2];
+
+	random_lists(seed, &o, lists);
+	for (unsigned t = 0; t < 2; t++) {
+		mux_init(&p->t[t], &config, t);
+		assert_int_equal(mux_add_events(&p->t[t], lists[t].events, lists[t].n),
+				 (int)lists[t].n);
+		for (unsigned i = 0; i < p->t[t].nr_events; i++) {
+			uint64_t mask = p->t[t].events[i].constraint.mask, r = brute_random(seed);
+
+			if (!(mask & PMU_GP_BITS))
+				continue;
+			mask &= ~PMU_GP_BITS;
+			mask |= 1ull << (r % gp) | ((r >> 8) & 1 ? 1ull << ((r >> 16) % gp) : 0);
+			mux_set_constraint(&p->t[t], i, mask);
+		}
+	}
+	mux_pair_init(&p->core, &xsu_ops_core, &p->t[0], &p->t[1], uarch_zero_event(haswell()));
+}
+
+/*
+ * The input for the pair's groups in a random order (order[k]: the global group of
+ * in->order[k]), with worths as pmu/xsu_core.c makes them and up to two pinned groups first.
+ */
+static void random_input(const struct pair *p, unsigned gp, uint64_t *seed,
+			 struct core_sched_input *in, unsigned *order)
+{
+	uint64_t worth = 1ull << 47;
+	unsigned n = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->gp = gp;
+	in->fixed = 3;
+	in->exhaustive = true;
+	in->hint[0] = (uint8_t)(brute_random(seed) & ((1u << gp) - 1));
+	in->hint[1] = (uint8_t)(brute_random(seed) & ((1u << gp) - 1) & ~in->hint[0]);
+	for (unsigned t = 0; t < 2; t++) {
+		in->thread[t].nr_events = p->t[t].nr_events;
+		for (unsigned i = 0; i < p->t[t].nr_events; i++) {
+			in->thread[t].mask[i] = p->t[t].events[i].constraint.mask;
+			in->thread[t].corrupting |=
+				(uint32_t)p->t[t].events[i].constraint.corrupting << i;
+		}
+		for (unsigned g = 0; g < p->t[t].nr_groups; g++)
+			order[n++] = global_group(p, t, g);
+	}
+	for (unsigned k = n; k > 1; k--) {
+		unsigned j = (unsigned)(brute_random(seed) % k), tmp = order[k - 1];
+
+		order[k - 1] = order[j];
+		order[j] = tmp;
+	}
+	in->nr_groups = n;
+	in->nr_pinned = (unsigned)(brute_random(seed) % 3) % (n + 1);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned t = order[k] >= p->t[0].nr_groups;
+		const struct sched_group *g = &p->t[t].groups[order[k] - t * p->t[0].nr_groups];
+
+		if (k > in->nr_pinned && brute_random(seed) % 3 == 0)
+			worth = worth * 27554 / 32768;
+		in->order[k] = (struct core_sched_group){ (uint8_t)t, g->first, g->count, worth };
+	}
+}
+
+/*
+ * Every split searched (core_sched_input.exhaustive) on lists that tell the GP indices apart,
+ * with 4 and with 8 GP counters: the groups placed are exactly the best set of the reference,
+ * and the placement keeps the guarantee.
+ */
+static void test_core_sched_tied_counters(void **state)
+{
+	static struct pair p;
+	static uint64_t sets[JOINT_MAX_SETS];
+	uint64_t seed = 0x71edull;
+
+	(void)state;
+	for (unsigned instance = 0; instance < 240; instance++) {
+		unsigned gp = instance % 6 ? 4 : 8, order[2 * RANDOM_LIST_MAX];
+		struct core_sched_input in;
+		struct core_sched_result res;
+		uint64_t best = 0;
+		int m;
+
+		pair_tied(&p, gp, &seed);
+		m = joint_maximal_sets(&p.t[0], &p.t[1], sets, JOINT_MAX_SETS);
+		assert_true(m > 0);
+		random_input(&p, gp, &seed, &in, order);
+		core_sched(&in, &res);
+		for (int s = 0; s < m; s++)
+			if (better(&in, order, sets[s], best))
+				best = sets[s];
+		assert_int_equal(res.accepted, set_ranks(&in, order, best));
+		for (unsigned t = 0; t < 2; t++) {
+			for (unsigned i = 0; i < p.t[t].nr_events; i++) {
+				int c = res.counter[t][i];
+
+				if (c == SCHED_NO_COUNTER || c >= PMU_FIXED_BASE)
+					continue;
+				assert_true(p.t[t].events[i].constraint.mask & (1ull << c));
+				if (p.t[t].events[i].constraint.corrupting)
+					assert_true(res.exclusive[t] & (1u << c));
+				assert_false(res.exclusive[t ^ 1] & (1u << c));
+			}
+		}
+	}
+}
+
 /* ---- fairness against the exact optimum -------------------------------------------------- */
 
 /* The pinned groups as global bits. */
@@ -886,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_core_sched_lexicographic),
 		cmocka_unit_test(test_core_sched_worth),
 		cmocka_unit_test(test_core_sched_bounds),
+		cmocka_unit_test(test_core_sched_tied_counters),
 		cmocka_unit_test(test_fair_random_flexible),
 		cmocka_unit_test(test_fair_random_groups_pinned),
 		cmocka_unit_test(test_per_thread_policies_unchanged),

@@ -5,10 +5,14 @@
  * thread 0, then for thread 1, against the XSU states), on the same pairs of lists of 4+4, 8+8
  * and 16+16 events (corrupting events on both threads, counter-bound and fixed-counter events,
  * so that both multiplex). Each list pair runs TICKS ticks per round after WARMUP untimed ones;
- * the fastest of ROUNDS rounds counts, the two policies alternating which goes first. The
- * target of issue 10: a core-wide tick under 2 microseconds for 8+8 events.
+ * the two policies alternate which goes first. A shared machine only ever adds time, so the
+ * fastest round of each counts, and their ratio is the figure that carries from one machine or
+ * load to another; the median of the rounds' own ratios (each side by side) shows the spread.
+ * Targets: issue 10, a core-wide tick under 2 microseconds for 8+8 events; issue 16, at most
+ * 3.5 times Linux's path for 8+8 events (about 1 microsecond on this project's machine).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -20,6 +24,8 @@
 #define ROUNDS 11
 #define WARMUP 200
 #define TICKS 20000
+/* Issue 16: core-wide XSU's tick for 8+8 events at most this many times Linux's. */
+#define TARGET_RATIO 3.5
 
 struct pair_lists {
 	const char *name;
@@ -36,6 +42,13 @@ static const struct pair_lists pairs[] = {
 	    "r20d1:u,r01d2:u,r412e:u,r3f24:u,r0151:u,r01c2:u,r08a3:u,r003c:u",
 	    "r20cc:u,r81d0:u,r08d1:u,r412e:u,r3f24:u,r01cd:u,r003c:u,r01d2:u,"
 	    "r10d1:u,r01d1:u,r00c5:u,r00c4:u,r01c0:u,r0151:u,r01d3:u,r00c0:u" } },
+};
+
+#define NR_PAIRS (sizeof(pairs) / sizeof(pairs[0]))
+
+/* One list pair's timings: the fastest round of each policy, and the rounds' ratios. */
+struct timing {
+	double on, core, ratio_median, splits;
 };
 
 static double now_ns(void)
@@ -79,7 +92,7 @@ static void tick(struct mux_pair *core, uint64_t now)
 	core->ops->tick(core, 1, now);
 }
 
-/* ns per core tick, one round; *splits gets the core-wide ticks' mean splits tried. */
+/* ns per core tick, one round; *splits gets the ticks' mean splits tried (core-wide). */
 static double time_round(const struct pair_lists *p, const struct xsu_ops *policy, double *splits)
 {
 	static struct mux_thread t[2];
@@ -99,39 +112,63 @@ static double time_round(const struct pair_lists *p, const struct xsu_ops *polic
 	return (now_ns() - start) / TICKS;
 }
 
+static int compare(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ROUNDS rounds of both policies on one list pair, alternating which goes first. */
+static struct timing time_pair(const struct pair_lists *p)
+{
+	struct timing r = { 1e30, 1e30, 0, 0 };
+	double ratio[ROUNDS], ignored;
+
+	for (unsigned i = 0; i < ROUNDS; i++) {
+		double on, core;
+
+		if (i & 1) {
+			core = time_round(p, &xsu_ops_core, &r.splits);
+			on = time_round(p, &xsu_ops_on, &ignored);
+		} else {
+			on = time_round(p, &xsu_ops_on, &ignored);
+			core = time_round(p, &xsu_ops_core, &r.splits);
+		}
+		r.on = on < r.on ? on : r.on;
+		r.core = core < r.core ? core : r.core;
+		ratio[i] = core / on;
+	}
+	qsort(ratio, ROUNDS, sizeof(double), compare);
+	r.ratio_median = ratio[ROUNDS / 2];
+	return r;
+}
+
 bool bench_core_tick(void)
 {
-	bool met = false;
+	struct timing r[NR_PAIRS];
+	bool met;
 
 	printf("\nScheduling a core per multiplexing tick (Haswell, 4 GP + 3 fixed counters per "
 	       "thread),\nfastest of %u rounds of %u ticks, both policies timed alternately in "
 	       "this run:\n",
 	       ROUNDS, TICKS);
-	printf("  %-14s %22s %22s %8s %8s\n", "lists", "Linux XSU (2 mux_tick)",
-	       "core-wide (1 call)", "core/on", "splits");
-	for (unsigned i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		double on = 1e30, core = 1e30, splits = 0;
-
-		for (unsigned r = 0; r < ROUNDS; r++) {
-			double a, b, s;
-
-			if (r & 1) {
-				b = time_round(&pairs[i], &xsu_ops_core, &s);
-				a = time_round(&pairs[i], &xsu_ops_on, &splits);
-			} else {
-				a = time_round(&pairs[i], &xsu_ops_on, &splits);
-				b = time_round(&pairs[i], &xsu_ops_core, &s);
-			}
-			on = a < on ? a : on;
-			core = b < core ? b : core;
-			splits = s;
-		}
-		printf("  %-14s %19.0f ns %19.0f ns %8.2f %8.1f\n", pairs[i].name, on, core,
-		       core / on, splits);
-		if (i == 1)
-			met = core < 2000;
+	printf("  %-14s %22s %19s %11s %8s %7s\n", "lists", "Linux XSU (2 mux_tick)",
+	       "core-wide (1 call)", "core/Linux", "median", "splits");
+	for (unsigned i = 0; i < NR_PAIRS; i++) {
+		r[i] = time_pair(&pairs[i]);
+		printf("  %-14s %19.0f ns %16.0f ns %11.2f %8.2f %7.1f\n", pairs[i].name, r[i].on,
+		       r[i].core, r[i].core / r[i].on, r[i].ratio_median, r[i].splits);
 	}
-	printf("Target (issue 10): a core-wide tick under 2 us for 8+8 events: %s\n",
-	       met ? "met" : "NOT met");
+	printf("Core-wide/Linux ratio:");
+	for (unsigned i = 0; i < NR_PAIRS; i++)
+		printf(" %s %.2f%s", pairs[i].name, r[i].core / r[i].on,
+		       i + 1 < NR_PAIRS ? "," : "\n");
+	printf("Target (issue 10): a core-wide tick under 2 us for 8+8 events: %.0f ns, %s\n",
+	       r[1].core, r[1].core < 2000 ? "met" : "NOT met");
+	met = r[1].core / r[1].on <= TARGET_RATIO;
+	printf("Target (issue 16): 8+8 events at most %.1f times Linux's path in the same run: "
+	       "%.2f, %s\n",
+	       TARGET_RATIO, r[1].core / r[1].on, met ? "met" : "NOT met");
 	return met;
 }

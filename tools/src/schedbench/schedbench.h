@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 /* A core's scheduling per tick, core-wide XSU beside Linux's (core_tick.c). True when the
- * issue 10 target is met. */
+ * issue 16 target is met. */
 bool bench_core_tick(void);
 
 #endif
