@@ -243,14 +243,19 @@ def interference_named(result, stream):
         [v.obj for v in stream.of_type("verdict")]
     assert marked[0]["event"] in failed[0]["reason"], failed[0]["reason"]
     assert all(not c["interfered"] for c in stream.of_type("count") if c["thread"] == 1)
+    assert sum(e["smi_count"] for e in stream.of_type("exp_end")) == 1, "the SMI is not counted"
 
 
 def tick_costs_reported(result, stream):
-    """Issue 13: every exp_end carries the tick handler's cost and punctuality per thread."""
+    """Issue 13: every exp_end carries the tick handler's cost and punctuality per thread; issue
+    16: its total, the register accesses per tick and the SMIs (the model's, none here)."""
     for e in stream.of_type("exp_end"):
-        for key in ("tick_tsc_mean", "tick_tsc_max", "ticks_late", "ticks_lost"):
+        for key in ("tick_tsc_mean", "tick_tsc_max", "ticks_late", "ticks_lost", "tick_tsc_total",
+                    "msr_writes_per_tick", "msr_reads_per_tick"):
             assert len(e[key]) == 2, "%s %r" % (key, e.obj)
         assert all(0 < m <= x for m, x in zip(e["tick_tsc_mean"], e["tick_tsc_max"])), e.obj
+        assert all(t >= m for t, m in zip(e["tick_tsc_total"], e["tick_tsc_mean"])), e.obj
+        assert isinstance(e["smi_count"], int), e.obj  # the model has MSR_SMI_COUNT
 
 
 def core_gives_leak_back(result, stream):
