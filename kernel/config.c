@@ -31,6 +31,7 @@ static const struct cmdline_choice selftest_choices[] = {
 	{ "user-fault", SELFTEST_USER_FAULT },
 	{ "firmware-counters", SELFTEST_FIRMWARE_COUNTERS },
 	{ "counter-reset", SELFTEST_COUNTER_RESET },
+	{ "syscall-cpl3", SELFTEST_SYSCALL_CPL3 },
 	{ NULL, 0 },
 };
 static const struct cmdline_choice smp_choices[] = {

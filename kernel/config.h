@@ -30,6 +30,9 @@ enum selftest {
 	SELFTEST_FIRMWARE_COUNTERS,
 	/* The model PMU zeroes a counter of thread 0 mid-run, as SMM code would (pmu/model.h). */
 	SELFTEST_COUNTER_RESET,
+	/* Ring 3 on both threads makes system calls as a hypervisor that leaves SYSCALL at CPL 3
+	 * delivers them (kernel/syscall.c): they must complete, and a warn says so; the boot goes on. */
+	SELFTEST_SYSCALL_CPL3,
 };
 
 #define CONFIG_QR_MS_DEFAULT 5000

@@ -16,13 +16,13 @@
  */
 #include <stddef.h>
 
+#include "kernel/cpu.h"
 #include "kernel/gdt.h"
 #include "kernel/msr.h"
 #include "kernel/percpu.h"
+#include "kernel/record_stream.h"
 #include "kernel/syscall.h"
 #include "kernel/syscall_rules.h"
-
-void syscall_entry(void);
 
 static syscall_handler handlers[SYS_COUNT];
 
@@ -34,6 +34,43 @@ static void syscall_dispatch(struct trap_frame *frame)
 		frame->rax = (uint64_t)handlers[number](frame, frame->rdi, frame->rsi, frame->rdx);
 	else
 		frame->rax = (uint64_t)-1;
+}
+
+/*
+ * A SYSCALL that did not leave CPL 3. This machine's KVM (kvm_pvm, which runs guests without VMX)
+ * makes SYSCALL's jump to IA32_LSTAR and masks the flags, but leaves CS, and so the CPL, at 3: the
+ * entry's first fetch, from a supervisor page, is a #PF at CPL 3 whose RIP and CR2 are the entry.
+ * Everything SYSCALL saved is in that fault's frame (RCX the ring-3 RIP, R11 its RFLAGS, RSP
+ * untouched), on the kernel stack the TSS gave it, so the system call completes there and IRETQ
+ * returns as SYSRET would have. Slow (an exception each), but right; said once per boot.
+ */
+#define PF_USER (1u << 2) /* the #PF error code's U/S bit (SDM vol. 3A, 4.7) */
+
+static void warn_left_at_cpl3(void)
+{
+	static bool said;
+
+	if (__atomic_exchange_n(&said, true, __ATOMIC_ACQ_REL))
+		return;
+	record_warn(
+		"syscall", "syscall", "CPL 3", "", "page fault",
+		"SYSCALL reached the kernel's entry without leaving CPL 3 (a hypervisor that does "
+		"not switch privilege on it): each system call completes through the page fault "
+		"it raises there, at the cost of an exception");
+}
+
+static bool syscall_left_at_cpl3(struct trap_frame *frame)
+{
+	uint64_t entry = (uint64_t)(uintptr_t)syscall_entry;
+
+	if (frame->vector != VECTOR_PAGE_FAULT || (frame->cs & 3) != 3 || frame->rip != entry ||
+	    read_cr2() != entry || !(frame->error_code & PF_USER))
+		return false;
+	frame->rip = frame->rcx;
+	frame->rflags = frame->r11;
+	warn_left_at_cpl3();
+	syscall_dispatch(frame);
+	return true;
 }
 
 /* Called by kernel/syscall_entry.asm with the frame it built; true when SYSRET may return. */
@@ -53,6 +90,7 @@ const char *syscall_cpu_init(void)
 	if (!syscall_star(GDT_KERNEL_CS, GDT_KERNEL_DS, GDT_USER_CS, GDT_USER_DS, &star, &reason))
 		return reason;
 	this_cpu()->entry_rsp = this_cpu()->stack_top;
+	trap_add_fixup(syscall_left_at_cpl3); /* once: registering it twice keeps one */
 	if (!rdmsr_safe(MSR_EFER, &efer) || !wrmsr_safe(MSR_EFER, efer | EFER_SCE))
 		return "IA32_EFER.SCE cannot be set: no SYSCALL";
 	if (!wrmsr_safe(MSR_STAR, star))

@@ -23,4 +23,8 @@ const char *syscall_cpu_init(void);
 
 void syscall_register(unsigned number, syscall_handler handler);
 
+/* The entry (kernel/syscall_entry.asm), IA32_LSTAR's value; selftest=syscall-cpl3 jumps to it from
+ * ring 3, as a SYSCALL that did not leave CPL 3 does. */
+void syscall_entry(void);
+
 #endif
