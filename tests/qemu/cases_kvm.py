@@ -107,9 +107,10 @@ def handover_measured(result, stream):
                            end.get("joint_unanswered"), verdicts[0]["result"])
 
 
-# The experiment under this machine's KVM: its kernel code runs about a thousand times slower
-# than under TCG, so a 1 ms tick never lets ring 3 run; a 100 ms tick over 2 s gives the 20
-# ticks a verdict needs, small arrays a short set-up (docs/real-machine.md, "Under KVM").
+# The experiment as this machine's KVM can run it: the kernel's code runs 30-80 times slower there
+# than under TCG (a tick of the model PMU costs 10-25 ms), so a 1 ms tick never lets ring 3 run
+# again; a 100 ms tick over 2 s asks for the 20 ticks a verdict needs, small arrays make the
+# set-up short (docs/real-machine.md, "Under KVM").
 CORE_RUN = ("exit=qemu pmu=model exp=ch8-corrupting-loss xsu=core mux_ms=100 dur_ms=2000 "
             "triad_kib=64")
 
