@@ -35,6 +35,9 @@ enum selftest {
 	SELFTEST_IPI_DROP,	/* one raised tick's IPI is lost (kernel/tick.h) */
 	SELFTEST_SMM_WRITE,	/* SMM zeroes thread 0's counters mid-run, catchers too (model) */
 	SELFTEST_PMU_V4_FREEZE, /* a version-4 PMU handed over with its freeze bits set (model) */
+	/* Ring 3 on both threads makes system calls as a hypervisor that leaves SYSCALL at CPL 3
+	 * delivers them (kernel/syscall.c): they must complete, and a warn says so; the boot goes on. */
+	SELFTEST_SYSCALL_CPL3,
 };
 
 #define CONFIG_QR_MS_DEFAULT 5000

@@ -3,14 +3,15 @@
 KERNEL_PURE := kernel/format.c kernel/crc32.c kernel/record.c kernel/cmdline.c kernel/config.c \
 	kernel/cmdline_cut.c \
 	kernel/multiboot.c kernel/acpi.c kernel/apic.c kernel/topology.c kernel/memmap.c \
-	kernel/fpu_plan.c kernel/tick_stats.c kernel/font.c kernel/screen.c kernel/framebuffer.c
+	kernel/fpu_plan.c kernel/tick_stats.c kernel/font.c kernel/screen.c kernel/framebuffer.c \
+	kernel/syscall_rules.c
 PURE_SRCS += $(KERNEL_PURE)
 KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \
 	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/end.c kernel/exit.c \
 	kernel/kmain.c kernel/apic_hw.c kernel/time.c \
 	kernel/smp.c kernel/pair.c kernel/tick.c kernel/fpu.c kernel/user.c kernel/user_entry.asm kernel/user_rdpmc.c \
-	kernel/syscall.c kernel/page_alloc.c kernel/pmu.c kernel/pmu_backend_hw.c
+	kernel/syscall.c kernel/syscall_entry.asm kernel/page_alloc.c kernel/pmu.c kernel/pmu_backend_hw.c
 
 # The screen's font (kernel/font.h): a Terminus PSF font of console-setup-linux, converted into C
 # at build time (make SCREEN_FONT=/usr/share/consolefonts/... takes another of its PSF fonts).

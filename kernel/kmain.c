@@ -608,7 +608,9 @@ static void bring_up(void)
 	if (time_info()->fatal)
 		end_bring_up(time_info()->fatal);
 	step("system calls");
-	syscall_init();
+	const char *no_syscall = syscall_cpu_init();
+	if (no_syscall)
+		end_bring_up(no_syscall);
 	user_init();
 	tick_init(config.selftest);
 	step("topology");

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Per-CPU data, reached through the GS base (IA32_GS_BASE). Workloads at CPL 3 never load GS, so
- * the base stays put and the kernel needs no SWAPGS on entry.
+ * the base stays put and the kernel needs no SWAPGS on entry, from an interrupt or from SYSCALL
+ * (kernel/syscall.c says why it stays so).
  */
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/gdt.h"
@@ -26,9 +28,20 @@ struct cpu_work {
 	volatile uint64_t finished; /* set to posted by the CPU when fn returned */
 };
 
+/*
+ * The entry code (kernel/syscall_entry.asm, kernel/user_entry.asm) reaches the first fields at
+ * these offsets through GS; boot/layout.inc has the same numbers for NASM.
+ */
+#define PERCPU_ENTRY_RSP 8
+#define PERCPU_SYSCALL_USER_RSP 16
+
 struct percpu {
 	struct percpu *self; /* first: this_cpu() reads %gs:0 */
-	uint32_t index;	     /* 0 is the boot CPU */
+	/* The kernel stack of an entry from CPL 3, as TSS.RSP0 (kernel/user.c sets both): where the
+	 * SYSCALL entry switches to, since SYSCALL switches no stack. */
+	uint64_t entry_rsp;
+	uint64_t syscall_user_rsp; /* the ring-3 RSP while the SYSCALL entry saves it */
+	uint32_t index;		   /* 0 is the boot CPU */
 	uint32_t apic_id;
 	uint64_t stack_top;	  /* kernel stack (TSS RSP0 for entries from CPL 3) */
 	uint64_t ist_tops[3];	  /* tops of the #DF, NMI and #MC stacks */
@@ -45,6 +58,11 @@ struct percpu {
 	uint32_t x2apic_id;	  /* CPUID 0x0B EDX, or the initial id without that leaf */
 	struct cpu_tables tables; /* GDT and TSS */
 };
+
+_Static_assert(offsetof(struct percpu, entry_rsp) == PERCPU_ENTRY_RSP,
+	       "boot/layout.inc's PERCPU_ENTRY_RSP");
+_Static_assert(offsetof(struct percpu, syscall_user_rsp) == PERCPU_SYSCALL_USER_RSP,
+	       "boot/layout.inc's PERCPU_SYSCALL_USER_RSP");
 
 static inline struct percpu *this_cpu(void)
 {

@@ -11,6 +11,7 @@
 #include "kernel/page_alloc.h"
 #include "kernel/paging.h"
 #include "kernel/smp.h"
+#include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
 #include "kernel/vectors.h"
@@ -84,6 +85,10 @@ static __attribute__((noreturn)) void ap_entry(struct percpu *cpu)
 	percpu_install(cpu);
 	gdt_load(&cpu->tables, cpu->stack_top, cpu->ist_tops);
 	idt_load();
+	/* The boot CPU wrote the same MSRs first and ended the boot had it been refused; an AP that
+	 * refuses anyway stays offline and is reported as not started. */
+	if (syscall_cpu_init())
+		cpu_halt_forever();
 	apic_setup_this_cpu();
 	/* The same plan as the boot CPU's: siblings report the same CPUID feature bits. */
 	struct fpu_plan fpu = fpu_plan_this_cpu();

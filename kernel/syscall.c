@@ -1,8 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The `int 0x80` gate: a DPL-3 interrupt gate, so interrupts stay off while a system call runs.
+ * System calls from ring 3 through SYSCALL and SYSRET, as Linux's entry_SYSCALL_64 makes them (SDM
+ * vol. 3A, 5.8.8). SYSCALL is the one way in: the `int 0x80` gate it replaces is refused by some
+ * hypervisors (this machine's KVM raises #UD on any INT n but INT3 at CPL 3; docs/real-machine.md,
+ * "Under KVM"), and nothing outside this repository calls the kernel, so no old caller needs it.
+ *
+ * How the entry finds its stack. SYSCALL switches no stack, so the entry needs the per-CPU area
+ * before it has a register to spare. It reads it through the GS base, as every interrupt entry
+ * already does: ring 3 here is the kernel's own code (the workloads, the QR maker), which never
+ * loads GS nor writes its base, so the base is the kernel's on both sides and SWAPGS would swap a
+ * value for itself. Linux needs SWAPGS because its user space owns GS for thread-local storage;
+ * here it would mean a SWAPGS on every entry from CPL 3, and Linux's paranoid check of an NMI that
+ * lands between SYSCALL and SWAPGS, for nothing. IA32_KERNEL_GS_BASE alone cannot be read without
+ * RDMSR, which needs RCX, where SYSCALL keeps the ring-3 RIP.
  */
+#include <stddef.h>
+
+#include "kernel/cpu.h"
+#include "kernel/gdt.h"
+#include "kernel/msr.h"
+#include "kernel/percpu.h"
+#include "kernel/record_stream.h"
 #include "kernel/syscall.h"
+#include "kernel/syscall_rules.h"
 
 static syscall_handler handlers[SYS_COUNT];
 
@@ -16,9 +36,70 @@ static void syscall_dispatch(struct trap_frame *frame)
 		frame->rax = (uint64_t)-1;
 }
 
-void syscall_init(void)
+/*
+ * A SYSCALL that did not leave CPL 3. This machine's KVM (kvm_pvm, which runs guests without VMX)
+ * makes SYSCALL's jump to IA32_LSTAR and masks the flags, but leaves CS, and so the CPL, at 3: the
+ * entry's first fetch, from a supervisor page, is a #PF at CPL 3 whose RIP and CR2 are the entry.
+ * Everything SYSCALL saved is in that fault's frame (RCX the ring-3 RIP, R11 its RFLAGS, RSP
+ * untouched), on the kernel stack the TSS gave it, so the system call completes there and IRETQ
+ * returns as SYSRET would have. Slow (an exception each), but right; said once per boot.
+ */
+#define PF_USER (1u << 2) /* the #PF error code's U/S bit (SDM vol. 3A, 4.7) */
+
+static void warn_left_at_cpl3(void)
 {
-	trap_register(SYSCALL_VECTOR, syscall_dispatch, 1);
+	static bool said;
+
+	if (__atomic_exchange_n(&said, true, __ATOMIC_ACQ_REL))
+		return;
+	record_warn(
+		"syscall", "syscall", "CPL 3", "", "page fault",
+		"SYSCALL reached the kernel's entry without leaving CPL 3 (a hypervisor that does "
+		"not switch privilege on it): each system call completes through the page fault "
+		"it raises there, at the cost of an exception");
+}
+
+static bool syscall_left_at_cpl3(struct trap_frame *frame)
+{
+	uint64_t entry = (uint64_t)(uintptr_t)syscall_entry;
+
+	if (frame->vector != VECTOR_PAGE_FAULT || (frame->cs & 3) != 3 || frame->rip != entry ||
+	    read_cr2() != entry || !(frame->error_code & PF_USER))
+		return false;
+	frame->rip = frame->rcx;
+	frame->rflags = frame->r11;
+	warn_left_at_cpl3();
+	syscall_dispatch(frame);
+	return true;
+}
+
+/* Called by kernel/syscall_entry.asm with the frame it built; true when SYSRET may return. */
+bool syscall_from_user(struct trap_frame *frame);
+bool syscall_from_user(struct trap_frame *frame)
+{
+	syscall_dispatch(frame);
+	return sysret_allowed(frame->rip, frame->rflags, frame->cs, frame->ss, GDT_USER_CS,
+			      GDT_USER_DS);
+}
+
+const char *syscall_cpu_init(void)
+{
+	uint64_t star, efer;
+	const char *reason;
+
+	if (!syscall_star(GDT_KERNEL_CS, GDT_KERNEL_DS, GDT_USER_CS, GDT_USER_DS, &star, &reason))
+		return reason;
+	this_cpu()->entry_rsp = this_cpu()->stack_top;
+	trap_add_fixup(syscall_left_at_cpl3); /* once: registering it twice keeps one */
+	if (!rdmsr_safe(MSR_EFER, &efer) || !wrmsr_safe(MSR_EFER, efer | EFER_SCE))
+		return "IA32_EFER.SCE cannot be set: no SYSCALL";
+	if (!wrmsr_safe(MSR_STAR, star))
+		return "IA32_STAR refused the GDT's selectors";
+	if (!wrmsr_safe(MSR_LSTAR, (uint64_t)(uintptr_t)syscall_entry))
+		return "IA32_LSTAR refused the entry's address";
+	if (!wrmsr_safe(MSR_FMASK, SYSCALL_FMASK))
+		return "IA32_FMASK refused the flags to clear";
+	return NULL;
 }
 
 void syscall_register(unsigned number, syscall_handler handler)

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The system calls of ring-3 workloads: `int 0x80` with the number in RAX and the arguments in
- * RDI, RSI, RDX; the result comes back in RAX. Shared by the kernel and the workloads.
+ * The system calls of ring-3 workloads: SYSCALL with the number in RAX and the arguments in RDI,
+ * RSI, RDX; the result comes back in RAX. RCX and R11 are lost (SYSCALL keeps RIP and RFLAGS
+ * there), every other register is kept. Shared by the kernel and the workloads.
  */
 #ifndef KERNEL_SYSCALL_ABI_H
 #define KERNEL_SYSCALL_ABI_H
-
-#define SYSCALL_VECTOR 0x80
 
 enum syscall_number {
 	SYS_EXIT = 0, /* (result): leave ring 3; user_call() returns result */

@@ -174,7 +174,7 @@ static void print_exception(const struct trap_frame *f, const struct percpu *cpu
 	kprintf("\n*** EXCEPTION %s (vector %llu) on CPU %u (APIC %u) at CPL %llu\n",
 		vector_name(f->vector), (unsigned long long)f->vector, cpu->index, cpu->apic_id,
 		(unsigned long long)(f->cs & 3));
-	if (f->vector == 14) {
+	if (f->vector == VECTOR_PAGE_FAULT) {
 		char what[96];
 		describe_page_fault(f->error_code, what, sizeof(what));
 		kprintf("    address %p: %s (error code 0x%llx)\n", (void *)(uintptr_t)cr2, what,
@@ -221,15 +221,19 @@ void trap_set_fatal(trap_fatal f)
 	fatal = f;
 }
 
-/* The exception table first, then the registered fixups (RDPMC at CPL 3 under the model). */
-static bool fixed_up(struct trap_frame *frame)
+/* The registered fixups (RDPMC at CPL 3 under the model, a SYSCALL left at CPL 3). */
+static bool fixup_applied(struct trap_frame *frame)
 {
-	if (extable_fixup(frame))
-		return true;
 	for (unsigned i = 0; i < TRAP_MAX_FIXUPS && fixups[i]; i++)
 		if (fixups[i](frame))
 			return true;
 	return false;
+}
+
+/* The exception table first (kernel instructions), then the registered fixups. */
+static bool fixed_up(struct trap_frame *frame)
+{
+	return extable_fixup(frame) || fixup_applied(frame);
 }
 
 /* The registered end of the boot, or a halt before there is one. */
@@ -288,6 +292,10 @@ void trap_dispatch(struct trap_frame *frame)
 	 * instruction must not be taken for its fault.
 	 */
 	if ((v == VECTOR_INVALID_OPCODE || v == VECTOR_GENERAL_PROTECTION) && fixed_up(frame))
+		return;
+	/* A page fault at CPL 3 may be a SYSCALL that a hypervisor left at CPL 3 (kernel/syscall.c);
+	 * the exception table, of kernel instructions, has nothing to say about it. */
+	if (v == VECTOR_PAGE_FAULT && (frame->cs & 3) == 3 && fixup_applied(frame))
 		return;
 	if (handlers[v]) {
 		handlers[v](frame);

@@ -17,6 +17,7 @@ typedef void (*trap_handler)(struct trap_frame *frame);
 #define VECTOR_INVALID_OPCODE 6
 #define VECTOR_DOUBLE_FAULT 8
 #define VECTOR_GENERAL_PROTECTION 13
+#define VECTOR_PAGE_FAULT 14
 #define VECTOR_MACHINE_CHECK 18
 /* The 8259 PICs are remapped to 0x20-0x2f and masked; IRQ 7 and 15 can still be spurious. */
 #define VECTOR_PIC_BASE 0x20
@@ -33,10 +34,11 @@ void trap_register(uint8_t vector, trap_handler handler, int dpl3);
 void trap_dispatch(struct trap_frame *frame);
 
 /*
- * A fixup for #UD and #GP that faulted by design: it answers the instruction (moving frame->rip
- * past it) and returns true, or returns false to let the fault stand. The exception table
- * (kernel/extable.h) is always consulted first; RDPMC at CPL 3 under the model registers one
- * (kernel/user_rdpmc.h). At most TRAP_MAX_FIXUPS; registering one twice keeps one.
+ * A fixup for #UD and #GP that faulted by design, and for a #PF taken at CPL 3: it answers the
+ * instruction (moving frame->rip past it) and returns true, or returns false to let the fault
+ * stand. For #UD and #GP the exception table (kernel/extable.h) is always consulted first; RDPMC
+ * at CPL 3 under the model registers one (kernel/user_rdpmc.h), a SYSCALL that a hypervisor left
+ * at CPL 3 another (kernel/syscall.c). At most TRAP_MAX_FIXUPS; registering one twice keeps one.
  */
 typedef bool (*trap_fixup)(struct trap_frame *frame);
 #define TRAP_MAX_FIXUPS 4

@@ -29,7 +29,7 @@ static int64_t sys_exit(struct trap_frame *frame, uint64_t result, uint64_t unus
 
 /*
  * SYS_HALT: ring 3 cannot execute HLT (SDM vol. 2A, HLT: #GP at CPL > 0), so an idle workload
- * asks the kernel. The system call's gate cleared IF; STI's one-instruction interrupt shadow (SDM
+ * asks the kernel. SYSCALL cleared IF (IA32_FMASK); STI's one-instruction interrupt shadow (SDM
  * vol. 2B, STI) keeps an interrupt from arriving between STI and HLT, where it would be taken
  * before the halt and leave the CPU asleep until the next one. The local APIC timer (the tick) is
  * what wakes the CPU: without it armed nothing might, so the call refuses instead of hanging.
@@ -63,6 +63,7 @@ uint64_t user_call(uint64_t entry, uint64_t arg0, uint64_t arg1, uint64_t user_s
 	uint64_t result = user_enter(entry, rsp, arg0, arg1, tss_rsp0, &cpu->user_return_rsp);
 
 	cpu->tables.tss.rsp[0] = cpu->stack_top;
+	cpu->entry_rsp = cpu->stack_top;
 	return result;
 }
 

@@ -2,10 +2,11 @@
 ;
 ; Entering ring 3 with IRETQ and coming back from the exit system call (SDM vol. 3A, 6.14:
 ; the IRET frame SS, RSP, RFLAGS, CS, RIP). The kernel context to come back to is kept on the
-; kernel stack; TSS.RSP0 is pointed just below it, so that interrupts arriving at CPL 3 push
-; their frames below the saved context instead of over it.
+; kernel stack; TSS.RSP0 and the per-CPU entry stack of the SYSCALL entry are pointed just below
+; it, so that interrupts and system calls arriving from CPL 3 push their frames below the saved
+; context instead of over it.
 
-%include "boot/layout.inc"		; USER_DS, USER_CS
+%include "boot/layout.inc"		; USER_DS, USER_CS, PERCPU_ENTRY_RSP
 
 RFLAGS_IF	equ 1 << 9
 RFLAGS_RESERVED	equ 1 << 1
@@ -26,6 +27,7 @@ user_enter:
 	pushfq
 	mov [r9], rsp				; where user_exit resumes
 	mov [r8], rsp				; RSP0: below the saved context
+	mov [gs:PERCPU_ENTRY_RSP], rsp		; the same for the SYSCALL entry
 	push qword USER_DS			; SS
 	push rsi				; RSP
 	push qword RFLAGS_IF | RFLAGS_RESERVED	; RFLAGS: interrupts on, IOPL 0

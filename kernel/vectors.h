@@ -9,7 +9,7 @@
 #define VECTOR_TICK 0xe0     /* the APIC timer: the multiplexing tick (kernel/tick.c) */
 #define VECTOR_TICK_IPI 0xe1 /* IPI: a tick another CPU raises (kernel/tick.c, tick_send) */
 #define VECTOR_WAKE 0xf0     /* IPI: work is waiting for an idle AP (kernel/smp.c) */
-/* SYSCALL_VECTOR 0x80 is in kernel/syscall_abi.h (ring 3 uses it too), VECTOR_SPURIOUS_APIC
- * 0xff in kernel/trap.h. */
+/* VECTOR_SPURIOUS_APIC 0xff is in kernel/trap.h. System calls use SYSCALL, no vector
+ * (kernel/syscall.c). */
 
 #endif

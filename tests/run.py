@@ -35,6 +35,7 @@ class Outcome:
         self.status = status
         self.seconds = seconds
         self.detail = detail
+        self.figures = ""  # what a passing test measured, shown on its line
 
 
 def report(outcome, stream=sys.stdout):
@@ -43,6 +44,8 @@ def report(outcome, stream=sys.stdout):
         line += " (%.1fs)" % outcome.seconds
     if outcome.status == SKIP and outcome.detail:
         line += ": " + outcome.detail.splitlines()[0]
+    elif outcome.status == PASS and outcome.figures:
+        line += ": " + outcome.figures
     print(line, file=stream, flush=True)
 
 

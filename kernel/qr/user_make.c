@@ -33,7 +33,10 @@ struct scratch {
 
 __attribute__((noreturn)) static void user_exit(unsigned status)
 {
-	__asm__ volatile("int $0x80" : : "a"((uint64_t)SYS_EXIT), "D"((uint64_t)status) : "memory");
+	__asm__ volatile("syscall"
+			 :
+			 : "a"((uint64_t)SYS_EXIT), "D"((uint64_t)status)
+			 : "memory", "rcx", "r11");
 	for (;;)
 		__asm__ volatile("pause");
 }

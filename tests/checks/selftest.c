@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Deliberate faults. Each announces itself first, so a log shows what was asked for.
+ * Deliberate faults. Each announces itself first, so a log shows what was asked for. And one path
+ * that must not fault: system calls as a hypervisor that leaves SYSCALL at CPL 3 delivers them.
  */
 #include "kernel/config.h"
 #include "kernel/console.h"
+#include "kernel/syscall.h"
+#include "tests/check.h"
 #include "tests/checks/selftest.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
@@ -40,8 +43,39 @@ static void user_fault_thread(unsigned thread, void *arg)
 		  (uint64_t)(uintptr_t)__image_start, this_cpu()->user_stack_top);
 }
 
+/* selftest=syscall-cpl3: each thread's imitated system calls, and what SYS_EXIT carried. */
+static uint64_t syscall_cpl3_results[2];
+
+static void syscall_cpl3_thread(unsigned thread, void *unused)
+{
+	(void)unused;
+	syscall_cpl3_results[thread] =
+		user_call((uint64_t)(uintptr_t)user_start, (uint64_t)(uintptr_t)probe_syscall_cpl3,
+			  (uint64_t)(uintptr_t)syscall_entry, this_cpu()->user_stack_top);
+}
+
+/* Not a fault: the fallback of kernel/syscall.c must complete both calls on every thread. */
+static void selftest_syscall_cpl3(const struct payload_env *env)
+{
+	struct pair_job job = { .fn = syscall_cpl3_thread };
+	bool ok = pair_run(&job, tsc_hz() * 5);
+
+	for (unsigned t = 0; ok && t < env->pair->thread_count; t++)
+		ok = syscall_cpl3_results[t] == PROBE_SYSCALL_CPL3_DONE;
+	kprintf("selftest=syscall-cpl3: system calls left at CPL 3 %s\n",
+		ok ? "completed on every thread" : "did not complete");
+	report(NULL, ok,
+	       job.error ? job.error
+			 : "selftest=syscall-cpl3: a system call left at CPL 3 did not "
+			   "complete");
+}
+
 void selftest_run(const struct payload_env *env, unsigned which)
 {
+	if (which == SELFTEST_SYSCALL_CPL3) {
+		selftest_syscall_cpl3(env);
+		return;
+	}
 	/* The others fault nothing: missing-ap happened during start-up (kernel/kmain.c); the
 	 * firmware's and the hardware's behaviours are the model PMU's (kernel/pmu.c) and the
 	 * tick's (kernel/tick.c). */

@@ -7,6 +7,7 @@ running), the microcode revision is null under TCG, and the tick reports its own
 import os
 
 from qemu_boot import PAIR
+from tests.qemu.cases_kvm import kvm_works
 from tests.qemu.driver import Case, Skip
 
 
@@ -118,6 +119,7 @@ ACCEL = os.environ.get("PMU_TESTKERNEL_ACCEL", "tcg")
 CASES = [
     Case("pmu/real-counters", smp=PAIR, accel=ACCEL,
          cpu="host,-arch-capabilities" if ACCEL == "kvm" else "Haswell",
+         requires=kvm_works if ACCEL == "kvm" else None,
          describe="the hw backend on a real (virtual) PMU; skipped where QEMU has none",
          checks=[real_counters]),
     Case("pmu/sandybridge", smp=PAIR, cpu="SandyBridge",

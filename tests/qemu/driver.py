@@ -3,7 +3,9 @@
 Every case gets the same base checks (tools/pmu_records.py): every `@` line parses, sequence
 numbers have no gap, every CRC matches, the first record is `boot`, the last is `end` with the
 expected verdict, and with exit=qemu the exit status agrees (1 pass, 3 fail). A case adds its own
-checks on top. QEMU is killed at the case's timeout and the failure shows the tail of the log.
+checks on top; a check that returns a string (what it measured) has it shown on the PASS line. A
+case that needs something of the host (`requires`) is skipped with the reason, unbooted, where it
+is missing. QEMU is killed at the case's timeout and the failure shows the tail of the log.
 """
 
 import os
@@ -24,7 +26,8 @@ class Case:
     def __init__(self, name, way="kernel", image="kernel", cmdline="exit=qemu", smp="1",
                  cpu="Haswell", memory="512M", timeout=60, verdict="pass", exit_status="auto",
                  checks=(), exclusive=False, menu_key=b"\r", describe="", experiments=False,
-                 accel="tcg", qemu_args=(), cwd=None, screendump=False, photos=False):
+                 accel="tcg", qemu_args=(), cwd=None, screendump=False, photos=False,
+                 requires=None):
         self.name = name
         self.way = way
         # "kernel" (the ELF), "iso", "efi" (the FAT image), or a function (build dir) -> path that
@@ -61,6 +64,9 @@ class Case:
         # Keep every page of QR codes the halted kernel shows in $BUILD/test-logs/<name>-photos/
         # (result.photos, tools/qemu_photos.py).
         self.photos = photos
+        # What the case needs of the host, asked before it boots: a function (build) -> None when
+        # the case can run here, or the reason to skip it (no /dev/kvm, ...).
+        self.requires = requires
 
 
 def image_path(case, build):
@@ -83,6 +89,9 @@ def run_case(case, build):
     from tests.run import Outcome  # the runner's outcome type
 
     name = "qemu/" + case.name
+    missing = case.requires(build) if case.requires else None
+    if missing:
+        return Outcome(name, SKIP, 0, missing)
     try:
         path = image_path(case, build)
     except Exception as e:  # a case's own image could not be made: that case fails, not the run
@@ -105,10 +114,13 @@ def run_case(case, build):
                             photos=photos)
     elapsed = time.monotonic() - start
     stream = pmu_records.parse(result.log)
+    figures = []
     try:
         base_checks(case, result, stream)
         for check in case.checks:
-            check(result, stream)
+            said = check(result, stream)
+            if isinstance(said, str):
+                figures.append(said)  # what the check measured, shown on the PASS line
     except Skip as e:
         return Outcome(name, SKIP, elapsed, str(e))
     except AssertionError as e:
@@ -116,7 +128,9 @@ def run_case(case, build):
     note = ""
     if result.seconds_to_end is not None:
         note = "end record after %.1f s" % result.seconds_to_end
-    return Outcome(name, PASS, elapsed, note)
+    outcome = Outcome(name, PASS, elapsed, note)
+    outcome.figures = "; ".join(figures)
+    return outcome
 
 
 def base_checks(case, result, stream):

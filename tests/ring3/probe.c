@@ -64,3 +64,27 @@ uint64_t probe_fault(uint64_t arg)
 	*(volatile uint64_t *)(uintptr_t)arg = 0xbad;
 	return 0;
 }
+
+/* SYSCALL's jump without its change of privilege: RCX the return address, R11 RFLAGS. */
+static int64_t syscall_left_at_cpl3(uint64_t entry, uint64_t number, uint64_t a0)
+{
+	int64_t result;
+
+	__asm__ volatile("leaq 1f(%%rip), %%rcx\n\t"
+			 "pushfq\n\t"
+			 "popq %%r11\n\t"
+			 "jmp *%[entry]\n"
+			 "1:"
+			 : "=a"(result)
+			 : "a"(number), "D"(a0), [entry] "r"(entry)
+			 : "memory", "rcx", "r11");
+	return result;
+}
+
+uint64_t probe_syscall_cpl3(uint64_t arg)
+{
+	int64_t unknown = syscall_left_at_cpl3(arg, SYS_COUNT, 0);
+
+	syscall_left_at_cpl3(arg, SYS_EXIT, unknown == -1 ? PROBE_SYSCALL_CPL3_DONE : 0);
+	return 0; /* not reached: SYS_EXIT does not come back */
+}

@@ -24,6 +24,14 @@ uint64_t probe_run(uint64_t arg);
 /* For selftest=user-fault: writes to arg, a kernel address, which must fault at CPL 3. */
 uint64_t probe_fault(uint64_t arg);
 
+/*
+ * For selftest=syscall-cpl3: system calls made as a hypervisor that leaves SYSCALL at CPL 3
+ * delivers them, a jump to the kernel's entry (arg) with RCX and R11 as SYSCALL sets them. An
+ * unknown call must come back with -1, then SYS_EXIT leaves with PROBE_SYSCALL_CPL3_DONE.
+ */
+uint64_t probe_syscall_cpl3(uint64_t arg);
+#define PROBE_SYSCALL_CPL3_DONE 0x5ca11ed3ull
+
 /* What the probe must compute for a seed (the kernel checks with integer arithmetic). */
 static inline uint64_t probe_expected(uint64_t seed)
 {

@@ -20,10 +20,11 @@ static inline int64_t user_syscall(uint64_t number, uint64_t a0, uint64_t a1, ui
 {
 	int64_t result;
 
-	__asm__ volatile("int $0x80"
+	/* SYSCALL keeps RIP in RCX and RFLAGS in R11 (kernel/syscall_abi.h). */
+	__asm__ volatile("syscall"
 			 : "=a"(result)
 			 : "a"(number), "D"(a0), "S"(a1), "d"(a2)
-			 : "memory", "rcx", "r8", "r9", "r10", "r11");
+			 : "memory", "rcx", "r11");
 	return result;
 }
 
