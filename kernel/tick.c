@@ -124,6 +124,21 @@ static void late_due(struct percpu *cpu, struct trap_frame *frame)
 
 /* ---- the ticks ----------------------------------------------------------------------------- */
 
+/* Per CPU: the period the tick was started with, in TSC cycles and in APIC timer counts. */
+static uint64_t first_period_tsc[MAX_CPUS];
+static uint32_t timer_count[MAX_CPUS];
+
+/* A handler longer than the tick, several times: the tick slows down (kernel/tick_stats.h). */
+static void slow_down_if_overloaded(struct percpu *cpu)
+{
+	unsigned i = cpu->index;
+
+	if (!tick_stats_overloaded(&stats[i], first_period_tsc[i]))
+		return;
+	timer_count[i] = timer_count[i] > 0x7fffffffu ? 0xffffffffu : timer_count[i] * 2;
+	apic_timer_periodic(&local_apic, VECTOR_TICK, timer_count[i]);
+}
+
 static void tick_interrupt(struct trap_frame *frame)
 {
 	struct percpu *cpu = this_cpu();
@@ -140,6 +155,7 @@ static void tick_interrupt(struct trap_frame *frame)
 		cpu->tick_hook(frame, cpu->tick_context);
 	apic_eoi(&local_apic);
 	handled(cpu, entry, rdtsc(), true);
+	slow_down_if_overloaded(cpu);
 }
 
 /* A tick another CPU raised: the same hook, but no timer tick (it was never due). */
@@ -183,7 +199,9 @@ void tick_start(uint32_t period_ms, void (*hook)(struct trap_frame *, void *), v
 		count = 0xffffffffull;
 	cpu->tick_hook = hook;
 	cpu->tick_context = context;
-	tick_stats_start(&stats[cpu->index], rdtsc(), tsc_from_us(period_ms * 1000ull));
+	first_period_tsc[cpu->index] = tsc_from_us(period_ms * 1000ull);
+	timer_count[cpu->index] = (uint32_t)count;
+	tick_stats_start(&stats[cpu->index], rdtsc(), first_period_tsc[cpu->index]);
 	apic_timer_periodic(&local_apic, VECTOR_TICK, (uint32_t)count);
 }
 

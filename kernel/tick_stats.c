@@ -41,6 +41,7 @@ void tick_stats_note_cost(struct tick_stats *s, uint64_t entry_tsc, uint64_t exi
 
 	s->ticks++;
 	s->handler_tsc += spent;
+	s->last_handler_tsc = spent;
 	if (spent > s->handler_max_tsc)
 		s->handler_max_tsc = spent;
 }
@@ -54,6 +55,22 @@ void tick_stats_note(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc
 		return;
 	note_arrival(s, entry_tsc);
 	s->lost = s->slots > s->timer_ticks ? s->slots - s->timer_ticks : 0;
+}
+
+bool tick_stats_overloaded(struct tick_stats *s, uint64_t first_period_tsc)
+{
+	uint64_t spent = s->last_handler_tsc;
+
+	if (!s->period_tsc || spent < s->period_tsc) {
+		s->overruns = 0;
+		return false;
+	}
+	if (++s->overruns < TICK_OVERRUNS || s->period_tsc >= first_period_tsc * TICK_SLOWEST)
+		return false;
+	s->overruns = 0;
+	s->period_tsc *= 2;
+	s->slowed++;
+	return true;
 }
 
 uint64_t tick_stats_mean_tsc(const struct tick_stats *s)

@@ -24,6 +24,7 @@
 #ifndef KERNEL_TICK_STATS_H
 #define KERNEL_TICK_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct tick_stats {
@@ -31,10 +32,13 @@ struct tick_stats {
 	uint64_t timer_ticks;	  /* of them, the timer's: the ones that were due */
 	uint64_t handler_tsc;	  /* TSC cycles spent in the handler, summed */
 	uint64_t handler_max_tsc; /* the longest handler */
+	uint64_t last_handler_tsc; /* the last one */
 	uint64_t late;		  /* ticks serviced more than half a period after they were due */
 	uint64_t lost;		  /* periods that passed without a tick */
 	/* The schedule: */
-	uint64_t period_tsc; /* the tick's period in TSC cycles */
+	uint64_t period_tsc; /* the tick's period in TSC cycles (doubled each time it was slowed) */
+	uint64_t overruns;   /* timer ticks in a row whose handler took a period or longer */
+	uint64_t slowed;     /* times the period was doubled (tick_stats_overloaded()) */
 	uint64_t due_tsc;    /* when the next tick is due */
 	uint64_t slots;	     /* due times the ticks so far were placed on */
 };
@@ -47,6 +51,17 @@ void tick_stats_start(struct tick_stats *s, uint64_t start_tsc, uint64_t period_
 void tick_stats_note(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc);
 /* A tick another CPU raised (kernel/tick.h, tick_send): its cost only, it was never due. */
 void tick_stats_note_cost(struct tick_stats *s, uint64_t entry_tsc, uint64_t exit_tsc);
+
+/*
+ * A handler that takes a whole period or longer leaves the CPU no time between ticks: the
+ * workload never runs again and the run never ends (under a hypervisor that emulates the kernel's
+ * code slowly, KVM without VMX: docs/real-machine.md). After TICK_OVERRUNS such timer ticks in a
+ * row this says to slow the tick down: the period doubles (up to TICK_SLOWEST times the one it
+ * started with), and true is returned, for the caller to re-arm its timer with period_tsc.
+ */
+#define TICK_OVERRUNS 3
+#define TICK_SLOWEST 64
+bool tick_stats_overloaded(struct tick_stats *s, uint64_t first_period_tsc);
 
 /* The mean handler time in TSC cycles (0 without ticks). */
 uint64_t tick_stats_mean_tsc(const struct tick_stats *s);

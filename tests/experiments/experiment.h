@@ -120,6 +120,7 @@ struct exp_thread_result {
 	/* The tick handler's own cost (TSC cycles) and punctuality (kernel/tick_stats.h). */
 	uint64_t tick_tsc_mean, tick_tsc_max, ticks_late, ticks_lost;
 	uint64_t tick_tsc_total; /* every call of the handler, raised ticks included */
+	uint64_t tick_slowed;	 /* times its tick was slowed down, the handler longer than it */
 	/* Its PMU register writes and reads (RDMSR, RDPMC) per tick, in hundredths, from its first
 	 * schedule in force to its last tick (pmu/thread_counters.h); 0 without a tick. */
 	uint64_t writes_per_tick_centi, reads_per_tick_centi;

@@ -176,6 +176,7 @@ static void fill_results(struct measurement *m, struct exp_run_result *out)
 		tr->units = p->units_done;
 		tr->ticks = m->mux.ops->joint ? m->handover.ticks[t] : mt->ticks;
 		tr->tick_tsc_total = mt->tick.handler_tsc;
+		tr->tick_slowed = mt->tick.slowed;
 		tr->writes_per_tick_centi =
 			tr->ticks ? mux_mul_div(thread_counters_writes(&mt->tc), 100, tr->ticks)
 				  : 0;

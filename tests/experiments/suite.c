@@ -9,6 +9,7 @@
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
 #include "tests/check.h"
+#include "kernel/tick_stats.h"
 #include "kernel/time.h"
 #include "pmu/counters.h"
 #include "pmu/event_names.h"
@@ -258,6 +259,26 @@ static void warn_retries(const struct experiment *e, const struct exp_run_result
 	record_warn("experiment", "joint_retries", value, "", NULL, message);
 }
 
+/* A tick slowed down because its handler took longer than the tick: said, per thread. */
+static void warn_slowed(const struct experiment *e, const struct exp_run_result *res,
+			unsigned threads)
+{
+	static char value[24], message[240];
+
+	for (unsigned t = 0; t < threads; t++) {
+		uint64_t slowed = res->thread[t].tick_slowed;
+		if (!slowed)
+			continue;
+		format_snprintf(value, sizeof(value), "%llu", (unsigned long long)slowed);
+		format_snprintf(message, sizeof(message),
+				"%s: HT%u's tick handler took longer than the tick %u times in a row, "
+				"so the tick was slowed down %s times (to %llu times mux_ms): the "
+				"run has fewer ticks (a hypervisor that runs the kernel slowly)",
+				e->name, t, TICK_OVERRUNS, value, 1ull << slowed);
+		record_warn("experiment", "tick_slowed", value, "", NULL, message);
+	}
+}
+
 static void emit_end(const struct suite *s, const struct experiment *e,
 		     const struct exp_run_result *res)
 {
@@ -296,6 +317,7 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 
 	record_emit(&r);
 	warn_retries(e, res);
+	warn_slowed(e, res, threads);
 	if (s->settings.pmu->model)
 		kprintf("  exposure: %llu ticks in which a corrupting event shared a counter index "
 			"with the sibling\n",

@@ -42,6 +42,46 @@ static void test_cost(void **state)
 	assert_int_equal(s.ticks + s.handler_tsc + s.handler_max_tsc, 0);
 }
 
+/*
+ * A handler that takes the whole period, three times in a row, slows the tick down: the period
+ * doubles, up to TICK_SLOWEST times the first; one shorter handler starts the count again.
+ */
+static void test_overloaded_tick_slows_down(void **state)
+{
+	(void)state;
+	struct tick_stats s;
+	uint64_t at = START;
+
+	tick_stats_start(&s, START, P);
+	for (unsigned k = 0; k < 2; k++) {
+		tick(&s, at += P, P);
+		assert_false(tick_stats_overloaded(&s, P));
+	}
+	tick(&s, at += P, P - 1); /* one that leaves the CPU a cycle: the count starts again */
+	assert_false(tick_stats_overloaded(&s, P));
+	for (unsigned k = 0; k < TICK_OVERRUNS - 1; k++) {
+		tick(&s, at += P, 2 * P);
+		assert_false(tick_stats_overloaded(&s, P));
+	}
+	tick(&s, at += P, 2 * P);
+	assert_true(tick_stats_overloaded(&s, P));
+	assert_int_equal(s.period_tsc, 2 * P);
+	assert_int_equal(s.slowed, 1);
+	/* Slower and slower, never beyond TICK_SLOWEST periods. */
+	for (unsigned k = 0; k < 100 * TICK_OVERRUNS; k++) {
+		tick(&s, at += s.period_tsc, 1000 * P);
+		tick_stats_overloaded(&s, P);
+	}
+	assert_int_equal(s.period_tsc, TICK_SLOWEST * P);
+	assert_int_equal(s.slowed, 6);
+	/* A follower's stats (no period) never slow down. */
+	tick_stats_start(&s, START, 0);
+	for (unsigned k = 0; k < 10; k++) {
+		tick_stats_note_cost(&s, START, START + 10 * P);
+		assert_false(tick_stats_overloaded(&s, P));
+	}
+}
+
 static void test_late_and_lost(void **state)
 {
 	(void)state;
@@ -134,6 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cost),
+		cmocka_unit_test(test_overloaded_tick_slows_down),
 		cmocka_unit_test(test_late_and_lost),
 		cmocka_unit_test(test_late_tick_placed_too_far),
 		cmocka_unit_test(test_calibration_drift),
