@@ -115,6 +115,17 @@ def handover_measured(result, stream):
 CORE_RUN = ("exit=qemu pmu=model exp=ch8-corrupting-loss xsu=core mux_ms=100 dur_ms=2000 "
             "triad_kib=64")
 
+def slowed_and_ended(result, stream):
+    """Where the kernel's code runs slower than its 1 ms tick (a KVM without VMX), the tick slows
+    down and says so, and the run reaches its verdicts and its end, pass or skip, never a hang."""
+    assert stream.end is not None, "no end record"
+    for v in stream.of_type("verdict"):
+        assert v["result"] in ("pass", "skip"), v.obj
+    slowed = [w for w in stream.of_type("warn") if w["key"] == "tick_slowed"]
+    return "tick slowed in %d thread runs (%s)" % (
+        len(slowed), ", ".join(w["value"] for w in slowed) or "none needed")
+
+
 CASES = [
     Case("kvm/boot-host", smp=PAIR, accel="kvm", cpu="host", cmdline="exit=qemu pmu=model",
          requires=kvm_works, timeout=120,
@@ -124,6 +135,11 @@ CASES = [
          requires=kvm_works, timeout=120,
          describe="the boot checks under KVM with a named CPU model",
          checks=[checks_ran]),
+    Case("kvm/defaults-end", smp=PAIR, accel="kvm", cpu="Haswell",
+         cmdline="exit=qemu pmu=model exp=ch4-lbr-inserts", experiments=True,
+         requires=kvm_works, timeout=240,
+         describe="an experiment at the default 1 ms tick under KVM: the tick slows, the run ends",
+         checks=[slowed_and_ended]),
     Case("kvm/xsu-core", smp=PAIR, accel="kvm", cpu="Haswell", cmdline=CORE_RUN,
          experiments=True, requires=kvm_works, timeout=240,
          describe="ch8-corrupting-loss under core-wide XSU under KVM: the handovers timed by the "
