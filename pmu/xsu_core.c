@@ -96,16 +96,29 @@ static uint32_t running_fraction(const struct mux_event *e, struct reciprocal *r
 /*
  * A group's place in the joint order, as one number (smaller first): pinned groups that were
  * running (they keep running), other pinned groups, then flexible groups; the lowest running
- * fraction first; then the group's position in its list, thread 0 before thread 1.
+ * fraction first, by steps of 1/128 (the worth's, group_worth()); within a step the groups that
+ * run now first, then the rest of the fraction; then the group's position in its list, thread 0
+ * before thread 1. Running groups first within a step is hysteresis: groups served alike do not
+ * take turns at every tick, each turn a handover and its register writes (pmu/handover.h), but
+ * when one is a step behind; the allocation stays within a step of max-min fair.
+ *
+ *	bits 41-42 rank, 34-40 step, 33 not running, 8-32 the fraction below the step,
+ *	1-7 group, 0 thread
  */
+#define KEY_RANK_SHIFT 41
+#define KEY_STEP_SHIFT 34
+
 static uint64_t order_key(const struct mux_thread *t, unsigned thread, unsigned group,
 			  struct reciprocal *r)
 {
 	const struct sched_group *g = &t->groups[group];
 	const struct mux_event *leader = &t->events[g->first];
-	uint64_t rank = !g->pinned ? 2 : leader->counter != SCHED_NO_COUNTER ? 0 : 1;
+	bool running = leader->counter != SCHED_NO_COUNTER;
+	uint64_t rank = !g->pinned ? 2 : running ? 0 : 1;
+	uint32_t f = running_fraction(leader, r);
 
-	return rank << 40 | (uint64_t)running_fraction(leader, r) << 8 | group << 1 | thread;
+	return rank << KEY_RANK_SHIFT | (uint64_t)(f >> 25) << KEY_STEP_SHIFT |
+	       (uint64_t)!running << 33 | (uint64_t)(f & 0x1ffffffu) << 8 | group << 1 | thread;
 }
 
 /*
@@ -129,7 +142,7 @@ static uint64_t group_worth(uint64_t key)
 {
 	/* 2^(-j/4) in 1.15 fixed point: the four steps of a halving. */
 	static const uint16_t mantissa[4] = { 32768, 27554, 23170, 19484 };
-	unsigned steps = (unsigned)(((key >> 8) & 0xffffffffu) >> 25); /* 1/128 each, 0..127 */
+	unsigned steps = (unsigned)(key >> KEY_STEP_SHIFT) & 0x7f; /* 1/128 each, 0..127 */
 
 	return (uint64_t)mantissa[steps & 3] << (32 - steps / 4);
 }
@@ -217,7 +230,7 @@ static void build_input(const struct mux_pair *pair, struct core_sched_input *in
 	for (unsigned k = 0; k < n; k++) {
 		unsigned t = key[k] & 1;
 		const struct sched_group *grp = &pair->thread[t]->groups[(key[k] >> 1) & 0x7f];
-		bool pinned = key[k] >> 40 != 2;
+		bool pinned = key[k] >> KEY_RANK_SHIFT != 2;
 
 		in->order[k] = (struct core_sched_group){ (uint8_t)t, grp->first, grp->count,
 							  pinned ? 0 : group_worth(key[k]) };

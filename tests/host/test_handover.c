@@ -156,7 +156,9 @@ static void test_lost_ipi_is_sent_again(void **state)
 	print_worst("one IPI lost");
 	assert_int_equal(sim.lost_ipis, 1);
 	assert_true(sim.h.retries >= 1);
-	assert_true(sim.h.handovers > c.ticks * 9 / 10);
+	/* Every tick after it made its joint schedule and handed it over where it changed. */
+	assert_true(sim.h.handovers + sim.h.unchanged > c.ticks * 9 / 10);
+	assert_true(sim.h.handovers > c.ticks / 4);
 	assert_false(sim.unanswered);
 	assert_true(pair_sim_worst_ppm(&sim, false, NULL, NULL) <= 5000);
 }
