@@ -596,9 +596,10 @@ static void smm_interferes(struct model_thread *t)
 	unsigned n = f == MODEL_FIRMWARE_SMM_WRITE ? geo_of(t)->gp : 1;
 	uint64_t zeroed = 0;
 
+	uint64_t ticks = f == MODEL_FIRMWARE_SMM_WRITE ? t->catcher_ticks : t->ticks;
+
 	if ((f != MODEL_FIRMWARE_SMM_RESET && f != MODEL_FIRMWARE_SMM_WRITE) || t->id != 0 ||
-	    t->smm_resets || t->ticks < MODEL_SMM_RESET_TICK ||
-	    (f == MODEL_FIRMWARE_SMM_WRITE && !t->catchers))
+	    t->smm_resets || ticks < MODEL_SMM_RESET_TICK)
 		return;
 	for (unsigned i = 0; i < n && i < geo_of(t)->gp; i++) {
 		if (!gp_enabled(t, i) || !t->pmc[i])
@@ -637,6 +638,7 @@ void model_tick(struct model_pair *core, unsigned thread)
 
 	model_sync(core);
 	t->ticks++;
+	t->catcher_ticks += t->catchers != 0;
 	if (t->exposed)
 		t->exposure_ticks++;
 	/* A configuration that is still exposed exposes the next tick as well. */

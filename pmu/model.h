@@ -105,8 +105,8 @@ enum model_firmware {
 	MODEL_FIRMWARE_SMM_RESET,
 	/*
 	 * SMM code that takes the counters for itself: once, at the first work thread 0 accounts
-	 * after its MODEL_SMM_RESET_TICK-th tick while it counts a leak catcher (core-wide XSU
-	 * runs), it zeroes every GP counter of thread 0 that is enabled and not zero, measured
+	 * after MODEL_SMM_RESET_TICK of its ticks that ended with a leak catcher declared (core-wide
+	 * XSU runs), it zeroes every GP counter of thread 0 that is enabled and not zero, measured
 	 * events and leak catchers alike (selftest=smm-write, the counter-reset case for core-wide
 	 * XSU).
 	 */
@@ -191,6 +191,7 @@ struct model_thread {
 	bool exposed; /* the current tick has been exposed */
 
 	uint64_t smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET or _WRITE zeroed on this thread */
+	uint64_t catcher_ticks; /* ticks that ended with a leak catcher declared on this thread */
 	uint64_t smis;	     /* MSR_SMI_COUNT: the SMIs the model imitated, on either thread */
 };
 
