@@ -28,13 +28,13 @@
 #include <stdint.h>
 
 struct tick_stats {
-	uint64_t ticks;		  /* ticks handled: the timer's and those another CPU raised */
-	uint64_t timer_ticks;	  /* of them, the timer's: the ones that were due */
-	uint64_t handler_tsc;	  /* TSC cycles spent in the handler, summed */
-	uint64_t handler_max_tsc; /* the longest handler */
+	uint64_t ticks;		   /* ticks handled: the timer's and those another CPU raised */
+	uint64_t timer_ticks;	   /* of them, the timer's: the ones that were due */
+	uint64_t handler_tsc;	   /* TSC cycles spent in the handler, summed */
+	uint64_t handler_max_tsc;  /* the longest handler */
 	uint64_t last_handler_tsc; /* the last one */
-	uint64_t late;		  /* ticks serviced more than half a period after they were due */
-	uint64_t lost;		  /* periods that passed without a tick */
+	uint64_t late;		   /* ticks serviced more than half a period after they were due */
+	uint64_t lost;		   /* periods that passed without a tick */
 	/* The schedule: */
 	uint64_t period_tsc; /* the tick's period in TSC cycles (doubled each time it was slowed) */
 	uint64_t overruns;   /* timer ticks in a row whose handler took a period or longer */

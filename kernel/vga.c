@@ -15,7 +15,7 @@
 #define CP437_FULL_BLOCK 0xdb
 #define CP437_LOWER_HALF 0xdc
 #define CP437_UPPER_HALF 0xdf
-#define BANNER_MARGIN_ROWS 1	 /* band rows above and below the letters */
+#define BANNER_MARGIN_ROWS 1	/* band rows above and below the letters */
 #define BANNER_MARGIN_COLUMNS 2 /* band columns at least left and right of them */
 #define SPACE_COLUMNS 3		/* a space between words in the banner */
 /* The CRT controller of a colour text mode: its Cursor Start register, whose bit 5 turns the

@@ -192,7 +192,7 @@ struct model_thread {
 
 	uint64_t smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET or _WRITE zeroed on this thread */
 	uint64_t catcher_ticks; /* ticks that ended with a leak catcher declared on this thread */
-	uint64_t smis;	     /* MSR_SMI_COUNT: the SMIs the model imitated, on either thread */
+	uint64_t smis;		/* MSR_SMI_COUNT: the SMIs the model imitated, on either thread */
 };
 
 struct model_pair {

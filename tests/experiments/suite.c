@@ -270,11 +270,12 @@ static void warn_slowed(const struct experiment *e, const struct exp_run_result 
 		if (!slowed)
 			continue;
 		format_snprintf(value, sizeof(value), "%llu", (unsigned long long)slowed);
-		format_snprintf(message, sizeof(message),
-				"%s: HT%u's tick handler took longer than the tick %u times in a row, "
-				"so the tick was slowed down %s times (to %llu times mux_ms): the "
-				"run has fewer ticks (a hypervisor that runs the kernel slowly)",
-				e->name, t, TICK_OVERRUNS, value, 1ull << slowed);
+		format_snprintf(
+			message, sizeof(message),
+			"%s: HT%u's tick handler took longer than the tick %u times in a row, "
+			"so the tick was slowed down %s times (to %llu times mux_ms): the "
+			"run has fewer ticks (a hypervisor that runs the kernel slowly)",
+			e->name, t, TICK_OVERRUNS, value, 1ull << slowed);
 		record_warn("experiment", "tick_slowed", value, "", NULL, message);
 	}
 }
