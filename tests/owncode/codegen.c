@@ -171,6 +171,8 @@ static void put_part(struct emitter *e, const struct bundle *b, unsigned part,
 
 	if (!v->size)
 		return;
+	if (part == BUNDLE_PART_SIBLING && out->sibling_copies++)
+		return put(e, v->bytes, v->size); /* a later copy: the first one's start stays */
 	out->part_start[part] = here(e);
 	put(e, v->bytes, v->size);
 }
@@ -238,10 +240,11 @@ static void sibling_body(struct emitter *e, const struct bench_codegen *g,
 		put_movabs(e, 0x48, 0, g->work_entry);
 		put(e, OP(0xff, 0xd0)); /* call rax */
 	} else {
-		put_part(e, g->b, BUNDLE_PART_SIBLING, out);
-		if (g->model) /* add qword [rip+], 1 */
-			put_rip(e, OP(0x48, 0x83, 0x05), DATA(g, ledger.units[BENCH_SLOT_CODE]), 1,
-				1);
+		for (unsigned i = 0; i < BENCH_SIBLING_COPIES; i++)
+			put_part(e, g->b, BUNDLE_PART_SIBLING, out);
+		if (g->model) /* add qword [rip+], copies */
+			put_rip(e, OP(0x48, 0x83, 0x05), DATA(g, ledger.units[BENCH_SLOT_CODE]),
+				BENCH_SIBLING_COPIES, 1);
 	}
 	sibling_poll(e, g);
 	put_rip(e, OP(0x48, 0x83, 0x3d), DATA(g, stop), 0, 1); /* cmp qword [rip+], 0 */
@@ -295,6 +298,7 @@ uint64_t bench_codegen_size(const struct bench_codegen *g)
 		parts += g->b->part[p].size;
 	/* Glue: the prologue, two reads of every counter (the sibling's poll has two blocks), the
 	 * ledger, the loop: well under 2 KiB; the padding before the copies at most 64 + 4095. */
+	parts += (BENCH_SIBLING_COPIES - 1) * (uint64_t)g->b->part[BUNDLE_PART_SIBLING].size;
 	return 2048 + 64 + BUNDLE_MAX_ALIGNMENT_OFFSET + parts +
 	       (uint64_t)g->copies * g->b->part[BUNDLE_PART_CODE].size;
 }
@@ -311,11 +315,14 @@ bool bench_layout_where(const struct bench_layout *l, const struct bundle *b, ui
 		return true;
 	}
 	for (unsigned p = 0; p < BUNDLE_PARTS; p++) {
+		uint64_t size = b->part[p].size * (uint64_t)(p == BUNDLE_PART_SIBLING
+								     ? l->sibling_copies
+								     : 1);
 		if (p == BUNDLE_PART_CODE || !l->part_start[p] || rip < l->part_start[p] ||
-		    rip - l->part_start[p] >= b->part[p].size)
+		    rip - l->part_start[p] >= size)
 			continue;
 		*part = p;
-		*offset = (uint32_t)(rip - l->part_start[p]);
+		*offset = (uint32_t)((rip - l->part_start[p]) % b->part[p].size);
 		return true;
 	}
 	return false;

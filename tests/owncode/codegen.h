@@ -37,6 +37,13 @@ enum bench_area { BENCH_AREA_R14, BENCH_AREA_RDI, BENCH_AREA_RSI, BENCH_AREA_RSP
 /* Counters one read takes: every GP counter of a thread with HT off and the three fixed ones. */
 #define BENCH_MAX_READS 12
 
+/*
+ * The sibling's loop runs this many copies of its part between two polls: the poll's own
+ * instructions stay a small share of what HT1 does, so that HT1's loads keep pace with HT0's
+ * code as they would in a tight loop (and, under the model, leak in proportion to them).
+ */
+#define BENCH_SIBLING_COPIES 100
+
 /* Ledger slots of a bundle's programs (pmu/model_ledger.h). */
 enum bench_slot { BENCH_SLOT_CODE, BENCH_SLOT_CYCLES, BENCH_SLOTS };
 
@@ -80,6 +87,7 @@ struct bench_layout {
 	uint64_t part_start[BUNDLE_PARTS]; /* the first byte of each part's (first) copy, or 0 */
 	uint64_t copies_start;		   /* MEASURE: the first copy of code (aligned) */
 	uint32_t copies;		   /* MEASURE/TRACE: copies of code at copies_start */
+	uint32_t sibling_copies;	   /* copies of the sibling part at its start */
 	uint64_t epilogue;		   /* where a fault or the time limit resumes: back out */
 	uint64_t trace_start;		   /* the first instruction after the prologue's POPF */
 	uint64_t trace_end;		   /* TRACE: the first instruction after the traced parts */

@@ -59,7 +59,7 @@ static unsigned plan_pass(const struct bench_pass_input *in, struct bench_pass_p
 			out->pass[t][i] = (int16_t)p;
 			placed++;
 		}
-	if (in->xsu == BUNDLE_XSU_CORE)
+	if (in->xsu != BUNDLE_XSU_OFF)
 		for (unsigned t = 0; t < 2; t++)
 			out->catchers[p][t ^ 1] = s.corrupting[t];
 	return placed;
@@ -106,7 +106,7 @@ bool bench_pass_safe(const struct bench_pass_input *in, const struct bench_pass_
 		uint8_t catchers = plan->catchers[p][t];
 		if (catchers & (used[t] | (uint8_t)~corrupting[t ^ 1]))
 			return false;
-		if (in->xsu == BUNDLE_XSU_CORE && catchers != corrupting[t ^ 1])
+		if (in->xsu != BUNDLE_XSU_OFF && catchers != corrupting[t ^ 1])
 			return false;
 	}
 	return true;

@@ -8,9 +8,13 @@
  *   off   each thread's events on its own counters, nothing shared considered;
  *   on    no GP index where one thread counts a corrupting event (0xD0-0xD3) and the sibling any
  *         event: the corrupting event's index is the thread's alone, as under Linux's XSU;
- *   core  the same, and the sibling's counter opposite each corrupting event counts the leak
- *         catcher (the microarchitecture's zero event), whose count is given back to the
- *         corrupting event (pmu/mux_pair.h).
+ *   core  the same, jointly for both threads' lists (the plan is one for both anyway).
+ *
+ * Under on and core the sibling's counter opposite each corrupting event, which the exclusion
+ * leaves unused, counts the leak catcher (the microarchitecture's zero event), and its count is
+ * given back to the corrupting event (pmu/mux_pair.h): a pass is short and planned for both
+ * threads at once, so the catcher costs the sibling nothing, and the corrupting event's own count
+ * is whole (what leaked from it into a stopped counter would otherwise be lost).
  *
  * Events are placed in list order, HT0's before HT1's in each pass, each on the lowest counter
  * its mask allows; an event with TakenAlone (BUNDLE_EVENT_ALONE) is the only one of its thread in
