@@ -113,8 +113,8 @@ struct boot_info {
 	uint32_t cmdline_dropped_bytes; /* the loader's length minus strlen(cmdline) */
 	char loader_name[BOOT_LOADER_NAME_MAX];
 
-	uint32_t module_count;	   /* modules in modules[], in the loader's order */
-	uint32_t modules_dropped;  /* modules beyond BOOT_MODULES_MAX, or unreadable: not kept */
+	uint32_t module_count;	  /* modules in modules[], in the loader's order */
+	uint32_t modules_dropped; /* modules beyond BOOT_MODULES_MAX, or unreadable: not kept */
 	struct boot_module modules[BOOT_MODULES_MAX];
 };
 

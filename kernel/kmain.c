@@ -136,9 +136,9 @@ static void memory_setup(void)
 	/* The boot modules (bundles of your own code) stay where the loader put them until they
 	 * have run: nothing allocated may overwrite them. */
 	for (unsigned i = 0; i < boot_info.module_count; i++)
-		reserved[n++] = (struct mem_range){ boot_info.modules[i].base,
-						    boot_info.modules[i].base +
-							    boot_info.modules[i].size };
+		reserved[n++] =
+			(struct mem_range){ boot_info.modules[i].base,
+					    boot_info.modules[i].base + boot_info.modules[i].size };
 	memmap_free_ranges(&boot_info, reserved, n, 0, 0x100000, &low);
 	memmap_free_ranges(&boot_info, reserved, n, 0x100000, IDENTITY_MAP_END, &high);
 	page_alloc_init(&high);

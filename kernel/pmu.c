@@ -70,7 +70,8 @@ static bool in_trusted(uint64_t p, uint64_t len)
 /* The profile and its rates lie in one of the two places. */
 static bool in_place(const void *p, uint64_t len)
 {
-	return in_user_image((uint64_t)(uintptr_t)p, len) || in_trusted((uint64_t)(uintptr_t)p, len);
+	return in_user_image((uint64_t)(uintptr_t)p, len) ||
+	       in_trusted((uint64_t)(uintptr_t)p, len);
 }
 
 static bool profile_ok(const struct model_profile *p)

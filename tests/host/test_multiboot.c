@@ -79,7 +79,7 @@ static void test_multiboot2_modules(void **state)
 	string_tag(&b, MB2_TAG_CMDLINE, "exp=none");
 	module_tag(&b, 0x201000, 0x201000, "bench2.bin"); /* empty, still a module */
 	module_tag(&b, 0x300000, 0x2fffff, "backwards");  /* ends before it starts: dropped */
-	uint8_t *t = tag(&b, MB2_TAG_MODULE, 12);	   /* too short for its addresses */
+	uint8_t *t = tag(&b, MB2_TAG_MODULE, 12);	  /* too short for its addresses */
 	(void)t;
 	finish(&b, 1);
 	struct multiboot_result r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x10000,

@@ -162,8 +162,7 @@ static void run_bundle(void)
 	bench_exec_end();
 }
 
-static void bench_one(unsigned index, const struct boot_module *m,
-		      const struct payload_config *cfg)
+static void bench_one(unsigned index, const struct boot_module *m, const struct payload_config *cfg)
 {
 	const char *reason = NULL;
 	uint64_t start = rdtsc();

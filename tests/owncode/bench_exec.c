@@ -27,7 +27,7 @@ static struct bench_exec *x;
 /* The exceptions' mnemonics (SDM vol. 3A, table 6-1), as the fault records name them. */
 static const char *const mnemonics[32] = {
 	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
-	"#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE", "#CP",
+	"#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE",  "#CP",
 };
 
 static int this_thread(void)
@@ -204,8 +204,8 @@ static void call(struct bench_exec *e, unsigned t, uint64_t entry, unsigned ring
 		__asm__ volatile("sti" ::: "memory");
 }
 
-bool bench_exec_run(struct bench_exec *e, unsigned t, uint64_t entry,
-		    const struct bench_layout *l, unsigned ring, bool limit)
+bool bench_exec_run(struct bench_exec *e, unsigned t, uint64_t entry, const struct bench_layout *l,
+		    unsigned ring, bool limit)
 {
 	if (e->fault.set)
 		return false;

@@ -58,8 +58,8 @@ void bench_exec_end(void);
  * limit: whether the time limit applies (the sibling's loop runs until HT0 stops it). False when
  * the bundle has faulted (now or before).
  */
-bool bench_exec_run(struct bench_exec *x, unsigned t, uint64_t entry,
-		    const struct bench_layout *l, unsigned ring, bool limit);
+bool bench_exec_run(struct bench_exec *x, unsigned t, uint64_t entry, const struct bench_layout *l,
+		    unsigned ring, bool limit);
 
 /* A trace of the program at entry: the tracer's counts (model PMU only). */
 bool bench_exec_trace(struct bench_exec *x, uint64_t entry, const struct bench_layout *l,

@@ -112,8 +112,8 @@ static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pa
 		bundle_event(&s->b, t, i, &e);
 		struct pmu_event ev = event_of(&e);
 		if (e.kind == BUNDLE_EVENT_FIXED && e.fixed_index < s->pmu->geometry.fixed)
-			add(pt, &ev, PMU_FIXED_BASE + e.fixed_index, RDPMC_FIXED_ECX | e.fixed_index,
-			    (int)i);
+			add(pt, &ev, PMU_FIXED_BASE + e.fixed_index,
+			    RDPMC_FIXED_ECX | e.fixed_index, (int)i);
 	}
 	for (unsigned j = 0; j < BUNDLE_MAX_EVENTS; j++) {
 		if (s->plan.pass[t][j] != (int16_t)p)
@@ -163,8 +163,8 @@ static void end(struct pass_ctx *c, unsigned t, struct pmu_driver *d)
 
 static uint64_t width_mask(const struct bench_state *s, uint32_t ecx)
 {
-	unsigned w = ecx & RDPMC_FIXED_ECX ? s->pmu->geometry.fixed_width
-					   : s->pmu->geometry.gp_width;
+	unsigned w =
+		ecx & RDPMC_FIXED_ECX ? s->pmu->geometry.fixed_width : s->pmu->geometry.gp_width;
 	return w >= 64 ? ~0ull : (1ull << w) - 1;
 }
 

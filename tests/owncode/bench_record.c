@@ -103,7 +103,8 @@ static const char *no_value(const struct bench_state *s, const struct bundle_eve
 	if (e->kind == BUNDLE_EVENT_REFUSED)
 		return e->reason;
 	if (!res->counted && s->x.fault.set) {
-		format_snprintf(buf, size, "fault: the bundle ended (%s in part %s) before it counted",
+		format_snprintf(buf, size,
+				"fault: the bundle ended (%s in part %s) before it counted",
 				s->x.fault.vector, bundle_part_name(s->x.fault.part));
 		return buf;
 	}

@@ -40,8 +40,8 @@ static uint64_t here(const struct emitter *e)
 }
 
 /* An instruction with a RIP-relative operand at target: op, disp32, then imm_bytes of imm. */
-static void put_rip(struct emitter *e, const uint8_t *op, uint32_t n, uint64_t target,
-		    uint64_t imm, unsigned imm_bytes)
+static void put_rip(struct emitter *e, const uint8_t *op, uint32_t n, uint64_t target, uint64_t imm,
+		    unsigned imm_bytes)
 {
 	put(e, op, n);
 	put_le(e, target - (here(e) + 4 + imm_bytes), 4);
@@ -104,8 +104,8 @@ static void read_block(struct emitter *e, const struct bench_codegen *g, unsigne
 		uint64_t at = DATA(g, count[which][k]);
 		put(e, OP(0xb9)); /* mov ecx, imm32 */
 		put_le(e, g->read_ecx[k], 4);
-		put(e, OP(LFENCE, 0x0f, 0x33, LFENCE)); /* lfence; rdpmc; lfence */
-		put_rip(e, OP(0x89, 0x05), at, 0, 0);	/* mov [rip+], eax */
+		put(e, OP(LFENCE, 0x0f, 0x33, LFENCE));	  /* lfence; rdpmc; lfence */
+		put_rip(e, OP(0x89, 0x05), at, 0, 0);	  /* mov [rip+], eax */
 		put_rip(e, OP(0x89, 0x15), at + 4, 0, 0); /* mov [rip+], edx */
 	}
 	put(e, OP(LFENCE, 0x0f, 0x31)); /* lfence; rdtsc */
@@ -230,8 +230,7 @@ static void sibling_poll(struct emitter *e, const struct bench_codegen *g)
 	restore_regs(e, g);
 }
 
-static void sibling_body(struct emitter *e, const struct bench_codegen *g,
-			 struct bench_layout *out)
+static void sibling_body(struct emitter *e, const struct bench_codegen *g, struct bench_layout *out)
 {
 	uint64_t top = here(e);
 
@@ -248,7 +247,7 @@ static void sibling_body(struct emitter *e, const struct bench_codegen *g,
 	}
 	sibling_poll(e, g);
 	put_rip(e, OP(0x48, 0x83, 0x3d), DATA(g, stop), 0, 1); /* cmp qword [rip+], 0 */
-	put(e, OP(0x0f, 0x84));					/* je top */
+	put(e, OP(0x0f, 0x84));				       /* je top */
 	put_le(e, top - (here(e) + 4), 4);
 }
 
@@ -315,9 +314,8 @@ bool bench_layout_where(const struct bench_layout *l, const struct bundle *b, ui
 		return true;
 	}
 	for (unsigned p = 0; p < BUNDLE_PARTS; p++) {
-		uint64_t size = b->part[p].size * (uint64_t)(p == BUNDLE_PART_SIBLING
-								     ? l->sibling_copies
-								     : 1);
+		uint64_t size = b->part[p].size *
+				(uint64_t)(p == BUNDLE_PART_SIBLING ? l->sibling_copies : 1);
 		if (p == BUNDLE_PART_CODE || !l->part_start[p] || rip < l->part_start[p] ||
 		    rip - l->part_start[p] >= size)
 			continue;

@@ -30,8 +30,14 @@
 #include "tests/owncode/bundle.h"
 
 /* The registers that point into areas of their own, in this order. */
-enum bench_area { BENCH_AREA_R14, BENCH_AREA_RDI, BENCH_AREA_RSI, BENCH_AREA_RSP, BENCH_AREA_RBP,
-		  BENCH_AREAS };
+enum bench_area {
+	BENCH_AREA_R14,
+	BENCH_AREA_RDI,
+	BENCH_AREA_RSI,
+	BENCH_AREA_RSP,
+	BENCH_AREA_RBP,
+	BENCH_AREAS
+};
 #define BENCH_AREA_SIZE (1u << 20)
 
 /* Counters one read takes: every GP counter of a thread with HT off and the three fixed ones. */
@@ -71,14 +77,14 @@ enum bench_program {
 struct bench_codegen {
 	enum bench_program program;
 	const struct bundle *b;
-	uint32_t copies;     /* MEASURE: copies of the code */
-	uint32_t loop_count; /* MEASURE: 0, or iterations of the loop around the copies */
+	uint32_t copies;	    /* MEASURE: copies of the code */
+	uint32_t loop_count;	    /* MEASURE: 0, or iterations of the loop around the copies */
 	uint64_t area[BENCH_AREAS]; /* the registers' values */
 	unsigned reads;		    /* counters per read */
 	uint32_t read_ecx[BENCH_MAX_READS]; /* RDPMC's ECX of each */
 	uint64_t data;			    /* the address of this program's struct bench_data */
 	bool model;			    /* add the work to the ledger */
-	uint64_t work_entry, work_arg; /* SIBLING with a workload: call work_entry(work_arg) */
+	uint64_t work_entry, work_arg;	    /* SIBLING with a workload: call work_entry(work_arg) */
 };
 
 /* Where things landed, for faults and the trace: addresses of the generated code. */

@@ -46,3 +46,8 @@ $(BUNDLE_CORPUS): $(PMU_BENCH) tests/owncode/decode_corpus.s
 $(BUILD)/host/tests/host/test_decode_zydis.o: $(BUNDLE_CORPUS)
 $(BUILD)/host/tests/host/test_decode_zydis.o: HOST_CFLAGS += \
 	-DBUNDLE_CORPUS='"$(CURDIR)/$(BUNDLE_CORPUS)"'
+
+# The generated code and the trace's counts on the same fixture (tests/host/test_bench_trace.c).
+$(BUILD)/host/tests/host/test_bench_trace.o: $(BUNDLE_FIXTURE)
+$(BUILD)/host/tests/host/test_bench_trace.o: HOST_CFLAGS += \
+	-DBUNDLE_FIXTURE='"$(CURDIR)/$(BUNDLE_FIXTURE)"'

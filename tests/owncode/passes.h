@@ -40,16 +40,16 @@ struct bench_pass_event {
 };
 
 struct bench_pass_input {
-	unsigned gp;	   /* GP counters per thread */
-	unsigned xsu;	   /* enum bundle_xsu */
-	unsigned n[2];	   /* GP events of each thread */
+	unsigned gp;   /* GP counters per thread */
+	unsigned xsu;  /* enum bundle_xsu */
+	unsigned n[2]; /* GP events of each thread */
 	struct bench_pass_event event[2][BUNDLE_MAX_EVENTS];
 };
 
 struct bench_pass_plan {
 	unsigned passes;
-	int16_t pass[2][BUNDLE_MAX_EVENTS];   /* -1: never placed */
-	int8_t counter[2][BUNDLE_MAX_EVENTS]; /* GP index in its pass */
+	int16_t pass[2][BUNDLE_MAX_EVENTS];    /* -1: never placed */
+	int8_t counter[2][BUNDLE_MAX_EVENTS];  /* GP index in its pass */
 	uint8_t catchers[BENCH_MAX_PASSES][2]; /* core: GP counters of each thread with a catcher */
 };
 

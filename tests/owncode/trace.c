@@ -42,8 +42,8 @@ bool bench_trace_modelled(uint64_t evtsel)
 	return false;
 }
 
-void bench_trace_start(struct bench_tracer *t, const struct bundle *b,
-		       const struct bench_layout *l, uint64_t first)
+void bench_trace_start(struct bench_tracer *t, const struct bundle *b, const struct bench_layout *l,
+		       uint64_t first)
 {
 	memset(t, 0, sizeof(*t));
 	t->b = b;

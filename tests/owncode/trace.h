@@ -60,8 +60,8 @@ struct bench_tracer {
 };
 
 /* A trace of the program laid out as l, whose first traced instruction is at first. */
-void bench_trace_start(struct bench_tracer *t, const struct bundle *b,
-		       const struct bench_layout *l, uint64_t first);
+void bench_trace_start(struct bench_tracer *t, const struct bundle *b, const struct bench_layout *l,
+		       uint64_t first);
 
 /* A #DB with RIP next: counts the instruction at the previous RIP. True when the trace is over
  * (next is l->trace_end: the caller clears the trap flag). */
