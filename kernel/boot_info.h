@@ -13,12 +13,15 @@
 
 #define BOOT_INFO_MAGIC 0x4f464e49544f4f42ull /* "BOOTINFO" */
 /* Version 2: no trampoline_page, the kernel picks that page itself. Version 3: the words of the
- * command line that did not fit. */
-#define BOOT_INFO_VERSION 3
+ * command line that did not fit. Version 4: the boot modules (bundles of your own code). */
+#define BOOT_INFO_VERSION 4
 
 #define BOOT_MEMMAP_MAX 512
 #define BOOT_CMDLINE_MAX 1024
 #define BOOT_LOADER_NAME_MAX 64
+/* Boot modules kept: pmu-bench runs at most 16 bundles in one boot (docs/own-code.md). */
+#define BOOT_MODULES_MAX 16
+#define BOOT_MODULE_NAME_MAX 64
 
 enum boot_path {
 	BOOT_PATH_UNKNOWN = 0,
@@ -41,6 +44,17 @@ struct boot_memory_region {
 	uint64_t length;
 	uint32_t type; /* enum boot_memory_type */
 	uint32_t reserved;
+};
+
+/*
+ * A file the loader put in memory for the kernel: a multiboot1 module (QEMU's -initrd), a
+ * multiboot2 module tag (GRUB's module2), or BENCH1.BIN, BENCH2.BIN, ... beside the native UEFI
+ * loader. The kernel keeps its pages out of use (kmain's memory_setup).
+ */
+struct boot_module {
+	uint64_t base;			 /* physical address of its first byte */
+	uint64_t size;			 /* bytes */
+	char name[BOOT_MODULE_NAME_MAX]; /* the module's string or the file's name, cut to fit */
 };
 
 /* Where the RSDP came from. */
@@ -98,6 +112,10 @@ struct boot_info {
 	uint32_t cmdline_dropped_words;
 	uint32_t cmdline_dropped_bytes; /* the loader's length minus strlen(cmdline) */
 	char loader_name[BOOT_LOADER_NAME_MAX];
+
+	uint32_t module_count;	  /* modules in modules[], in the loader's order */
+	uint32_t modules_dropped; /* modules beyond BOOT_MODULES_MAX, or unreadable: not kept */
+	struct boot_module modules[BOOT_MODULES_MAX];
 };
 
 /*

@@ -124,15 +124,23 @@ static void console_setup(void)
 /* Free memory: the trampoline page below 1 MiB, everything else from 1 MiB to 4 GiB. */
 static void memory_setup(void)
 {
-	struct mem_range reserved[] = {
+	static struct mem_range reserved[3 + BOOT_MODULES_MAX] = {
 		{ 0, 0x1000 }, /* the real-mode IVT and BIOS data area */
-		{ (uint64_t)(uintptr_t)__image_start, (uint64_t)(uintptr_t)__image_end },
-		{ boot_info.loader_info_start, boot_info.loader_info_end },
 	};
 	static struct memmap_free low, high;
+	unsigned n = 3;
 
-	memmap_free_ranges(&boot_info, reserved, 3, 0, 0x100000, &low);
-	memmap_free_ranges(&boot_info, reserved, 3, 0x100000, IDENTITY_MAP_END, &high);
+	reserved[1] = (struct mem_range){ (uint64_t)(uintptr_t)__image_start,
+					  (uint64_t)(uintptr_t)__image_end };
+	reserved[2] = (struct mem_range){ boot_info.loader_info_start, boot_info.loader_info_end };
+	/* The boot modules (bundles of your own code) stay where the loader put them until they
+	 * have run: nothing allocated may overwrite them. */
+	for (unsigned i = 0; i < boot_info.module_count; i++)
+		reserved[n++] =
+			(struct mem_range){ boot_info.modules[i].base,
+					    boot_info.modules[i].base + boot_info.modules[i].size };
+	memmap_free_ranges(&boot_info, reserved, n, 0, 0x100000, &low);
+	memmap_free_ranges(&boot_info, reserved, n, 0x100000, IDENTITY_MAP_END, &high);
 	page_alloc_init(&high);
 	trampoline_page = memmap_trampoline_page(&low);
 }
@@ -642,7 +650,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 	park_unused_cpus();
 	pmu_setup();
 
-	struct payload_env env = { &the_pmu, &the_pair, config.selftest };
+	struct payload_env env = { &the_pmu, &the_pair, config.selftest, &boot_info };
 	payload_main(&env);
 	boot_end();
 }

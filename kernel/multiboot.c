@@ -171,6 +171,23 @@ static void parse_framebuffer(struct boot_info *info, const uint8_t *tag, uint32
 	}
 }
 
+/*
+ * A module [start, end) with its string: kept while there is room (kernel/boot_info.h), else
+ * counted as dropped, as is one that ends before it starts.
+ */
+static void add_module(struct boot_info *info, uint64_t start, uint64_t end,
+		       const struct string_source *name)
+{
+	if (end < start || info->module_count >= BOOT_MODULES_MAX) {
+		info->modules_dropped++;
+		return;
+	}
+	struct boot_module *m = &info->modules[info->module_count++];
+	m->base = start;
+	m->size = end - start;
+	copy_string(m->name, sizeof(m->name), name);
+}
+
 /* Both generations: a map the kernel could not keep whole is worth a warning of its own. */
 static void warn_if_truncated(const struct boot_info *info, struct multiboot_result *result)
 {
@@ -260,10 +277,22 @@ static void mb2_acpi_new(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
 	set_rsdp_copy(w->info, tag + MB2_TAG_BODY, size - MB2_TAG_BODY, BOOT_ACPI_MULTIBOOT2_NEW);
 }
 
+/* mod_start (4), mod_end (4), then the module's string (spec 3.6.6). */
+static void mb2_module(struct mb2_walk *w, const uint8_t *tag, uint32_t size)
+{
+	if (size < 16) {
+		w->info->modules_dropped++;
+		return;
+	}
+	struct string_source text = { .bytes = (const char *)tag + 16, .avail = size - 16 };
+	add_module(w->info, read32(tag + 8), read32(tag + 12), &text);
+}
+
 /* The tags the kernel reads, by type; it skips every other one. size is at least the header. */
 static void (*const mb2_tag_handlers[])(struct mb2_walk *w, const uint8_t *tag, uint32_t size) = {
 	[MB2_TAG_CMDLINE] = mb2_cmdline,
 	[MB2_TAG_LOADER_NAME] = mb2_loader_name,
+	[MB2_TAG_MODULE] = mb2_module,
 	[MB2_TAG_MMAP] = mb2_mmap,
 	[MB2_TAG_BASIC_MEMINFO] = mb2_basic_meminfo,
 	[MB2_TAG_FRAMEBUFFER] = mb2_framebuffer,
@@ -341,6 +370,9 @@ static struct multiboot_result parse_multiboot2(uint64_t info_addr,
 #define MB1_MEM_LOWER 4
 #define MB1_MEM_UPPER 8
 #define MB1_CMDLINE 16
+#define MB1_MODS_COUNT 20
+#define MB1_MODS_ADDR 24
+#define MB1_MODULE_SIZE 16 /* mod_start, mod_end, string, reserved */
 #define MB1_MMAP_LENGTH 44
 #define MB1_MMAP_ADDR 48
 #define MB1_BOOT_LOADER_NAME 64
@@ -379,6 +411,27 @@ static const char *mb1_memory_map(struct boot_info *info, const uint8_t *mbi,
 			   read32(map + off + 20));
 		off += (uint64_t)size + 4;
 	}
+	return NULL;
+}
+
+/* The modules (spec 3.3): mods_count entries at mods_addr. Returns a warning, or NULL. */
+static const char *mb1_modules(struct boot_info *info, const uint8_t *mbi,
+			       multiboot_translate_fn translate, void *ctx)
+{
+	uint32_t count = read32(mbi + MB1_MODS_COUNT), addr = read32(mbi + MB1_MODS_ADDR);
+	uint32_t keep = count > BOOT_MODULES_MAX ? BOOT_MODULES_MAX : count;
+	const uint8_t *list = translate(addr, (size_t)keep * MB1_MODULE_SIZE, ctx);
+
+	if (!list && keep) {
+		info->modules_dropped = count;
+		return "multiboot1 module list not readable";
+	}
+	for (uint32_t i = 0; i < keep; i++) {
+		const uint8_t *m = list + i * MB1_MODULE_SIZE;
+		struct string_source name = mb1_string(m, 8, translate, ctx);
+		add_module(info, read32(m), read32(m + 4), &name);
+	}
+	info->modules_dropped += count - keep;
 	return NULL;
 }
 
@@ -434,6 +487,11 @@ static struct multiboot_result parse_multiboot1(uint64_t info_addr,
 	}
 	if (flags & MB1_INFO_FRAMEBUFFER)
 		mb1_framebuffer(info, info_addr, translate, ctx);
+	if (flags & MB1_INFO_MODS) {
+		const char *w = mb1_modules(info, mbi, translate, ctx);
+		if (w && !result.warning)
+			result.warning = w;
+	}
 	warn_if_truncated(info, &result);
 	return result;
 }

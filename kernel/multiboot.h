@@ -45,6 +45,7 @@ enum multiboot2_tag_type {
 /* Multiboot1 information flags (multiboot spec 0.6.96, 3.3). */
 #define MB1_INFO_MEMORY (1u << 0)
 #define MB1_INFO_CMDLINE (1u << 2)
+#define MB1_INFO_MODS (1u << 3)
 #define MB1_INFO_MEM_MAP (1u << 6)
 #define MB1_INFO_LOADER_NAME (1u << 9)
 #define MB1_INFO_FRAMEBUFFER (1u << 12)

@@ -9,6 +9,7 @@
 #ifndef KERNEL_PAYLOAD_H
 #define KERNEL_PAYLOAD_H
 
+#include "kernel/boot_info.h"
 #include "kernel/cmdline.h"
 #include "kernel/pair.h"
 #include "kernel/pmu.h"
@@ -18,6 +19,9 @@ struct payload_env {
 	struct pmu *pmu;	 /* the PMU, its backend, the lock the pair's counters share */
 	const struct pair *pair; /* the chosen core's threads */
 	unsigned selftest;	 /* enum selftest (kernel/config.h): the self-test asked for */
+	/* How the kernel was booted and its boot modules (the bundles of your own code that the
+	 * payload runs, tests/owncode/bench.h), which stay in place for the whole boot. */
+	const struct boot_info *boot;
 };
 
 /*

@@ -49,14 +49,35 @@ static bool in_user_image(uint64_t p, uint64_t len)
 
 /*
  * The model reads the profiles the workloads' ledgers name (pmu/model_ledger.h): only one of the
- * workloads' own, in the .user sections, with its rate table there too.
+ * workloads' own, in the .user sections, with its rate table there too, or one the kernel built
+ * in a range it trusts (pmu_trust_profiles()).
  */
+/* A second range the kernel itself fills (profiles of code it traced, tests/owncode/trace.h):
+ * kernel memory, which CPL 3 cannot write. Empty when nothing is trusted. */
+static uint64_t trusted_start, trusted_end;
+
+void pmu_trust_profiles(const void *start, size_t bytes)
+{
+	trusted_start = (uint64_t)(uintptr_t)start;
+	trusted_end = start ? trusted_start + bytes : 0;
+}
+
+static bool in_trusted(uint64_t p, uint64_t len)
+{
+	return trusted_end && p >= trusted_start && p <= trusted_end && len <= trusted_end - p;
+}
+
+/* The profile and its rates lie in one of the two places. */
+static bool in_place(const void *p, uint64_t len)
+{
+	return in_user_image((uint64_t)(uintptr_t)p, len) ||
+	       in_trusted((uint64_t)(uintptr_t)p, len);
+}
+
 static bool profile_ok(const struct model_profile *p)
 {
-	return in_user_image((uint64_t)(uintptr_t)p, sizeof(*p)) &&
-	       p->nrates <= PROFILE_RATES_MAX &&
-	       (!p->nrates ||
-		in_user_image((uint64_t)(uintptr_t)p->rates, p->nrates * sizeof(p->rates[0])));
+	return in_place(p, sizeof(*p)) && p->nrates <= PROFILE_RATES_MAX &&
+	       (!p->nrates || in_place(p->rates, p->nrates * sizeof(p->rates[0])));
 }
 
 /*

@@ -90,4 +90,11 @@ void pmu_thread_end(unsigned thread);
  */
 bool pmu_smi_count(unsigned thread, uint64_t *count);
 
+/*
+ * Profiles the model may read besides the workloads' own (kernel/pmu.c, profile_ok): those in
+ * [start, start + bytes), kernel memory that CPL 3 cannot write, where the kernel builds the
+ * profiles of code it traced (tests/owncode/trace.h). NULL: none again.
+ */
+void pmu_trust_profiles(const void *start, size_t bytes);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "kernel/percpu.h"
+#include "kernel/trap_frame.h"
 
 /* Copy the trampoline to page (below 1 MiB) and set the waits for this CPU family. */
 void smp_init(uint64_t trampoline_page, bool intel_family6_or_newer_amd);
@@ -31,5 +32,9 @@ void smp_park(void *unused);
 
 /* NMI every other online CPU and wait (bounded) until they have halted. */
 void smp_stop_others(void);
+
+/* An NMI that smp_stop_others() did not send is offered to claim first (NULL: none); it
+ * returns true when the NMI was its own. */
+void smp_nmi_claim(bool (*claim)(struct trap_frame *frame));
 
 #endif

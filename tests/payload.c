@@ -11,6 +11,7 @@
 #include "tests/checks/selftest.h"
 #include "tests/experiments/suite.h"
 #include "tests/payload_check.h"
+#include "tests/owncode/bench.h"
 #include "tests/payload_config.h"
 #include "tests/workloads/workloads.h"
 
@@ -48,8 +49,10 @@ void payload_main(const struct payload_env *env)
 	}
 
 	selftest_run(env, env->selftest);
-	if (!boot_failed())
+	if (!boot_failed()) {
 		experiments_run(env, &config);
-	else
-		kprintf("the checks failed: no experiment runs\n");
+		bench_run_all(env, &config);
+	} else {
+		kprintf("the checks failed: no experiment or bundle runs\n");
+	}
 }

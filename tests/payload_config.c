@@ -30,6 +30,8 @@ static const struct cmdline_key keys[] = {
 	  "all|none|experiment names (comma-separated)", true },
 	{ "xsu", KEY_CHOICE_SET, FIELD(xsu), xsu_choices, 0, 0, NULL, true },
 	{ "sched", KEY_CHOICE, FIELD(sched), sched_choices, 0, 0, NULL, true },
+	{ "bench_ms", KEY_UINT, FIELD(bench_ms), NULL, 1, 600000, "an integer from 1 to 600000",
+	  true },
 	{ "mux_ms", KEY_UINT, FIELD(mux_ms), NULL, 1, 1000, "an integer from 1 to 1000", true },
 	{ "dur_ms", KEY_UINT, FIELD(dur_ms), NULL, 10, 600000, "an integer from 10 to 600000",
 	  true },
@@ -58,6 +60,7 @@ static void defaults(void *settings)
 	cfg->xsu = XSU_MODES_ALL; /* each experiment runs the modes it has */
 	cfg->sched = SCHED_GREEDY;
 	cfg->mux_ms = 1;
+	cfg->bench_ms = 2000;
 	cfg->dur_ms = 500;
 	cfg->repeat = 1;
 	cfg->triad_kib = 4096; /* 3 x 4 MiB: larger than L2 and than the L3 of client parts */

@@ -39,6 +39,8 @@ struct payload_config {
 	char work[2][CONFIG_NAME_MAX];
 	uint32_t start1_ms;
 	char survey_work[CONFIG_NAME_MAX]; /* the workload both threads run in the leak survey */
+	uint32_t
+		bench_ms; /* how long a part of a bundle of your own code may run (tests/owncode) */
 };
 
 /* The payload's keys over *settings (defaults: the full suite in every XSU mode each experiment

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -57,6 +58,78 @@ static void mmap_tag(struct mb2 *b, const uint64_t (*entries)[3], unsigned n)
 		put_le(t + 16 + 24 * i + 8, entries[i][1], 8);
 		put_le(t + 16 + 24 * i + 16, (uint32_t)entries[i][2], 4);
 	}
+}
+
+/* GRUB's module2 lines: mod_start, mod_end, the string (multiboot2 spec 3.6.6). */
+static void module_tag(struct mb2 *b, uint32_t start, uint32_t end, const char *name)
+{
+	uint8_t *t = tag(b, MB2_TAG_MODULE, 16 + (uint32_t)strlen(name) + 1);
+	put_le(t + 8, start, 4);
+	put_le(t + 12, end, 4);
+	memcpy(t + 16, name, strlen(name) + 1);
+}
+
+static void test_multiboot2_modules(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	struct mb2 b = { fake_phys_add(&m, 0x10000, 4096), 8 };
+
+	module_tag(&b, 0x200000, 0x200123, "bench1.bin");
+	string_tag(&b, MB2_TAG_CMDLINE, "exp=none");
+	module_tag(&b, 0x201000, 0x201000, "bench2.bin"); /* empty, still a module */
+	module_tag(&b, 0x300000, 0x2fffff, "backwards");  /* ends before it starts: dropped */
+	uint8_t *t = tag(&b, MB2_TAG_MODULE, 12);	  /* too short for its addresses */
+	(void)t;
+	finish(&b, 1);
+	struct multiboot_result r = multiboot_parse(MULTIBOOT2_BOOTLOADER_MAGIC, 0x10000,
+						    fake_phys_translate, &m, &info);
+	assert_null(r.error);
+	assert_int_equal(info.module_count, 2);
+	assert_int_equal(info.modules_dropped, 2);
+	assert_int_equal(info.modules[0].base, 0x200000);
+	assert_int_equal(info.modules[0].size, 0x123);
+	assert_string_equal(info.modules[0].name, "bench1.bin");
+	assert_int_equal(info.modules[1].size, 0);
+	assert_string_equal(info.modules[1].name, "bench2.bin");
+	fake_phys_free(&m);
+}
+
+/* QEMU's -initrd "a,b,...": mods_count entries at mods_addr; more than the kernel keeps are
+ * counted, a list that cannot be read is a warning. */
+static void test_multiboot1_modules(void **state)
+{
+	(void)state;
+	struct fake_phys m = { 0 };
+	uint8_t *mbi = fake_phys_add(&m, 0x9000, 128);
+	uint8_t *list = fake_phys_add(&m, 0x30000, 20 * 16);
+	char *names = (char *)fake_phys_add(&m, 0x31000, 20 * 64);
+
+	put_le(mbi, MB1_INFO_MODS, 4);
+	put_le(mbi + 20, 20, 4);
+	put_le(mbi + 24, 0x30000, 4);
+	for (unsigned i = 0; i < 20; i++) {
+		put_le(list + 16 * i, 0x400000 + 0x1000 * i, 4);
+		put_le(list + 16 * i + 4, 0x400000 + 0x1000 * i + 100 + i, 4);
+		put_le(list + 16 * i + 8, 0x31000 + 64 * i, 4);
+		snprintf(names + 64 * i, 64, "/tmp/b%u/bundle.bin", i);
+	}
+	struct multiboot_result r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000,
+						    fake_phys_translate, &m, &info);
+	assert_null(r.warning);
+	assert_int_equal(info.module_count, BOOT_MODULES_MAX);
+	assert_int_equal(info.modules_dropped, 20 - BOOT_MODULES_MAX);
+	assert_int_equal(info.modules[3].base, 0x403000);
+	assert_int_equal(info.modules[3].size, 103);
+	assert_string_equal(info.modules[15].name, "/tmp/b15/bundle.bin");
+
+	put_le(mbi + 24, 0x70000, 4); /* nothing there */
+	put_le(mbi + 20, 2, 4);
+	r = multiboot_parse(MULTIBOOT1_BOOTLOADER_MAGIC, 0x9000, fake_phys_translate, &m, &info);
+	assert_string_equal(r.warning, "multiboot1 module list not readable");
+	assert_int_equal(info.module_count, 0);
+	assert_int_equal(info.modules_dropped, 2);
+	fake_phys_free(&m);
 }
 
 static void test_multiboot2_full(void **state)
@@ -470,6 +543,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_multiboot2_full),
+		cmocka_unit_test(test_multiboot2_modules),
+		cmocka_unit_test(test_multiboot1_modules),
 		cmocka_unit_test(test_multiboot2_meminfo_only_without_map),
 		cmocka_unit_test(test_multiboot2_broken),
 		cmocka_unit_test(test_multiboot2_huge_map),

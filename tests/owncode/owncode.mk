@@ -2,8 +2,12 @@
 # numbers of bench_result are pure: the kernel runs bundles with them, the host tests
 # (tests/host/test_bundle.c, test_bench_aggregate.c) and the fuzzer (tests/fuzz/fuzz_bundle.c)
 # check them. The Python tests of tools/pmu-bench live here too (tests/run.py finds them).
-OWNCODE_PURE := tests/owncode/bundle.c tests/owncode/aggregate.c
+OWNCODE_PURE := tests/owncode/bundle.c tests/owncode/aggregate.c tests/owncode/codegen.c \
+	tests/owncode/trace.c tests/owncode/passes.c
 PURE_SRCS += $(OWNCODE_PURE)
+# The kernel's side: the bundles as boot modules, run on the pair (tests/owncode/bench.h).
+KERNEL_SRCS += tests/owncode/bench.c tests/owncode/bench_exec.c tests/owncode/bench_pass.c \
+	tests/owncode/bench_record.c
 
 # The host test reads bundles that tools/pmu-bench writes: the Python writer against the C
 # reader. The fixture's options and expected contents are in tests/host/test_bundle.c.
@@ -42,3 +46,8 @@ $(BUNDLE_CORPUS): $(PMU_BENCH) tests/owncode/decode_corpus.s
 $(BUILD)/host/tests/host/test_decode_zydis.o: $(BUNDLE_CORPUS)
 $(BUILD)/host/tests/host/test_decode_zydis.o: HOST_CFLAGS += \
 	-DBUNDLE_CORPUS='"$(CURDIR)/$(BUNDLE_CORPUS)"'
+
+# The generated code and the trace's counts on the same fixture (tests/host/test_bench_trace.c).
+$(BUILD)/host/tests/host/test_bench_trace.o: $(BUNDLE_FIXTURE)
+$(BUILD)/host/tests/host/test_bench_trace.o: HOST_CFLAGS += \
+	-DBUNDLE_FIXTURE='"$(CURDIR)/$(BUNDLE_FIXTURE)"'

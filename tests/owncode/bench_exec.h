@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running a bundle's generated programs (tests/owncode/codegen.h) on the pair's threads: at CPL 3
+ * through user_call(), or at CPL 0 with interrupts off (nanoBench's kernel mode), with every
+ * exception they raise caught, the time limit (bench_ms) kept, RDPMC answered from the model PMU
+ * under QEMU, and the trace's #DB counted (tests/owncode/trace.h).
+ *
+ * A fault or the time limit does not end the boot: it is noted once (the first one) with its
+ * vector, part and offset, and the thread resumes at the program's epilogue, which restores the
+ * caller's stack and registers and returns (at CPL 3 to bench_call(), and so to the exit system
+ * call). The time limit at CPL 3 is the tick (kernel/tick.h): each tick looks at the deadline.
+ * At CPL 0 the tick cannot come (interrupts are off): the sibling thread watches the deadline on
+ * its own tick and sends an NMI (SDM vol. 3A, 10.6.1: delivery mode NMI), which the handler
+ * takes as the tick.
+ */
+#ifndef TESTS_OWNCODE_BENCH_EXEC_H
+#define TESTS_OWNCODE_BENCH_EXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/pmu.h"
+#include "tests/owncode/bundle.h"
+#include "tests/owncode/codegen.h"
+#include "tests/owncode/trace.h"
+
+/* The fault that ended a bundle. */
+struct bench_fault {
+	bool set;
+	const char *vector; /* "#UD", ..., or "timeout" */
+	unsigned part;	    /* enum bundle_part */
+	bool has_offset;
+	uint32_t offset;
+};
+
+struct bench_exec {
+	const struct bundle *b;
+	struct pmu *pmu;
+	uint64_t code_start, code_end; /* the generated programs: RDPMC there is answered */
+	uint64_t limit_tsc;	       /* bench_ms in TSC ticks */
+	struct bench_data *data[2];
+	struct bench_layout layout[2]; /* what each thread runs now */
+	uint64_t deadline[2];
+	bool active[2];
+	bool ring0[2];
+	bool abort[2]; /* the other thread asks this one's program to end */
+	bool tracing;
+	struct bench_tracer tracer;
+	struct bench_fault fault;
+};
+
+/* Handlers in place for a bundle's run (every exception vector, #DB, the RDPMC fixup). */
+void bench_exec_begin(struct bench_exec *x);
+void bench_exec_end(void);
+
+/*
+ * Run the program at entry (laid out as l) on this CPU, thread t of the pair, at CPL 3 or 0;
+ * limit: whether the time limit applies (the sibling's loop runs until HT0 stops it). False when
+ * the bundle has faulted (now or before).
+ */
+bool bench_exec_run(struct bench_exec *x, unsigned t, uint64_t entry, const struct bench_layout *l,
+		    unsigned ring, bool limit);
+
+/* A trace of the program at entry: the tracer's counts (model PMU only). */
+bool bench_exec_trace(struct bench_exec *x, uint64_t entry, const struct bench_layout *l,
+		      unsigned ring);
+
+/* HT1 with nothing to run while HT0 runs at CPL 0: watch HT0's time limit until *done. */
+void bench_exec_watch(struct bench_exec *x, const bool *done);
+
+/* Note a fault of thread t's program at rip (vector "timeout" for the time limit). */
+void bench_exec_note(struct bench_exec *x, unsigned t, const char *vector, uint64_t rip,
+		     bool known_rip);
+
+#endif

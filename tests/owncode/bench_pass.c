@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bundle's passes on the pair (tests/owncode/bench.h): each thread programs its counters for
+ * the pass, HT1 starts its loop, HT0 runs the measurements and HT1 reads its counters at the
+ * start and the end of each of HT0's runs, then HT0 stops HT1.
+ */
+#include <string.h>
+
+#include "kernel/cpu.h"
+#include "kernel/time.h"
+#include "pmu/counters.h"
+#include "pmu/uarch.h"
+#include "pmu/zero_event.h"
+#include "tests/owncode/aggregate.h"
+#include "tests/owncode/bench_state.h"
+
+#define RDPMC_FIXED_ECX (1u << 30)
+#define CATCHER(counter) (-1 - (int)(counter))
+
+/* One thread's counters in a pass: what it programs and what each read is. */
+struct pass_thread {
+	unsigned n;
+	struct pmu_event event[BENCH_MAX_READS];
+	struct pmu_assignment a[BENCH_MAX_READS];
+	unsigned reads;
+	uint32_t ecx[BENCH_MAX_READS];
+	int what[BENCH_MAX_READS]; /* the event's index in the bundle, or CATCHER(counter) */
+	uint8_t catchers;
+};
+
+struct pass_ctx {
+	struct bench_state *s;
+	unsigned p;
+	struct pass_thread th[2];
+	bool runs1; /* HT1 runs a loop (sibling code, a workload, or a spin to count) */
+	bool started1, done;
+	int64_t diff[2][BENCH_MAX_READS]; /* a run's counts */
+};
+
+static struct pmu_event event_of(const struct bundle_event *e)
+{
+	struct pmu_event ev = { 0 };
+
+	if (e->kind == BUNDLE_EVENT_FIXED) {
+		static const uint16_t codes[3] = { 0x00c0, 0x003c, 0x0300 };
+		ev.event = (uint8_t)codes[e->fixed_index];
+		ev.umask = (uint8_t)(codes[e->fixed_index] >> 8);
+		ev.os = e->fixed_ctrl & 1;
+		ev.usr = e->fixed_ctrl & 2;
+		ev.any = e->fixed_ctrl & 4;
+		return ev;
+	}
+	ev.event = (uint8_t)e->evtsel;
+	ev.umask = (uint8_t)(e->evtsel >> 8);
+	ev.usr = e->evtsel >> 16 & 1;
+	ev.os = e->evtsel >> 17 & 1;
+	ev.edge = e->evtsel >> 18 & 1;
+	ev.any = e->evtsel >> 21 & 1;
+	ev.inv = e->evtsel >> 23 & 1;
+	ev.cmask = (uint8_t)(e->evtsel >> 24);
+	return ev;
+}
+
+void bench_plan(struct bench_state *s, struct bench_pass_input *in)
+{
+	const struct uarch *u = s->pmu->info.uarch;
+	unsigned gp = s->pmu->geometry.gp;
+
+	memset(in, 0, sizeof(*in));
+	in->gp = gp > 8 ? 8 : gp;
+	in->xsu = s->b.params.xsu;
+	for (unsigned t = 0; t < 2; t++)
+		for (uint32_t i = 0; i < s->b.event_count[t]; i++) {
+			struct bundle_event e;
+			bundle_event(&s->b, t, i, &e);
+			if (e.kind != BUNDLE_EVENT_GP)
+				continue;
+			struct pmu_event ev = event_of(&e);
+			struct bench_pass_event *pe = &in->event[t][in->n[t]];
+			pe->mask = e.counter_mask & (uint8_t)((1u << in->gp) - 1);
+			pe->corrupting = uarch_event_corrupting(u, &ev);
+			pe->alone = e.flags & BUNDLE_EVENT_ALONE;
+			s->gp_event[t][in->n[t]++] = (uint8_t)i;
+		}
+	bench_passes_plan(in, &s->plan);
+	if (!s->plan.passes && (s->b.event_count[0] || s->b.event_count[1]))
+		s->plan.passes = 1; /* the fixed counters, or nothing but the code's run */
+	if (!s->plan.passes)
+		s->plan.passes = 1;
+}
+
+static void add(struct pass_thread *pt, const struct pmu_event *ev, unsigned idx, uint32_t ecx,
+		int what)
+{
+	if (pt->n >= BENCH_MAX_READS)
+		return;
+	pt->event[pt->n] = *ev;
+	pt->a[pt->n] = (struct pmu_assignment){ &pt->event[pt->n], idx, 0 };
+	pt->n++;
+	pt->ecx[pt->reads] = ecx;
+	pt->what[pt->reads++] = what;
+}
+
+/* Thread t's counters in pass p: the fixed ones, the plan's, the catchers. */
+static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pass_thread *pt)
+{
+	const struct pmu_event *zero = uarch_zero_event(s->pmu->info.uarch);
+
+	memset(pt, 0, sizeof(*pt));
+	for (uint32_t i = 0; i < s->b.event_count[t]; i++) {
+		struct bundle_event e;
+		bundle_event(&s->b, t, i, &e);
+		struct pmu_event ev = event_of(&e);
+		if (e.kind == BUNDLE_EVENT_FIXED && e.fixed_index < s->pmu->geometry.fixed)
+			add(pt, &ev, PMU_FIXED_BASE + e.fixed_index,
+			    RDPMC_FIXED_ECX | e.fixed_index, (int)i);
+	}
+	for (unsigned j = 0; j < BUNDLE_MAX_EVENTS; j++) {
+		if (s->plan.pass[t][j] != (int16_t)p)
+			continue;
+		struct bundle_event e;
+		bundle_event(&s->b, t, s->gp_event[t][j], &e);
+		struct pmu_event ev = event_of(&e);
+		unsigned c = (unsigned)s->plan.counter[t][j];
+		add(pt, &ev, c, c, s->gp_event[t][j]);
+	}
+	pt->catchers = zero ? s->plan.catchers[p][t] : 0;
+	for (unsigned c = 0; c < 8; c++)
+		if (pt->catchers & (1u << c))
+			add(pt, zero, c, c, CATCHER(c));
+}
+
+static struct pmu_driver *begin(struct pass_ctx *c, unsigned t, struct model_ledger *l)
+{
+	struct bench_state *s = c->s;
+	struct pmu_driver *d = pmu_thread_begin(t, l);
+
+	if (s->pmu->model && l == &s->data[t]->ledger) {
+		l->profile[BENCH_SLOT_CODE] = &s->profiles->code[t];
+		l->profile[BENCH_SLOT_CYCLES] = &s->profiles->cycles;
+	}
+	if (s->pmu->model)
+		spin_lock(&s->pmu->lock);
+	if (s->pmu->model)
+		model_set_catchers(&s->pmu->model_state, t, c->th[t].catchers);
+	pmu_driver_program(d, c->th[t].a, c->th[t].n);
+	if (s->pmu->model)
+		spin_unlock(&s->pmu->lock);
+	return d;
+}
+
+static void end(struct pass_ctx *c, unsigned t, struct pmu_driver *d)
+{
+	if (c->s->pmu->model)
+		spin_lock(&c->s->pmu->lock);
+	pmu_driver_stop(d);
+	if (c->s->pmu->model) {
+		model_set_catchers(&c->s->pmu->model_state, t, 0);
+		spin_unlock(&c->s->pmu->lock);
+	}
+	pmu_thread_end(t);
+}
+
+static uint64_t width_mask(const struct bench_state *s, uint32_t ecx)
+{
+	unsigned w =
+		ecx & RDPMC_FIXED_ECX ? s->pmu->geometry.fixed_width : s->pmu->geometry.gp_width;
+	return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+/* HT1 has read its counters at epoch e; false (the sibling timed out) when not in time. */
+static bool sibling_at(struct pass_ctx *c, uint64_t e)
+{
+	struct bench_data *d1 = c->s->data[1];
+	uint64_t give_up = rdtsc() + c->s->x.limit_tsc;
+
+	__atomic_store_n(&d1->epoch, e, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&d1->seen, __ATOMIC_ACQUIRE) != e) {
+		if (c->s->x.fault.set || rdtsc() > give_up) {
+			bench_exec_note(&c->s->x, 1, "timeout", 0, false);
+			__atomic_store_n(&c->s->x.abort[1], true, __ATOMIC_RELEASE);
+			return false;
+		}
+		cpu_relax();
+	}
+	return true;
+}
+
+/* One run of program slot: each thread's counts over it into c->diff. */
+static bool run(struct pass_ctx *c, unsigned slot)
+{
+	struct bench_state *s = c->s;
+	uint64_t e = s->data[1]->epoch;
+
+	if (c->runs1 && !sibling_at(c, e + 1))
+		return false;
+	if (!bench_exec_run(&s->x, 0, s->entry[slot], &s->layout[slot], s->b.params.ring, true))
+		return false;
+	for (unsigned k = 0; k < c->th[0].reads; k++)
+		c->diff[0][k] = (int64_t)((s->data[0]->count[1][k] - s->data[0]->count[0][k]) &
+					  width_mask(s, c->th[0].ecx[k]));
+	if (!c->runs1)
+		return true;
+	if (!sibling_at(c, e + 2))
+		return false;
+	const struct bench_data *d1 = s->data[1];
+	for (unsigned k = 0; k < c->th[1].reads; k++)
+		c->diff[1][k] = (int64_t)((d1->count[(e + 2) & 1][k] - d1->count[(e + 1) & 1][k]) &
+					  width_mask(s, c->th[1].ecx[k]));
+	return true;
+}
+
+/* The catcher opposite thread t's counter: what it caught of that event's count. */
+static int64_t caught(const struct pass_ctx *c, unsigned t, unsigned counter,
+		      const int64_t (*d)[BENCH_MAX_READS])
+{
+	const struct pass_thread *o = &c->th[t ^ 1];
+
+	for (unsigned k = 0; k < o->reads; k++)
+		if (o->what[k] == CATCHER(counter))
+			return d[t ^ 1][k];
+	return 0;
+}
+
+/* One measurement's values: the long run less the short one, per repetition. */
+static void keep(struct pass_ctx *c, const int64_t (*shorter)[BENCH_MAX_READS])
+{
+	struct bench_state *s = c->s;
+	uint64_t reps = bundle_repetitions(&s->b.params);
+
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned k = 0; k < c->th[t].reads; k++) {
+			int w = c->th[t].what[k];
+			if (w < 0 || (c->p && c->th[t].a[k].idx >= PMU_FIXED_BASE))
+				continue;
+			unsigned ctr = c->th[t].a[k].idx;
+			int64_t d = c->diff[t][k] - shorter[t][k];
+			if (ctr < PMU_FIXED_BASE)
+				d += caught(c, t, ctr, (const int64_t(*)[BENCH_MAX_READS])c->diff) -
+				     caught(c, t, ctr, shorter);
+			struct bench_result *r = &s->results[t][w];
+			r->counted = true;
+			r->pass = (int16_t)c->p;
+			r->counter = (int16_t)ctr;
+			if (r->n < BUNDLE_MAX_MEASUREMENTS)
+				r->values[r->n++] = bench_hundredths(d, reps);
+		}
+}
+
+static void measure(struct pass_ctx *c)
+{
+	const struct bundle_params *p = &c->s->b.params;
+	int64_t shorter[2][BENCH_MAX_READS];
+
+	for (uint32_t i = 0; i < p->initial_warm_up_count; i++)
+		if (!run(c, BENCH_SLOT_SHORT))
+			return;
+	for (uint32_t m = 0; m < p->warm_up_count + p->n_measurements; m++) {
+		if (!run(c, BENCH_SLOT_SHORT))
+			return;
+		memcpy(shorter, c->diff, sizeof(shorter));
+		if (!run(c, BENCH_SLOT_LONG))
+			return;
+		if (m >= p->warm_up_count)
+			keep(c, (const int64_t(*)[BENCH_MAX_READS])shorter);
+	}
+}
+
+static void thread0(struct pass_ctx *c)
+{
+	struct bench_state *s = c->s;
+	struct pmu_driver *d = begin(c, 0, &s->data[0]->ledger);
+	uint64_t give_up = rdtsc() + s->x.limit_tsc;
+
+	while (c->runs1 && !__atomic_load_n(&c->started1, __ATOMIC_ACQUIRE) && rdtsc() < give_up)
+		cpu_relax();
+	measure(c);
+	__atomic_store_n(&s->data[1]->stop, 1, __ATOMIC_RELEASE);
+	end(c, 0, d);
+	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+}
+
+static void thread1(struct pass_ctx *c)
+{
+	struct bench_state *s = c->s;
+
+	if (!c->runs1) {
+		bench_exec_watch(&s->x, &c->done); /* a CPL-0 program's time limit */
+		return;
+	}
+	struct pmu_driver *d = begin(c, 1, s->work ? &s->work->ledger : &s->data[1]->ledger);
+	s->data[1]->last_tsc = rdtsc();
+	__atomic_store_n(&c->started1, true, __ATOMIC_RELEASE);
+	bench_exec_run(&s->x, 1, s->entry[BENCH_SLOT_SIBLING], &s->layout[BENCH_SLOT_SIBLING], 3,
+		       false);
+	end(c, 1, d);
+}
+
+static void job(unsigned t, void *arg)
+{
+	if (t == 0)
+		thread0(arg);
+	else
+		thread1(arg);
+}
+
+static bool programs(struct pass_ctx *c)
+{
+	struct bench_state *s = c->s;
+	const struct bundle_params *p = &s->b.params;
+	uint32_t n = p->unroll_count, basic = p->flags & BUNDLE_BASIC_MODE;
+	struct bench_codegen g = { .b = &s->b, .model = s->pmu->model };
+	bool ok = true;
+
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned t = i == 2;
+		g.program = t ? BENCH_PROGRAM_SIBLING : BENCH_PROGRAM_MEASURE;
+		memcpy(g.area, s->area[t], sizeof(g.area));
+		g.data = (uint64_t)(uintptr_t)s->data[t];
+		g.copies = i == 0 ? (basic ? 0 : n) : (basic ? n : 2 * n);
+		g.loop_count = p->loop_count;
+		g.reads = c->th[t].reads;
+		memcpy(g.read_ecx, c->th[t].ecx, sizeof(g.read_ecx));
+		g.work_entry = t && s->work ? s->work_entry : 0;
+		g.work_arg = (uint64_t)(uintptr_t)s->work;
+		uint64_t share = s->code_size / BENCH_PROGRAMS & ~63ull;
+		unsigned slot = BENCH_SLOT_SHORT + i;
+		s->entry[slot] = s->code + slot * share;
+		ok &= bench_codegen(&g, (uint8_t *)(uintptr_t)s->entry[slot], s->entry[slot],
+				    (uint32_t)share, &s->layout[slot]);
+	}
+	return ok;
+}
+
+void bench_pass(struct bench_state *s, unsigned p)
+{
+	static struct pass_ctx c;
+	struct pair_job j = { .fn = job, .arg = &c };
+
+	memset(&c, 0, sizeof(c));
+	c.s = s;
+	c.p = p;
+	pass_thread(s, p, 0, &c.th[0]);
+	pass_thread(s, p, 1, &c.th[1]);
+	c.runs1 = s->pair->thread_count > 1 &&
+		  (s->b.params.sibling != BUNDLE_SIBLING_NONE || c.th[1].reads);
+	memset(s->data[1], 0, sizeof(*s->data[1]));
+	if (!programs(&c)) {
+		bench_exec_note(&s->x, 0, "#GP", 0, false);
+		return;
+	}
+	uint64_t runs = 2ull * (s->b.params.warm_up_count + s->b.params.n_measurements) +
+			s->b.params.initial_warm_up_count + 2;
+	pair_run(&j, rdtsc() + runs * 3 * s->x.limit_tsc);
+}

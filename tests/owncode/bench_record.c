@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The `bench` and `bench_result` records (docs/records.md), every key in every record.
+ */
+#include "kernel/format.h"
+#include "kernel/record.h"
+#include "kernel/record_stream.h"
+#include "pmu/counters.h"
+#include "tests/owncode/aggregate.h"
+#include "tests/owncode/bench_state.h"
+
+static void options(struct record *r, const struct bundle_params *p)
+{
+	record_begin_object(r, "options");
+	record_uint(r, "unroll_count", p->unroll_count);
+	record_uint(r, "loop_count", p->loop_count);
+	record_uint(r, "n_measurements", p->n_measurements);
+	record_uint(r, "warm_up_count", p->warm_up_count);
+	record_uint(r, "initial_warm_up_count", p->initial_warm_up_count);
+	record_uint(r, "alignment_offset", p->alignment_offset);
+	record_string(r, "aggregate", bundle_aggregate_name(p->aggregate));
+	record_bool(r, "basic_mode", p->flags & BUNDLE_BASIC_MODE);
+	record_bool(r, "no_normalization", p->flags & BUNDLE_NO_NORMALIZATION);
+	record_bool(r, "usr", p->flags & BUNDLE_USR);
+	record_bool(r, "os", p->flags & BUNDLE_OS);
+	record_bool(r, "fixed_counters", p->flags & BUNDLE_FIXED_COUNTERS);
+	record_string(r, "xsu", bundle_xsu_name(p->xsu));
+	record_uint(r, "ring", p->ring);
+	record_string(r, "sibling", bundle_sibling_name(p->sibling));
+	record_string(r, "sibling_work", p->sibling_work);
+	record_end_object(r);
+}
+
+static void parts(struct record *r, const struct bundle *b)
+{
+	record_begin_object(r, "parts");
+	for (unsigned p = 0; p < BUNDLE_PARTS; p++)
+		record_uint(r, bundle_part_name(p), b->part[p].size);
+	record_end_object(r);
+}
+
+void bench_record_bundle(const struct bench_state *s, unsigned index, const struct boot_module *m,
+			 enum bundle_status status, const char *reason)
+{
+	static struct record r;
+	bool header = status != BUNDLE_TRUNCATED && status != BUNDLE_BAD_MAGIC;
+	bool read = status == BUNDLE_OK;
+	const uint8_t *h = (const uint8_t *)(uintptr_t)m->base;
+
+	record_begin(&r, "bench");
+	record_uint(&r, "bench", index);
+	record_string(&r, "source", s->source);
+	record_string(&r, "name", m->name[0] ? m->name : NULL);
+	record_uint(&r, "size", m->size);
+	if (header) {
+		char crc[16];
+		format_snprintf(crc, sizeof(crc), "0x%08x",
+				h[16] | h[17] << 8 | h[18] << 16 | (uint32_t)h[19] << 24);
+		record_string(&r, "crc32", crc);
+		record_uint(&r, "version", (unsigned)(h[8] | h[9] << 8));
+	} else {
+		record_null(&r, "crc32");
+		record_null(&r, "version");
+	}
+	record_string(&r, "error", reason);
+	if (read) {
+		options(&r, &s->b.params);
+		parts(&r, &s->b);
+		record_begin_array(&r, "events");
+		record_uint(&r, NULL, s->b.event_count[0]);
+		record_uint(&r, NULL, s->b.event_count[1]);
+		record_end_array(&r);
+		record_uint(&r, "repetitions", bundle_repetitions(&s->b.params));
+	} else {
+		record_null(&r, "options");
+		record_null(&r, "parts");
+		record_null(&r, "events");
+		record_null(&r, "repetitions");
+	}
+	record_emit(&r);
+}
+
+static void fault(struct record *r, const struct bench_fault *f)
+{
+	if (!f->set) {
+		record_null(r, "fault");
+		return;
+	}
+	record_begin_object(r, "fault");
+	record_string(r, "vector", f->vector);
+	record_string(r, "part", bundle_part_name(f->part));
+	if (f->has_offset)
+		record_uint(r, "offset", f->offset);
+	else
+		record_null(r, "offset");
+	record_end_object(r);
+}
+
+/* Why an event has no value; NULL when it has one. */
+static const char *no_value(const struct bench_state *s, const struct bundle_event *e,
+			    const struct bench_result *res, char *buf, size_t size)
+{
+	if (e->kind == BUNDLE_EVENT_REFUSED)
+		return e->reason;
+	if (!res->counted && s->x.fault.set) {
+		format_snprintf(buf, size,
+				"fault: the bundle ended (%s in part %s) before it counted",
+				s->x.fault.vector, bundle_part_name(s->x.fault.part));
+		return buf;
+	}
+	if (!res->counted)
+		return "counter restriction: no counter of this PMU can count it (.CTR= or "
+		       "counters the sibling holds)";
+	if (s->pmu->model && e->kind == BUNDLE_EVENT_GP && !bench_trace_modelled(e->evtsel))
+		return "not modelled: a trace of the code gives instructions, branches, calls, "
+		       "returns, loads and stores; cycles come from the TSC";
+	return NULL;
+}
+
+static void counter(struct record *r, const struct bench_result *res)
+{
+	char name[16];
+
+	if (!res->counted) {
+		record_null(r, "counter");
+		record_null(r, "pass");
+		return;
+	}
+	if (res->counter >= PMU_FIXED_BASE)
+		format_snprintf(name, sizeof(name), "fixed%d", res->counter - PMU_FIXED_BASE);
+	else
+		format_snprintf(name, sizeof(name), "gp%d", res->counter);
+	record_string(r, "counter", name);
+	record_uint(r, "pass", (unsigned)res->pass);
+}
+
+static void numbers(struct record *r, const struct bench_state *s, const struct bench_result *res,
+		    bool valued)
+{
+	int64_t sorted[BUNDLE_MAX_MEASUREMENTS];
+	unsigned n = valued ? res->n : 0;
+
+	record_begin_array(r, "values");
+	for (unsigned i = 0; i < n; i++) {
+		record_fixed(r, NULL, res->values[i], 2);
+		sorted[i] = res->values[i];
+	}
+	record_end_array(r);
+	if (!n) {
+		record_null(r, "value");
+		record_null(r, "min");
+		record_null(r, "max");
+		return;
+	}
+	record_fixed(r, "value", bench_aggregate(sorted, n, s->b.params.aggregate), 2);
+	record_fixed(r, "min", bench_aggregate(sorted, n, BUNDLE_MIN), 2);
+	record_fixed(r, "max", bench_aggregate(sorted, n, BUNDLE_MAX), 2);
+}
+
+static void result(const struct bench_state *s, unsigned index, unsigned t, uint32_t i)
+{
+	static struct record r;
+	struct bundle_event e;
+	char buf[128];
+	const struct bench_result *res = &s->results[t][i];
+
+	bundle_event(&s->b, t, i, &e);
+	const char *why = no_value(s, &e, res, buf, sizeof(buf));
+	bool valued = !why && res->n;
+	if (!why && !res->n)
+		why = "fault: the bundle ended before a measurement was kept";
+	record_begin(&r, "bench_result");
+	record_uint(&r, "bench", index);
+	record_uint(&r, "thread", t);
+	record_uint(&r, "index", i);
+	record_string(&r, "event", e.spec);
+	record_string(&r, "name", e.name);
+	if (e.kind == BUNDLE_EVENT_GP && res->counted)
+		record_hex(&r, "evtsel", e.evtsel);
+	else
+		record_null(&r, "evtsel");
+	counter(&r, res);
+	numbers(&r, s, res, valued);
+	record_bool(&r, "modelled", valued && s->pmu->model);
+	record_string(&r, "reason", valued ? NULL : why);
+	fault(&r, &s->x.fault);
+	record_emit(&r);
+}
+
+void bench_record_results(const struct bench_state *s, unsigned index)
+{
+	for (unsigned t = 0; t < 2; t++)
+		for (uint32_t i = 0; i < s->b.event_count[t]; i++)
+			result(s, index, t, i);
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The code generated around a bundle's parts, as nanoBench generates it (Abel and Reineke,
+ * "nanoBench: A Low-Overhead Tool for Running Microbenchmarks on x86 Systems", ISPASS 2020,
+ * section III): a function the kernel calls (at CPL 3 through user_call(), or at CPL 0) that
+ * saves the registers, points R14, RDI, RSI, RSP and RBP into the middle of their own 1 MiB
+ * areas, runs init, reads the counters, runs late_init and the copies of the code (in a loop of
+ * loop_count iterations with R15 as its counter), reads the counters again, restores the
+ * registers and returns. Every access to its own data is RIP-relative, so the code and its data
+ * must lie within 2 GiB of each other (the kernel puts them in one allocation).
+ *
+ * A read saves RAX, RCX and RDX first and restores them after, so that the parts see their own
+ * values: `mov ecx, n; lfence; rdpmc; lfence` per counter (the fences order the read against
+ * the code, as tests/ring3/rdpmc.h does), the values stored in bench_data.count, then the TSC.
+ *
+ * Under the model PMU (model set) the program adds its work to its ledger just before the second
+ * read, so that the model accounts it before the counters are read (pmu/model_ledger.h): the
+ * copies as units of the code's traced profile, the TSC ticks since the first read as units of
+ * the cycles' profile. On real counters nothing is added.
+ *
+ * Pure code: writes bytes into a caller's buffer; host-tested (tests/host/test_bench_codegen.c).
+ */
+#ifndef TESTS_OWNCODE_CODEGEN_H
+#define TESTS_OWNCODE_CODEGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu/model_ledger.h"
+#include "tests/owncode/bundle.h"
+
+/* The registers that point into areas of their own, in this order. */
+enum bench_area {
+	BENCH_AREA_R14,
+	BENCH_AREA_RDI,
+	BENCH_AREA_RSI,
+	BENCH_AREA_RSP,
+	BENCH_AREA_RBP,
+	BENCH_AREAS
+};
+#define BENCH_AREA_SIZE (1u << 20)
+
+/* Counters one read takes: every GP counter of a thread with HT off and the three fixed ones. */
+#define BENCH_MAX_READS 12
+
+/*
+ * The sibling's loop runs this many copies of its part between two polls: the poll's own
+ * instructions stay a small share of what HT1 does, so that HT1's loads keep pace with HT0's
+ * code as they would in a tight loop (and, under the model, leak in proportion to them).
+ */
+#define BENCH_SIBLING_COPIES 100
+
+/* Ledger slots of a bundle's programs (pmu/model_ledger.h). */
+enum bench_slot { BENCH_SLOT_CODE, BENCH_SLOT_CYCLES, BENCH_SLOTS };
+
+/* What a program and the kernel share: written by the program, read by the kernel. */
+struct bench_data {
+	uint64_t saved_rsp;
+	uint64_t save[3]; /* RAX, RCX, RDX around a read */
+	uint64_t tsc[2];  /* the TSC at the first read and at the second */
+	uint64_t count[2][BENCH_MAX_READS];
+	/* The sibling's loop: the kernel of HT0 sets epoch, the loop reads its counters into
+	 * count[epoch & 1] and sets seen; the loop ends when stop is set. */
+	uint64_t epoch, seen, stop;
+	uint64_t last_tsc; /* the sibling's TSC at its last poll (its cycles under the model) */
+	struct model_ledger ledger;
+};
+
+enum bench_program {
+	BENCH_PROGRAM_MEASURE, /* init, read, late_init, copies, read */
+	BENCH_PROGRAM_ONCE,    /* one_time_init */
+	BENCH_PROGRAM_TRACE,   /* the trap flag set, init, late_init, one copy; trace_end */
+	BENCH_PROGRAM_SIBLING, /* the sibling part (or a workload's call) in a loop with polls */
+	BENCH_PROGRAM_TRACE_SIBLING, /* the trap flag set, the sibling part once; trace_end */
+};
+
+struct bench_codegen {
+	enum bench_program program;
+	const struct bundle *b;
+	uint32_t copies;	    /* MEASURE: copies of the code */
+	uint32_t loop_count;	    /* MEASURE: 0, or iterations of the loop around the copies */
+	uint64_t area[BENCH_AREAS]; /* the registers' values */
+	unsigned reads;		    /* counters per read */
+	uint32_t read_ecx[BENCH_MAX_READS]; /* RDPMC's ECX of each */
+	uint64_t data;			    /* the address of this program's struct bench_data */
+	bool model;			    /* add the work to the ledger */
+	uint64_t work_entry, work_arg;	    /* SIBLING with a workload: call work_entry(work_arg) */
+};
+
+/* Where things landed, for faults and the trace: addresses of the generated code. */
+struct bench_layout {
+	uint32_t size;			   /* bytes written */
+	uint64_t part_start[BUNDLE_PARTS]; /* the first byte of each part's (first) copy, or 0 */
+	uint64_t copies_start;		   /* MEASURE: the first copy of code (aligned) */
+	uint32_t copies;		   /* MEASURE/TRACE: copies of code at copies_start */
+	uint32_t sibling_copies;	   /* copies of the sibling part at its start */
+	uint64_t epilogue;		   /* where a fault or the time limit resumes: back out */
+	uint64_t trace_start;		   /* the first instruction after the prologue's POPF */
+	uint64_t trace_end;		   /* TRACE: the first instruction after the traced parts */
+};
+
+/*
+ * The bytes of program g into buf, whose address will be addr (capacity bytes). False when they
+ * do not fit; *out says where the parts are.
+ */
+bool bench_codegen(const struct bench_codegen *g, uint8_t *buf, uint64_t addr, uint32_t capacity,
+		   struct bench_layout *out);
+
+/* The bytes program g takes at most, whatever its address (alignment padding included). */
+uint64_t bench_codegen_size(const struct bench_codegen *g);
+
+/*
+ * Which part and offset in it the instruction at rip is, in a program laid out as l (a copy of
+ * code counts from its own start); false when rip is in none (the generated code itself).
+ */
+bool bench_layout_where(const struct bench_layout *l, const struct bundle *b, uint64_t rip,
+			unsigned *part, uint32_t *offset);
+
+#endif
