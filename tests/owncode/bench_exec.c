@@ -70,6 +70,8 @@ static bool in_program(const struct trap_frame *f, int t)
 	return x->ring0[t] && f->rip >= x->code_start && f->rip < x->code_end;
 }
 
+static bool over_time(const struct trap_frame *f, int t);
+
 static void fault_handler(struct trap_frame *f)
 {
 	int t = this_thread();
@@ -86,6 +88,10 @@ static void debug_handler(struct trap_frame *f)
 
 	if (!in_program(f, t) || !x->tracing)
 		trap_report_unexpected(f);
+	if (over_time(f, t)) {
+		escape(f, (unsigned)t);
+		return;
+	}
 	if (bench_trace_step(&x->tracer, f->rip)) {
 		f->rflags &= ~RFLAGS_TF;
 		x->tracing = false;
@@ -116,17 +122,21 @@ static bool rdpmc_fixup(struct trap_frame *f)
 	return true;
 }
 
-/* The sibling's watch over a CPL-0 program of thread 0, which no tick can interrupt. */
+/*
+ * The sibling's watch over a CPL-0 program of thread 0, which no tick can interrupt: an NMI once
+ * the deadline passed, and again every millisecond while the program still runs, as an NMI that
+ * lands in a handler (a trace's #DB, an RDPMC fixup) cannot end it.
+ */
 static void watch_ring0(void)
 {
-	static bool sent;
+	static uint64_t next;
+	uint64_t now = rdtsc();
 
-	if (!x->active[0] || !x->ring0[0] || rdtsc() < x->deadline[0]) {
-		sent = false;
+	if (!__atomic_load_n(&x->active[0], __ATOMIC_ACQUIRE) || !x->ring0[0] ||
+	    now < x->deadline[0] || now < next)
 		return;
-	}
-	if (!sent)
-		sent = apic_send_nmi(&local_apic, the_pair.cpu[0]->apic_id);
+	next = now + tsc_from_us(1000);
+	apic_send_nmi(&local_apic, the_pair.cpu[0]->apic_id);
 }
 
 /* The time limit, and the other thread's request to end (HT1's loop once HT0 gave up on it). */
