@@ -24,6 +24,14 @@
 
 static struct bench_exec *x;
 
+/*
+ * The NMIs of the sibling's watch (watch_ring0()) sent and taken. One may land after the program
+ * it was meant for has ended (sent as it ended, or delivered late), and is still the watch's, not
+ * an unexpected NMI. Two sent while the first is held may merge into one (an NMI is blocked until
+ * the handler's IRET, SDM vol. 3A, 6.7.1), so one taken settles every one sent before it.
+ */
+static uint64_t watch_sent, watch_taken;
+
 /* The exceptions' mnemonics (SDM vol. 3A, table 6-1), as the fault records name them. */
 static const char *const mnemonics[32] = {
 	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
@@ -136,6 +144,8 @@ static void watch_ring0(void)
 	    now < x->deadline[0] || now < next)
 		return;
 	next = now + tsc_from_us(1000);
+	/* Counted before it is sent: thread 0 may take it before apic_send_nmi() returns. */
+	__atomic_add_fetch(&watch_sent, 1, __ATOMIC_ACQ_REL);
 	apic_send_nmi(&local_apic, the_pair.cpu[0]->apic_id);
 }
 
@@ -165,11 +175,12 @@ static void tick_hook(struct trap_frame *f, void *context)
 
 static bool nmi_claim(struct trap_frame *f)
 {
-	int t = this_thread();
+	uint64_t sent = __atomic_load_n(&watch_sent, __ATOMIC_ACQUIRE);
 
-	if (t != 0 || !x || !x->ring0[0] || !x->active[0])
+	if (this_thread() != 0 || __atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) == sent)
 		return false;
-	if (over_time(f, t))
+	__atomic_store_n(&watch_taken, sent, __ATOMIC_RELEASE);
+	if (x && x->ring0[0] && over_time(f, 0))
 		escape(f, 0);
 	return true;
 }
@@ -191,11 +202,21 @@ void bench_exec_begin(struct bench_exec *e)
 	smp_nmi_claim(nmi_claim);
 }
 
+/* How long thread 0 waits at the end for a watch NMI still on its way (microseconds). */
+#define WATCH_LATE_US 10000
+
 void bench_exec_end(void)
 {
+	uint64_t until = rdtsc() + tsc_from_us(WATCH_LATE_US);
+
 	handlers(NULL, NULL);
-	smp_nmi_claim(NULL);
 	x = NULL;
+	/* The sibling watches no more: its last NMI is taken here, not as an unexpected one. */
+	while (__atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) !=
+		       __atomic_load_n(&watch_sent, __ATOMIC_ACQUIRE) &&
+	       rdtsc() < until)
+		cpu_relax();
+	smp_nmi_claim(NULL);
 }
 
 static void call(struct bench_exec *e, unsigned t, uint64_t entry, unsigned ring)
