@@ -152,6 +152,12 @@ static void measure_thread(unsigned thread, void *arg)
 	pmu_thread_end(thread);
 }
 
+/* The work clock of a thread's accounting (pmu/mux.h): its workload's ledger, in all. */
+static uint64_t ledger_work(const void *ledger)
+{
+	return model_ledger_units(ledger);
+}
+
 static void fill_results(struct measurement *m, struct exp_run_result *out)
 {
 	for (unsigned t = 0; t < m->pair->thread_count; t++) {
@@ -242,6 +248,7 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		mux_init(&mt->mux, &config, t);
 		if (!prepare_workload(m, t, s))
 			continue;
+		mux_set_work(&mt->mux, ledger_work, &m->params[t]->ledger);
 		if (!parse_events(m->pmu, th->events, events, &n, &out->unsupported))
 			continue;
 		tr->nr_events = n;
