@@ -261,6 +261,8 @@ RECORDS = {
         baseline=optional(U64),
         tolerance=optional(U64),
         leak=optional(U64),
+        work=optional(U64),
+        work_scaled=optional(Null(U64)),
         true=optional(Null(U64)),
     ), place=RUN_PLACE + ("thread", "event")),
     "exp_end": RecordType(dict(

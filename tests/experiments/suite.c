@@ -168,6 +168,13 @@ static void emit_count(const struct suite *s, const struct experiment *e, const 
 	}
 	if (run->xsu == XSU_MODE_CORE)
 		record_uint(&r, "leak", c->leak);
+	if (c->reading.work_enabled) {
+		record_uint(&r, "work", c->reading.work_enabled);
+		if (c->reading.counted)
+			record_uint(&r, "work_scaled", c->reading.work_scaled);
+		else
+			record_null(&r, "work_scaled");
+	}
 	if (c->has_true)
 		record_uint(&r, "true", c->truth);
 	else if (s->settings.pmu->model)
