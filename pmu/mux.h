@@ -207,9 +207,9 @@ struct mux_reading {
 	uint64_t raw; /* count + leak: under xsu=core the leak given back is part of it */
 	uint64_t time_enabled;
 	uint64_t time_running;
-	uint64_t scaled;  /* raw * enabled / running; meaningless when !counted */
-	bool counted;	  /* false: "<not counted>" (it never ran) */
-	unsigned percent; /* running / enabled in hundredths of a percent (6670 = 66.70%) */
+	uint64_t scaled;       /* raw * enabled / running; meaningless when !counted */
+	bool counted;	       /* false: "<not counted>" (it never ran) */
+	unsigned percent;      /* running / enabled in hundredths of a percent (6670 = 66.70%) */
 	uint64_t work_enabled; /* the work done while enabled (0: no work clock) */
 	uint64_t work_scaled;  /* the work done while it ran, scaled as the count is */
 };

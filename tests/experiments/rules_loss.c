@@ -160,10 +160,10 @@ static void view_truth(const struct exp_results *r, unsigned threads, struct tru
 				    !c->truth)
 					continue;
 				uint64_t s = c->reading.scaled, truth = paced_truth(c);
-				uint64_t off = truth ? mux_mul_div(s > truth ? s - truth
-									    : truth - s,
-								   1000, truth)
-						     : 1000;
+				uint64_t off =
+					truth ? mux_mul_div(s > truth ? s - truth : truth - s, 1000,
+							    truth)
+					      : 1000;
 				v->checked++;
 				v->leak += c->leak;
 				if (!v->worst || off > v->worst_per_mille) {
@@ -315,9 +315,8 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 		return;
 	}
 	if (v.worst_paced == v.worst->truth)
-		format_snprintf(worst, sizeof(worst), "HT%u %s %'llu against %'llu",
-				v.worst_thread, v.worst->event.name,
-				(unsigned long long)v.worst->reading.scaled,
+		format_snprintf(worst, sizeof(worst), "HT%u %s %'llu against %'llu", v.worst_thread,
+				v.worst->event.name, (unsigned long long)v.worst->reading.scaled,
 				(unsigned long long)v.worst->truth);
 	else
 		format_snprintf(worst, sizeof(worst),

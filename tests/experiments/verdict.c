@@ -106,8 +106,9 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned mode, u
 			 "even pace; at most %u%%): its multiplexed counts cannot be scaled",
 			 t, uneven->event.name, (unsigned long long)pace / 10,
 			 (unsigned long long)pace % 10,
-			 (unsigned long long)uneven->reading.work_enabled, rule_phase_word(run->run),
-			 rule_mode_name(run->run->xsu), EXP_MAX_PACE_PCT);
+			 (unsigned long long)uneven->reading.work_enabled,
+			 rule_phase_word(run->run), rule_mode_name(run->run->xsu),
+			 EXP_MAX_PACE_PCT);
 	} else if (multiplexed(tr) && tr->ticks < EXP_MIN_TICKS) {
 		rule_say(out,
 			 "HT%u's events were multiplexed over %llu ticks in the %s run of XSU %s: "
