@@ -168,13 +168,6 @@ static void emit_count(const struct suite *s, const struct experiment *e, const 
 	}
 	if (run->xsu == XSU_MODE_CORE)
 		record_uint(&r, "leak", c->leak);
-	if (c->reading.work_enabled) {
-		record_uint(&r, "work", c->reading.work_enabled);
-		if (c->reading.counted)
-			record_uint(&r, "work_scaled", c->reading.work_scaled);
-		else
-			record_null(&r, "work_scaled");
-	}
 	if (c->has_true)
 		record_uint(&r, "true", c->truth);
 	else if (s->settings.pmu->model)
@@ -244,6 +237,8 @@ static void emit_cost(struct record *r, const struct exp_run_result *res, unsign
 			 offsetof(struct exp_thread_result, writes_per_tick_centi));
 	per_thread_centi(r, "msr_reads_per_tick", res, threads,
 			 offsetof(struct exp_thread_result, reads_per_tick_centi));
+	per_thread_centi(r, "pace_pct", res, threads,
+			 offsetof(struct exp_thread_result, pace_centi));
 	if (res->smi_known)
 		record_uint(r, "smi_count", res->smi_count);
 	else
