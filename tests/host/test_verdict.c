@@ -653,13 +653,13 @@ static void test_core_loss_at_the_threads_pace(void **state)
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "counts lost"));
-	/* Work sampled 12% off: too uneven a pace for any scaled count. */
-	r.runs[3].thread[1].counts[0].reading.work_scaled = 880000;
+	/* Work sampled 30% off: too uneven a pace for any scaled count. */
+	r.runs[3].thread[1].counts[0].reading.work_scaled = 700000;
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "too_little_data");
 	assert_non_null(strstr(v.reason,
-			       "HT1's own work, sampled as its r08d1:u was, came 12.0% off "
+			       "HT1's own work, sampled as its r08d1:u was, came 30.0% off "
 			       "the 1,000,000 units"));
 }
 
