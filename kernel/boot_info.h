@@ -13,8 +13,9 @@
 
 #define BOOT_INFO_MAGIC 0x4f464e49544f4f42ull /* "BOOTINFO" */
 /* Version 2: no trampoline_page, the kernel picks that page itself. Version 3: the words of the
- * command line that did not fit. Version 4: the boot modules (bundles of your own code). */
-#define BOOT_INFO_VERSION 4
+ * command line that did not fit. Version 4: the boot modules (bundles of your own code). Version 5:
+ * the modules that were not passed on, and why. */
+#define BOOT_INFO_VERSION 5
 
 #define BOOT_MEMMAP_MAX 512
 #define BOOT_CMDLINE_MAX 1024
@@ -22,6 +23,14 @@
 /* Boot modules kept: pmu-bench runs at most 16 bundles in one boot (docs/own-code.md). */
 #define BOOT_MODULES_MAX 16
 #define BOOT_MODULE_NAME_MAX 64
+/* Modules not passed on that are named one by one (more are only counted). */
+#define BOOT_MODULE_PROBLEMS_MAX 8
+/*
+ * The largest file the native UEFI loader reads as a module: twice the largest bundle the format
+ * allows (five parts of at most 1 MiB, each with a decode table of at most one 12-byte entry per
+ * byte: about 65 MiB, tests/owncode/bundle.h), so that no bundle is refused for its size.
+ */
+#define BOOT_MODULE_FILE_MAX (128ull << 20)
 
 enum boot_path {
 	BOOT_PATH_UNKNOWN = 0,
@@ -55,6 +64,25 @@ struct boot_module {
 	uint64_t base;			 /* physical address of its first byte */
 	uint64_t size;			 /* bytes */
 	char name[BOOT_MODULE_NAME_MAX]; /* the module's string or the file's name, cut to fit */
+};
+
+/* Why a module was not passed on, which the kernel's warn record says (key "module"). */
+enum boot_module_problem_kind {
+	BOOT_MODULE_TOO_MANY = 1,   /* beyond the BOOT_MODULES_MAX kept */
+	BOOT_MODULE_BAD_RANGE = 2,  /* multiboot: a module that ends before it starts */
+	BOOT_MODULE_TOO_BIG = 3,    /* UEFI: a file larger than the loader reads (size) */
+	BOOT_MODULE_NO_MEMORY = 4,  /* UEFI: no free pages below 4 GiB for it (size, status) */
+	BOOT_MODULE_UNREADABLE = 5, /* UEFI: the firmware could not open or read it (status) */
+	BOOT_MODULE_SHORT_READ = 6, /* UEFI: the file gave fewer bytes than its size (size) */
+	BOOT_MODULE_NOT_A_FILE = 7, /* UEFI: a directory of that name */
+};
+
+struct boot_module_problem {
+	char name[BOOT_MODULE_NAME_MAX]; /* as a kept module's name */
+	uint64_t size;			 /* its bytes, 0 when not known */
+	uint32_t kind;			 /* enum boot_module_problem_kind */
+	uint32_t status;		 /* the firmware's EFI_STATUS code (UEFI 2.10, Appendix D)
+					  * without its error bit; 0 when none */
 };
 
 /* Where the RSDP came from. */
@@ -114,9 +142,28 @@ struct boot_info {
 	char loader_name[BOOT_LOADER_NAME_MAX];
 
 	uint32_t module_count;	  /* modules in modules[], in the loader's order */
-	uint32_t modules_dropped; /* modules beyond BOOT_MODULES_MAX, or unreadable: not kept */
+	uint32_t modules_dropped; /* modules not kept: each of module_problems[] and any more */
 	struct boot_module modules[BOOT_MODULES_MAX];
+	uint32_t module_problem_count; /* the first of the dropped modules, in the loader's order */
+	uint32_t reserved1;
+	struct boot_module_problem module_problems[BOOT_MODULE_PROBLEMS_MAX];
 };
+
+/*
+ * A module that is not passed on, of kind (enum boot_module_problem_kind): counted in
+ * modules_dropped, and noted in module_problems[] while there is room. Returns the entry, for the
+ * caller to name (its name is empty), or NULL when the list is full.
+ */
+static inline struct boot_module_problem *boot_module_drop(struct boot_info *info, uint32_t kind,
+							   uint64_t size, uint32_t status)
+{
+	info->modules_dropped++;
+	if (info->module_problem_count >= BOOT_MODULE_PROBLEMS_MAX)
+		return NULL;
+	struct boot_module_problem *p = &info->module_problems[info->module_problem_count++];
+	*p = (struct boot_module_problem){ .size = size, .kind = kind, .status = status };
+	return p;
+}
 
 /*
  * Whether the command line's first word is the kernel image's path, as the loader put it there:

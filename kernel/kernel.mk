@@ -1,7 +1,7 @@
 # kernel/: the machine. Pure parsers and formatters (KERNEL_PURE) are also compiled into the host
 # tests; the rest runs only in the kernel.
 KERNEL_PURE := kernel/format.c kernel/crc32.c kernel/record.c kernel/cmdline.c kernel/config.c \
-	kernel/cmdline_cut.c \
+	kernel/cmdline_cut.c kernel/boot_modules.c \
 	kernel/multiboot.c kernel/acpi.c kernel/apic.c kernel/topology.c kernel/memmap.c \
 	kernel/fpu_plan.c kernel/tick_stats.c kernel/font.c kernel/screen.c kernel/framebuffer.c \
 	kernel/syscall_rules.c

@@ -7,6 +7,7 @@
 #include "kernel/acpi.h"
 #include "kernel/apic_hw.h"
 #include "kernel/boot_info.h"
+#include "kernel/boot_modules.h"
 #include "kernel/cmdline.h"
 #include "kernel/config.h"
 #include "kernel/console.h"
@@ -494,6 +495,32 @@ static void emit_cmdline_warnings(void)
 	}
 }
 
+/* Boot modules (bundles of your own code) the loader did not pass on: each named, then a count. */
+static void emit_module_warnings(void)
+{
+	char value[24], message[256];
+	unsigned named = boot_info.module_problem_count;
+
+	if (named > BOOT_MODULE_PROBLEMS_MAX)
+		named = BOOT_MODULE_PROBLEMS_MAX;
+	for (unsigned i = 0; i < named; i++) {
+		struct boot_module_problem *p = &boot_info.module_problems[i];
+		p->name[BOOT_MODULE_NAME_MAX - 1] = 0;
+		const char *accepted = boot_module_problem_text(p, message, sizeof(message));
+		record_warn("boot", "module", p->name, accepted, NULL, message);
+	}
+	if (boot_info.modules_dropped > named) {
+		unsigned more = boot_info.modules_dropped - named;
+		format_snprintf(value, sizeof(value), "%u modules", more);
+		format_snprintf(
+			message, sizeof(message),
+			"%u %smodule(s) the loader found were not passed on (beyond the %u the "
+			"kernel keeps, or unreadable)",
+			more, named ? "more " : "", BOOT_MODULES_MAX);
+		record_warn("boot", "module", value, BOOT_MODULES_ACCEPTED, NULL, message);
+	}
+}
+
 static void emit_warnings(const char *handoff_error, const char *handoff_warning,
 			  const struct cmdline_warning *warnings, unsigned warning_count)
 {
@@ -504,6 +531,7 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 		record_warn("boot", "boot", boot_path_name(boot_info.path),
 			    "multiboot1|multiboot2|uefi", NULL, handoff_warning);
 	emit_cmdline_warnings();
+	emit_module_warnings();
 	for (unsigned i = 0; i < warning_count && i < MAX_WARNINGS; i++) {
 		const struct cmdline_warning *w = &warnings[i];
 		record_warn("cmdline", w->key, w->value, w->accepted, w->used[0] ? w->used : NULL,
@@ -678,6 +706,9 @@ void uefi_main(const struct boot_info *from_loader)
 		memcpy(&boot_info, from_loader, sizeof(boot_info));
 		boot_info.cmdline[sizeof(boot_info.cmdline) - 1] = 0;
 		boot_info.loader_name[sizeof(boot_info.loader_name) - 1] = 0;
+		/* memory_setup() and the payload index modules[] by it. */
+		if (boot_info.module_count > BOOT_MODULES_MAX)
+			boot_info.module_count = BOOT_MODULES_MAX;
 	}
 	kmain(error, NULL);
 }

@@ -173,13 +173,16 @@ static void parse_framebuffer(struct boot_info *info, const uint8_t *tag, uint32
 
 /*
  * A module [start, end) with its string: kept while there is room (kernel/boot_info.h), else
- * counted as dropped, as is one that ends before it starts.
+ * dropped with its string, as is one that ends before it starts (the kernel warns of both).
  */
 static void add_module(struct boot_info *info, uint64_t start, uint64_t end,
 		       const struct string_source *name)
 {
 	if (end < start || info->module_count >= BOOT_MODULES_MAX) {
-		info->modules_dropped++;
+		struct boot_module_problem *p = boot_module_drop(
+			info, end < start ? BOOT_MODULE_BAD_RANGE : BOOT_MODULE_TOO_MANY, 0, 0);
+		if (p)
+			copy_string(p->name, sizeof(p->name), name);
 		return;
 	}
 	struct boot_module *m = &info->modules[info->module_count++];
@@ -414,12 +417,16 @@ static const char *mb1_memory_map(struct boot_info *info, const uint8_t *mbi,
 	return NULL;
 }
 
-/* The modules (spec 3.3): mods_count entries at mods_addr. Returns a warning, or NULL. */
+/*
+ * The modules (spec 3.3): mods_count entries at mods_addr. Those beyond the kept are read as far as
+ * the kernel names dropped modules, and counted after that. Returns a warning, or NULL.
+ */
 static const char *mb1_modules(struct boot_info *info, const uint8_t *mbi,
 			       multiboot_translate_fn translate, void *ctx)
 {
 	uint32_t count = read32(mbi + MB1_MODS_COUNT), addr = read32(mbi + MB1_MODS_ADDR);
-	uint32_t keep = count > BOOT_MODULES_MAX ? BOOT_MODULES_MAX : count;
+	uint32_t most = BOOT_MODULES_MAX + BOOT_MODULE_PROBLEMS_MAX;
+	uint32_t keep = count > most ? most : count;
 	const uint8_t *list = translate(addr, (size_t)keep * MB1_MODULE_SIZE, ctx);
 
 	if (!list && keep) {

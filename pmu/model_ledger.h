@@ -64,4 +64,15 @@ static inline void model_ledger_add(struct model_ledger *l, const struct model_p
 		l->unslotted += n;
 }
 
+/* Every unit done so far, all profiles together: the workload's progress (pmu/mux.h's work clock
+ * reads it; a per-pass profile adds one unit a pass, too few to matter). */
+static inline uint64_t model_ledger_units(const struct model_ledger *l)
+{
+	uint64_t units = __atomic_load_n(&l->unslotted, __ATOMIC_RELAXED);
+
+	for (unsigned s = 0; s < MODEL_LEDGER_SLOTS; s++)
+		units += __atomic_load_n(&l->units[s], __ATOMIC_ACQUIRE);
+	return units;
+}
+
 #endif

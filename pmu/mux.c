@@ -111,6 +111,18 @@ struct xsu_usage mux_usage(const struct mux_thread *t)
 	return mux_usage_of(t, counter);
 }
 
+static uint64_t work_now(const struct mux_thread *t)
+{
+	return t->work ? t->work(t->work_arg) : 0;
+}
+
+void mux_set_work(struct mux_thread *t, uint64_t (*work)(const void *arg), const void *arg)
+{
+	t->work = work;
+	t->work_arg = arg;
+	t->last_work = work_now(t);
+}
+
 /* Linux update_event_times(): enabled while in the list and not in error, running while on. */
 void mux_account(struct mux_thread *t, uint64_t now)
 {
@@ -118,18 +130,25 @@ void mux_account(struct mux_thread *t, uint64_t now)
 	 * back, and none is counted twice. */
 	if (now <= t->last_time)
 		return;
-	uint64_t delta = now - t->last_time;
+	uint64_t delta = now - t->last_time, work = work_now(t), done = 0;
 
+	/* A ledger that went back was reset: its work counts from there. */
+	if (work > t->last_work)
+		done = work - t->last_work;
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
 		if (e->state != MUX_EVENT_ENABLED)
 			continue;
 		e->time_enabled += delta;
-		if (e->counter != SCHED_NO_COUNTER)
+		e->work_enabled += done;
+		if (e->counter != SCHED_NO_COUNTER) {
 			e->time_running += delta;
+			e->work_running += done;
+		}
 	}
 	t->last_time = now;
+	t->last_work = work;
 }
 
 /* Linux rotate_ctx(): the first flexible group goes to the tail (thesis fig. 3.1, T_1). */
@@ -280,6 +299,7 @@ void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out)
 {
 	t->running = true;
 	t->last_time = now;
+	t->last_work = work_now(t);
 	t->multiplexing = false;
 	schedule(t, out);
 }
@@ -368,5 +388,8 @@ struct mux_reading mux_read(const struct mux_event *e)
 	r.scaled = 0;
 	r.counted = mux_scale(r.raw, e->time_enabled, e->time_running, &r.scaled);
 	r.percent = mux_percent(e->time_running, e->time_enabled);
+	r.work_enabled = e->work_enabled;
+	r.work_scaled = 0;
+	mux_scale(e->work_running, e->time_enabled, e->time_running, &r.work_scaled);
 	return r;
 }

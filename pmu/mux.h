@@ -90,6 +90,10 @@ struct mux_event {
 	uint8_t state;	     /* enum mux_event_state */
 	uint64_t time_enabled;
 	uint64_t time_running;
+	/* The thread's work (mux_set_work()) done while it was enabled and while it ran: the pace
+	 * check of its scaling, accounted as its times are. 0 without a work clock. */
+	uint64_t work_enabled;
+	uint64_t work_running;
 	uint64_t count;	 /* raw count; the caller adds what the counter counted while it ran */
 	uint64_t leak;	 /* xsu=core: what the sibling's leak catcher caught of this event's count
 			 * and gave back (mux_pair_add_leak); always 0 with xsu off and on */
@@ -122,6 +126,10 @@ struct mux_thread {
 	bool multiplexing; /* the last schedule left a flexible group out: rotate next tick */
 	bool running;	   /* between mux_start and mux_stop */
 	uint64_t last_time;
+	/* The thread's work clock (mux_set_work()): units of work done so far; NULL: none. */
+	uint64_t (*work)(const void *arg);
+	const void *work_arg;
+	uint64_t last_work;
 };
 
 /* What one schedule decided: the driver programs counter[]. */
@@ -161,6 +169,14 @@ int mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned
  */
 int mux_add_events(struct mux_thread *t, const struct pmu_event *events, unsigned n);
 
+/*
+ * A second clock for the accounting: the units of work the thread has done so far (its workload's
+ * own ledger), read wherever time is accounted. A scaled count assumes the work went on at an even
+ * pace while the event was off its counter; the work done while it ran, scaled the same way,
+ * says how far that held (mux_reading's work figures). May be read from the sibling's CPU.
+ */
+void mux_set_work(struct mux_thread *t, uint64_t (*work)(const void *arg), const void *arg);
+
 /* Replace an event's static constraint mask (schedsim's -C). */
 void mux_set_constraint(struct mux_thread *t, unsigned event, uint64_t mask);
 
@@ -191,9 +207,11 @@ struct mux_reading {
 	uint64_t raw; /* count + leak: under xsu=core the leak given back is part of it */
 	uint64_t time_enabled;
 	uint64_t time_running;
-	uint64_t scaled;  /* raw * enabled / running; meaningless when !counted */
-	bool counted;	  /* false: "<not counted>" (it never ran) */
-	unsigned percent; /* running / enabled in hundredths of a percent (6670 = 66.70%) */
+	uint64_t scaled;       /* raw * enabled / running; meaningless when !counted */
+	bool counted;	       /* false: "<not counted>" (it never ran) */
+	unsigned percent;      /* running / enabled in hundredths of a percent (6670 = 66.70%) */
+	uint64_t work_enabled; /* the work done while enabled (0: no work clock) */
+	uint64_t work_scaled;  /* the work done while it ran, scaled as the count is */
 };
 
 struct mux_reading mux_read(const struct mux_event *e);

@@ -110,11 +110,21 @@ def add_data(image, dest, data):
         add_file(image, f.name, dest)
 
 
-def create(image, boot_code, files):
-    sectors = IMAGE_BYTES // SECTOR - PARTITION_START
+def add_directory(image, dest):
+    """An empty directory at dest (the tests put one where the loader looks for a file)."""
+    for directory in _directories(dest):
+        if not _mtools("mdir", image, "-b", "::" + directory, check=False):
+            _mtools("mmd", image, "::" + directory)
+    _mtools("mmd", image, "::" + dest)
+
+
+def create(image, boot_code, files, size=IMAGE_BYTES):
+    """A new image of size bytes (IMAGE_BYTES: what `make image` writes) holding files, a list
+    of (host file, absolute path in the FAT file system)."""
+    sectors = size // SECTOR - PARTITION_START
     tmp = image + ".tmp"
     with open(tmp, "wb") as f:
-        f.truncate(IMAGE_BYTES)
+        f.truncate(size)
         f.write(mbr(boot_code, PARTITION_START, sectors))
     # FAT32, one sector per cluster, two FATs; hidden sectors = where the partition starts (the
     # BPB records it); fixed serial number so that the image is the same from build to build.

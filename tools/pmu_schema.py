@@ -282,6 +282,7 @@ RECORDS = {
         ticks_late=PER_THREAD,
         ticks_lost=PER_THREAD,
         msr_writes_per_tick=optional(PER_THREAD_NUM),
+        pace_pct=optional(PER_THREAD_NUM),
         msr_reads_per_tick=optional(PER_THREAD_NUM),
         smi_count=optional(Null(U64)),
     ), place=RUN_PLACE),

@@ -6,7 +6,7 @@
 # in it (kernel_image.asm), so the same file boots from the FAT image and chainloaded by GRUB.
 
 EFI_LOADER_SRCS := boot/efi/loader.c boot/efi/kernel_load.c boot/efi/esp_file.c \
-	boot/efi/firmware_info.c boot/efi/firmware_map.c boot/efi/handoff.c
+	boot/efi/bundles.c boot/efi/firmware_info.c boot/efi/firmware_map.c boot/efi/handoff.c
 # Pure code: also linked into the host tests (tests/host/test_efi_*.c).
 EFI_PURE_SRCS := boot/efi/elf_plan.c boot/efi/efi_memmap.c boot/efi/load_options.c
 # Pure code of kernel/ the loader needs too: which words a cut command line keeps.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading a small file that lies beside the loader on the stick (cmdline.txt). The directory is
- * the one of the loader's own file path (UEFI 2.10, 10.3.5.4 "File Path Media Device Path": the
- * path may be split over several nodes); when the loader was not started from a file path (GRUB
- * chainloading it from memory), \EFI\BOOT\ is assumed. The file system is the one on the device
- * the loader came from (EFI_SIMPLE_FILE_SYSTEM_PROTOCOL, 13.4); a device without one (an ISO 9660
- * CD) simply has no such file.
+ * Reading files that lie beside the loader on the stick: cmdline.txt, the bundles BENCH1.BIN, ...
+ * (EFI_FILE_PROTOCOL, UEFI 2.10, 13.5). The directory is the one of the loader's own file path
+ * (10.3.5.4 "File Path Media Device Path": the path may be split over several nodes); when the
+ * loader was not started from a file path (GRUB chainloading it from memory), \EFI\BOOT\ is
+ * assumed. The file system is the one on the device the loader came from
+ * (EFI_SIMPLE_FILE_SYSTEM_PROTOCOL, 13.4); a device without one (an ISO 9660 CD) simply has no
+ * such file.
  */
 #include "boot/efi/loader.h"
 
@@ -62,28 +63,84 @@ static BOOLEAN path_beside_loader(EFI_LOADED_IMAGE *self, const CHAR16 *name, CH
 	return TRUE;
 }
 
-EFI_STATUS esp_read_beside_loader(EFI_LOADED_IMAGE *self, const CHAR16 *name, void *buffer,
-				  UINTN *size)
+EFI_STATUS esp_open_beside_loader(EFI_LOADED_IMAGE *self, const CHAR16 *name, struct esp_file *f)
 {
 	CHAR16 path[PATH_MAX_CHARS];
 	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *fs = NULL;
-	EFI_FILE_HANDLE root = NULL, file = NULL;
 	EFI_STATUS status;
 
+	*f = (struct esp_file){ 0 };
 	if (!path_beside_loader(self, name, path, PATH_MAX_CHARS))
 		return EFI_NOT_FOUND;
 	status = BS->HandleProtocol(self->DeviceHandle, &gEfiSimpleFileSystemProtocolGuid,
 				    (void **)&fs);
 	if (EFI_ERROR(status))
 		return EFI_NOT_FOUND;
-	status = fs->OpenVolume(fs, &root);
+	status = fs->OpenVolume(fs, &f->root);
+	if (EFI_ERROR(status)) {
+		f->root = NULL;
+		return status;
+	}
+	status = f->root->Open(f->root, &f->file, path, EFI_FILE_MODE_READ, 0);
+	if (EFI_ERROR(status)) {
+		f->file = NULL;
+		esp_close(f);
+	}
+	return status;
+}
+
+EFI_STATUS esp_file_info(struct esp_file *f, UINT64 *size, BOOLEAN *directory)
+{
+	/* EFI_FILE_INFO ends in the file's name: room for FAT's longest (255 characters). */
+	UINT64 buffer[(sizeof(EFI_FILE_INFO) + 256 * sizeof(CHAR16)) / sizeof(UINT64) + 1];
+	UINTN bytes = sizeof(buffer);
+	EFI_STATUS status = f->file->GetInfo(f->file, &gEfiFileInfoGuid, &bytes, buffer);
+
 	if (EFI_ERROR(status))
 		return status;
-	status = root->Open(root, &file, path, EFI_FILE_MODE_READ, 0);
-	if (!EFI_ERROR(status)) {
-		status = file->Read(file, size, buffer);
-		file->Close(file);
+	*size = ((EFI_FILE_INFO *)buffer)->FileSize;
+	*directory = (((EFI_FILE_INFO *)buffer)->Attribute & EFI_FILE_DIRECTORY) != 0;
+	return EFI_SUCCESS;
+}
+
+/* Read() may return fewer bytes than asked before the end of the file (13.5.8): ask again. */
+EFI_STATUS esp_file_read(struct esp_file *f, void *buffer, UINTN *size)
+{
+	UINTN done = 0;
+
+	while (done < *size) {
+		UINTN chunk = *size - done;
+		EFI_STATUS status = f->file->Read(f->file, &chunk, (UINT8 *)buffer + done);
+		if (EFI_ERROR(status)) {
+			*size = done;
+			return status;
+		}
+		if (chunk == 0)
+			break; /* the end of the file */
+		done += chunk;
 	}
-	root->Close(root);
+	*size = done;
+	return EFI_SUCCESS;
+}
+
+void esp_close(struct esp_file *f)
+{
+	if (f->file)
+		f->file->Close(f->file);
+	if (f->root)
+		f->root->Close(f->root);
+	*f = (struct esp_file){ 0 };
+}
+
+EFI_STATUS esp_read_beside_loader(EFI_LOADED_IMAGE *self, const CHAR16 *name, void *buffer,
+				  UINTN *size)
+{
+	struct esp_file f;
+	EFI_STATUS status = esp_open_beside_loader(self, name, &f);
+
+	if (EFI_ERROR(status))
+		return status;
+	status = esp_file_read(&f, buffer, size);
+	esp_close(&f);
 	return status;
 }

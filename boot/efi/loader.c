@@ -6,11 +6,11 @@
  * error status, giving back what it allocated. After ExitBootServices() nothing can fail any more.
  *
  * boot_info's map is the firmware's, types converted, nothing cut out: the kernel keeps its own
- * image (__image_start..__image_end) and boot_info's pages (loader_info_start..end) out of use
- * itself, and picks its AP trampoline page from the map (memmap_trampoline_page()), as on the
- * multiboot path. Everything else of the loader's and the firmware's is free once the kernel has
- * copied boot_info and switched to its own page tables, GDT and stack, which it does before it
- * allocates anything.
+ * image (__image_start..__image_end), boot_info's pages (loader_info_start..end) and the bundles'
+ * (boot_info's modules, bundles.c) out of use itself, and picks its AP trampoline page from the
+ * map (memmap_trampoline_page()), as on the multiboot path. Everything else of the loader's and
+ * the firmware's is free once the kernel has copied boot_info and switched to its own page
+ * tables, GDT and stack, which it does before it allocates anything.
  */
 #include "boot/efi/efi_memmap.h"
 #include "boot/efi/handoff.h"
@@ -38,6 +38,7 @@ static EFI_STATUS give_up(struct loader *l, EFI_STATUS status)
 {
 	if (l->kernel_loaded)
 		kernel_unload(&l->plan);
+	bundles_release(l->info);
 	handoff_release(l->info, l->info_pages);
 
 	Print(LOADER_SAY L"not started (%r). Press a key to return to the firmware.\n", status);
@@ -133,6 +134,7 @@ static void fill_boot_info(struct loader *l)
 	choose_cmdline(l, info);
 	firmware_find_acpi(info);
 	firmware_find_framebuffer(info);
+	bundles_load(l->self, info);
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)

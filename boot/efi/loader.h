@@ -24,9 +24,30 @@
 EFI_STATUS kernel_load(struct elf_plan *plan);
 void kernel_unload(const struct elf_plan *plan);
 
-/* esp_file.c: up to *size bytes of a file in the loader's own directory; *size = bytes read. */
+/*
+ * esp_file.c: files in the loader's own directory on the device it came from. Open gives
+ * EFI_NOT_FOUND when there is no such file, or no file system (an ISO 9660 CD under GRUB).
+ */
+struct esp_file {
+	EFI_FILE_HANDLE root, file;
+};
+EFI_STATUS esp_open_beside_loader(EFI_LOADED_IMAGE *self, const CHAR16 *name, struct esp_file *f);
+/* The file's size in bytes, and whether it is a directory (EFI_FILE_INFO, UEFI 2.10, 13.5.16). */
+EFI_STATUS esp_file_info(struct esp_file *f, UINT64 *size, BOOLEAN *directory);
+/* Up to *size bytes from where the file stands; *size = bytes read, fewer at its end. */
+EFI_STATUS esp_file_read(struct esp_file *f, void *buffer, UINTN *size);
+void esp_close(struct esp_file *f);
+/* Up to *size bytes of a file in the loader's own directory; *size = bytes read. */
 EFI_STATUS esp_read_beside_loader(EFI_LOADED_IMAGE *self, const CHAR16 *name, void *buffer,
 				  UINTN *size);
+
+/*
+ * bundles.c: BENCH1.BIN, BENCH2.BIN, ... beside the loader into pages below 4 GiB, listed in
+ * info->modules; the files not passed on in info->module_problems. Release gives the pages back
+ * when the loader returns to the firmware.
+ */
+void bundles_load(EFI_LOADED_IMAGE *self, struct boot_info *info);
+void bundles_release(struct boot_info *info);
 
 /* firmware_info.c: the ACPI RSDP and the GOP framebuffer into boot_info. */
 void firmware_find_acpi(struct boot_info *info);

@@ -116,6 +116,10 @@ struct exp_thread_result {
 	unsigned nr_events;
 	struct exp_count counts[EXP_MAX_EVENTS];
 	uint64_t units; /* the workload's units of work */
+	/* How unevenly it worked: of its multiplexed counts, the largest gap between its work
+	 * sampled as the count was and the work it did (pmu/mux.h's work clock), in hundredths of
+	 * a percent of that work; 0 when nothing was multiplexed. */
+	uint64_t pace_centi;
 	uint64_t ticks;
 	/* The tick handler's own cost (TSC cycles) and punctuality (kernel/tick_stats.h). */
 	uint64_t tick_tsc_mean, tick_tsc_max, ticks_late, ticks_lost;

@@ -82,6 +82,13 @@ struct exp_machine {
  * thread 1 has no timer of its own, and thread 0's lost ticks stand for the host's bursts.
  */
 #define EXP_MAX_LOST_TICKS_PCT 40
+/*
+ * The same, measured rather than guessed from the ticks: the thread's own work done while an event
+ * ran, scaled as its count is (pmu/mux.h's work clock), is at most this far (percent) from the
+ * work it did; beyond, its pace was too uneven for any scaled count to be judged. Under TCG on a
+ * busy two-core host: 11.8% and 37.2% at dur_ms=60, where a quiet 500 ms run stays near 1%.
+ */
+#define EXP_MAX_PACE_PCT 10
 
 struct exp_rule {
 	const char *name; /* "baseline", "zero", ... */

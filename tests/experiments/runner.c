@@ -152,6 +152,30 @@ static void measure_thread(unsigned thread, void *arg)
 	pmu_thread_end(thread);
 }
 
+/* The work clock of a thread's accounting (pmu/mux.h): its workload's ledger, in all. */
+static uint64_t ledger_work(const void *ledger)
+{
+	return model_ledger_units(ledger);
+}
+
+/* exp_thread_result.pace_centi, from its counts' work figures. */
+static uint64_t pace_centi(const struct exp_thread_result *tr)
+{
+	uint64_t worst = 0;
+
+	for (unsigned i = 0; i < tr->nr_events; i++) {
+		const struct mux_reading *r = &tr->counts[i].reading;
+		if (!r->counted || !r->work_enabled || r->time_running >= r->time_enabled)
+			continue;
+		uint64_t gap = r->work_scaled > r->work_enabled ? r->work_scaled - r->work_enabled
+								: r->work_enabled - r->work_scaled;
+		gap = mux_mul_div(gap, 10000, r->work_enabled);
+		if (gap > worst)
+			worst = gap;
+	}
+	return worst;
+}
+
 static void fill_results(struct measurement *m, struct exp_run_result *out)
 {
 	for (unsigned t = 0; t < m->pair->thread_count; t++) {
@@ -174,6 +198,7 @@ static void fill_results(struct measurement *m, struct exp_run_result *out)
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
+		tr->pace_centi = pace_centi(tr);
 		tr->ticks = m->mux.ops->joint ? m->handover.ticks[t] : mt->ticks;
 		tr->tick_tsc_total = mt->tick.handler_tsc;
 		tr->tick_slowed = mt->tick.slowed;
@@ -242,6 +267,7 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		mux_init(&mt->mux, &config, t);
 		if (!prepare_workload(m, t, s))
 			continue;
+		mux_set_work(&mt->mux, ledger_work, &m->params[t]->ledger);
 		if (!parse_events(m->pmu, th->events, events, &n, &out->unsupported))
 			continue;
 		tr->nr_events = n;

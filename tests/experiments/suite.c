@@ -237,6 +237,8 @@ static void emit_cost(struct record *r, const struct exp_run_result *res, unsign
 			 offsetof(struct exp_thread_result, writes_per_tick_centi));
 	per_thread_centi(r, "msr_reads_per_tick", res, threads,
 			 offsetof(struct exp_thread_result, reads_per_tick_centi));
+	per_thread_centi(r, "pace_pct", res, threads,
+			 offsetof(struct exp_thread_result, pace_centi));
 	if (res->smi_known)
 		record_uint(r, "smi_count", res->smi_count);
 	else

@@ -47,11 +47,35 @@ static bool multiplexed(const struct exp_thread_result *tr)
 	return false;
 }
 
+/* The multiplexed count of tr whose thread's work, scaled as it was, is furthest from the work
+ * done (pmu/mux.h's work clock), and how far, per mille; NULL when none has a work clock. */
+static const struct exp_count *worst_pace(const struct exp_thread_result *tr, uint64_t *per_mille)
+{
+	const struct exp_count *worst = NULL;
+
+	*per_mille = 0;
+	for (unsigned i = 0; i < tr->nr_events; i++) {
+		const struct mux_reading *r = &tr->counts[i].reading;
+		if (r->time_running >= r->time_enabled || !r->work_enabled || !r->counted)
+			continue;
+		uint64_t off = r->work_scaled > r->work_enabled ? r->work_scaled - r->work_enabled
+								: r->work_enabled - r->work_scaled;
+		off = mux_mul_div(off, 1000, r->work_enabled);
+		if (!worst || off > *per_mille) {
+			worst = &tr->counts[i];
+			*per_mille = off;
+		}
+	}
+	return worst;
+}
+
 /* Too little data to judge (EXP_MIN_TICKS, EXP_MIN_TICKS_PCT): a skip, with the reason. */
 static bool thread_too_little(const struct exp_run_result *run, unsigned mode, unsigned t,
 			      struct exp_verdict *out)
 {
 	const struct exp_thread_result *tr = &run->thread[t];
+	uint64_t pace;
+	const struct exp_count *uneven = worst_pace(tr, &pace);
 
 	if (!tr->units) {
 		rule_say(
@@ -75,6 +99,16 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned mode, u
 			 t, (unsigned long long)tr->ticks_lost,
 			 (unsigned long long)(tr->ticks + tr->ticks_lost),
 			 rule_phase_word(run->run), rule_mode_name(run->run->xsu));
+	} else if (uneven && pace > EXP_MAX_PACE_PCT * 10) {
+		rule_say(out,
+			 "HT%u's own work, sampled as its %s was, came %llu.%llu%% off the %'llu "
+			 "units it did in the %s run of XSU %s (its CPU ran in bursts, not at an "
+			 "even pace; at most %u%%): its multiplexed counts cannot be scaled",
+			 t, uneven->event.name, (unsigned long long)pace / 10,
+			 (unsigned long long)pace % 10,
+			 (unsigned long long)uneven->reading.work_enabled,
+			 rule_phase_word(run->run), rule_mode_name(run->run->xsu),
+			 EXP_MAX_PACE_PCT);
 	} else if (multiplexed(tr) && tr->ticks < EXP_MIN_TICKS) {
 		rule_say(out,
 			 "HT%u's events were multiplexed over %llu ticks in the %s run of XSU %s: "

@@ -214,8 +214,8 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_string_equal(warnings[0].value, "1");
 	assert_string_equal(
 		warnings[0].accepted,
-		"pmu|exit|selftest|apic|serial|baud|core|smp|qr|qr_ms|exp|xsu|sched|mux_ms|dur_ms|"
-		"repeat|"
+		"pmu|exit|selftest|apic|serial|baud|core|smp|qr|qr_ms|exp|xsu|sched|bench_ms|"
+		"mux_ms|dur_ms|repeat|"
 		"ht0|work0|ht1|work1|start1_ms|triad_kib|triad_reps|chase_kib|survey_work");
 	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
 	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));

@@ -87,6 +87,10 @@ static void test_multiboot2_modules(void **state)
 	assert_null(r.error);
 	assert_int_equal(info.module_count, 2);
 	assert_int_equal(info.modules_dropped, 2);
+	/* The one with its addresses is named; the tag too short for them is only counted. */
+	assert_int_equal(info.module_problem_count, 1);
+	assert_int_equal(info.module_problems[0].kind, BOOT_MODULE_BAD_RANGE);
+	assert_string_equal(info.module_problems[0].name, "backwards");
 	assert_int_equal(info.modules[0].base, 0x200000);
 	assert_int_equal(info.modules[0].size, 0x123);
 	assert_string_equal(info.modules[0].name, "bench1.bin");
@@ -122,6 +126,10 @@ static void test_multiboot1_modules(void **state)
 	assert_int_equal(info.modules[3].base, 0x403000);
 	assert_int_equal(info.modules[3].size, 103);
 	assert_string_equal(info.modules[15].name, "/tmp/b15/bundle.bin");
+	assert_int_equal(info.module_problem_count, 20 - BOOT_MODULES_MAX);
+	assert_int_equal(info.module_problems[0].kind, BOOT_MODULE_TOO_MANY);
+	assert_string_equal(info.module_problems[0].name, "/tmp/b16/bundle.bin");
+	assert_string_equal(info.module_problems[3].name, "/tmp/b19/bundle.bin");
 
 	put_le(mbi + 24, 0x70000, 4); /* nothing there */
 	put_le(mbi + 20, 2, 4);

@@ -82,6 +82,55 @@ static void test_time_accounting(void **state)
 	assert_int_equal(t.events[0].counter, SCHED_NO_COUNTER);
 }
 
+static uint64_t work_of(const void *arg)
+{
+	return *(const uint64_t *)arg;
+}
+
+/*
+ * The work clock: the thread's units are accounted where its time is. Two events take turns on
+ * counter 2 (event 0 for 30 of 50 ticks, event 1 for 20), but the thread does 90 units while
+ * event 0 runs and 10 while event 1 runs (a CPU its host ran in bursts): scaled as their counts
+ * are, event 0's work comes to 150 and event 1's to 25 of the 100 done. A reset ledger is no
+ * work done backwards.
+ */
+static void test_work_clock(void **state)
+{
+	struct mux_thread t;
+	struct mux_schedule s;
+	uint64_t work = 1000;
+	struct mux_reading r;
+
+	(void)state;
+	fixture_thread(&t, "haswell", 0, "r0148,r0148", SCHED_GREEDY, NULL, 0);
+	mux_set_work(&t, work_of, &work);
+	mux_start(&t, 0, &s); /* event 0 runs */
+	work += 45;
+	mux_tick(&t, 10, &s); /* event 1 runs */
+	work += 5;
+	mux_tick(&t, 20, &s); /* event 0 */
+	work = 45;	      /* the ledger was reset: counts from here */
+	mux_tick(&t, 30, &s); /* event 1 */
+	work += 5;
+	mux_tick(&t, 40, &s);
+	work += 45;
+	mux_stop(&t, 50); /* event 0 ran [40, 50) too */
+	assert_int_equal(t.events[0].work_enabled, 100);
+	assert_int_equal(t.events[0].work_running, 90);
+	assert_int_equal(t.events[1].work_running, 10);
+	r = mux_read(&t.events[0]);
+	assert_int_equal(r.work_enabled, 100);
+	assert_int_equal(r.work_scaled, 150); /* 90 in 30 of 50 ticks */
+	r = mux_read(&t.events[1]);
+	assert_int_equal(r.work_scaled, 25); /* 10 in 20 of 50 */
+	/* No work clock: no work figures. */
+	fixture_thread(&t, "haswell", 0, "r0148,r0148", SCHED_GREEDY, NULL, 0);
+	fixture_run(&t, 10);
+	r = mux_read(&t.events[0]);
+	assert_int_equal(r.work_enabled, 0);
+	assert_int_equal(r.work_scaled, 0);
+}
+
 /* No rotation when everything fits: the fast path keeps every event where it is. */
 static void test_no_rotation_without_multiplexing(void **state)
 {
@@ -351,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_thesis_simulator_example),
 		cmocka_unit_test(test_thesis_constraint_example),
 		cmocka_unit_test(test_time_accounting),
+		cmocka_unit_test(test_work_clock),
 		cmocka_unit_test(test_no_rotation_without_multiplexing),
 		cmocka_unit_test(test_article_alternating),
 		cmocka_unit_test(test_article_pinned),

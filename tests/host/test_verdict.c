@@ -243,7 +243,7 @@ static void test_zero_and_aligned_rules(void **state)
 	assert_null(strstr(v.reason, "XSU on"));
 	assert_null(strstr(v.reason, "exposed"));
 	/* Never counted with XSU off cannot prove zero either. */
-	r.runs[0].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
+	r.runs[0].thread[1].counts[0].reading = (struct mux_reading){ .time_enabled = 1 };
 	v = judge(&r, OFF, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "only 1 of the 2 checked counts ran"));
@@ -330,10 +330,10 @@ static void test_starvation_rule(void **state)
 	assert_non_null(strstr(v.reason, "branches"));
 	/* Not starved where the thesis was: fail; not relieved by the limit: fail. */
 	r.runs[1].thread[1].counts[0].reading =
-		(struct mux_reading){ 1, 1, 1, 3000000, true, 5000 };
+		(struct mux_reading){ 1, 1, 1, 3000000, true, 5000, 0, 0 };
 	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
-	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
-	r.runs[2].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
+	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ .time_enabled = 1 };
+	r.runs[2].thread[1].counts[0].reading = (struct mux_reading){ .time_enabled = 1 };
 	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 }
 
@@ -464,7 +464,7 @@ static void test_starvation_without_erratum_skips(void **state)
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "no_erratum");
 	/* Starved where nothing is corrupting: something is wrong. */
-	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ 0, 1, 0, 0, false, 0 };
+	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ .time_enabled = 1 };
 	assert_int_equal(judge(&r, ON, &skylake_model).result, RESULT_FAIL);
 }
 
@@ -619,6 +619,48 @@ static void test_core_starvation(void **state)
 	v = judge(&r, CORE, &skylake_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "schedules as without XSU"));
+}
+
+/*
+ * A virtual CPU run in bursts: a scaled count is judged against its truth at its thread's pace
+ * (the work clock, pmu/mux.h), so a count as far off as the thread's own work passes and says
+ * so, a count short of it still fails, and a pace too uneven to judge is a skip with the figure.
+ */
+static void test_core_loss_at_the_threads_pace(void **state)
+{
+	(void)state;
+	static struct exp_results r;
+
+	loss(&r, 159592403, 292858367, 157542131);
+	for (unsigned t = 0; t < 2; t++) {
+		count(&r, 3, t, "r08d1:u", 304000000, 5000);
+		struct exp_count *c = &r.runs[3].thread[t].counts[0];
+		c->corrupting = true;
+		c->has_true = true;
+		c->truth = 292858367;
+		c->leak = 6000000;
+		c->reading.work_enabled = 1000000;
+		c->reading.work_scaled = 1040000; /* its work sampled 4.0% high */
+	}
+	struct exp_verdict v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_non_null(
+		strstr(v.reason, "within 0.1% of their true counts at their threads' pace"));
+	assert_non_null(strstr(
+		v.reason, "304,000,000 against 304,572,701 at its thread's pace, 292,858,367"));
+	/* Short of the truth at that pace (3.7% off the whole truth too): counts lost. */
+	r.runs[3].thread[1].counts[0].reading.scaled = 282000000;
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_non_null(strstr(v.reason, "counts lost"));
+	/* Work sampled 12% off: too uneven a pace for any scaled count. */
+	r.runs[3].thread[1].counts[0].reading.work_scaled = 880000;
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_string_equal(v.skip, "too_little_data");
+	assert_non_null(strstr(v.reason,
+			       "HT1's own work, sampled as its r08d1:u was, came 12.0% off "
+			       "the 1,000,000 units"));
 }
 
 /* Issue 10: with core-wide XSU the leak is caught and given back: counts match their true ones. */
@@ -796,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_interference_and_unsupported),
 		cmocka_unit_test(test_core_starvation),
 		cmocka_unit_test(test_core_loss),
+		cmocka_unit_test(test_core_loss_at_the_threads_pace),
 		cmocka_unit_test(test_fairness),
 		cmocka_unit_test(test_core_loads_per_unit),
 	};

@@ -144,9 +144,45 @@ static const char *kernel_refusal(const struct payload_config *cfg)
 			       : "a sibling workload the library does not have";
 	if (st.b.params.sibling != BUNDLE_SIBLING_NONE && st.pair->thread_count < 2)
 		return "a sibling's code or workload needs a sibling thread: this core has none";
+	if (st.b.params.ring == 0 && st.pair->thread_count < 2)
+		return "ring 0 needs the sibling thread to end a part that runs too long (an NMI): "
+		       "this core has none";
 	if (!memory(buffer_need()))
 		return "a bundle larger than the memory for it";
 	return NULL;
+}
+
+/*
+ * At CPL 0 interrupts are off and no tick can end a part that does not finish: the sibling keeps
+ * thread 0's time limit with an NMI (bench_exec_watch()), so thread 0 prepares on the pair.
+ */
+struct prepare_job {
+	bool ok, done;
+};
+
+static void prepare_on(unsigned t, void *arg)
+{
+	struct prepare_job *pj = arg;
+
+	if (t == 1) {
+		bench_exec_watch(&st.x, &pj->done);
+		return;
+	}
+	pj->ok = prepare();
+	__atomic_store_n(&pj->done, true, __ATOMIC_RELEASE);
+}
+
+static bool prepared(void)
+{
+	struct prepare_job pj = { 0 };
+	struct pair_job j = { .fn = prepare_on, .arg = &pj };
+
+	if (st.b.params.ring == 3)
+		return prepare();
+	/* once, the trace and the sibling's trace, each within its limit, and the margin */
+	if (!pair_run(&j, rdtsc() + 4 * st.x.limit_tsc) && !st.x.fault.set)
+		bench_exec_note(&st.x, 0, "timeout", 0, false);
+	return pj.ok;
 }
 
 static void run_bundle(void)
@@ -154,7 +190,7 @@ static void run_bundle(void)
 	struct bench_pass_input in;
 
 	bench_exec_begin(&st.x);
-	if (prepare()) {
+	if (prepared()) {
 		bench_plan(&st, &in);
 		for (unsigned p = 0; p < st.plan.passes && !st.x.fault.set; p++)
 			bench_pass(&st, p);

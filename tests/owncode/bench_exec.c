@@ -24,6 +24,14 @@
 
 static struct bench_exec *x;
 
+/*
+ * The NMIs of the sibling's watch (watch_ring0()) sent and taken. One may land after the program
+ * it was meant for has ended (sent as it ended, or delivered late), and is still the watch's, not
+ * an unexpected NMI. Two sent while the first is held may merge into one (an NMI is blocked until
+ * the handler's IRET, SDM vol. 3A, 6.7.1), so one taken settles every one sent before it.
+ */
+static uint64_t watch_sent, watch_taken;
+
 /* The exceptions' mnemonics (SDM vol. 3A, table 6-1), as the fault records name them. */
 static const char *const mnemonics[32] = {
 	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#CSO", "#TS",
@@ -70,6 +78,8 @@ static bool in_program(const struct trap_frame *f, int t)
 	return x->ring0[t] && f->rip >= x->code_start && f->rip < x->code_end;
 }
 
+static bool over_time(const struct trap_frame *f, int t);
+
 static void fault_handler(struct trap_frame *f)
 {
 	int t = this_thread();
@@ -86,6 +96,10 @@ static void debug_handler(struct trap_frame *f)
 
 	if (!in_program(f, t) || !x->tracing)
 		trap_report_unexpected(f);
+	if (over_time(f, t)) {
+		escape(f, (unsigned)t);
+		return;
+	}
 	if (bench_trace_step(&x->tracer, f->rip)) {
 		f->rflags &= ~RFLAGS_TF;
 		x->tracing = false;
@@ -116,17 +130,23 @@ static bool rdpmc_fixup(struct trap_frame *f)
 	return true;
 }
 
-/* The sibling's watch over a CPL-0 program of thread 0, which no tick can interrupt. */
+/*
+ * The sibling's watch over a CPL-0 program of thread 0, which no tick can interrupt: an NMI once
+ * the deadline passed, and again every millisecond while the program still runs, as an NMI that
+ * lands in a handler (a trace's #DB, an RDPMC fixup) cannot end it.
+ */
 static void watch_ring0(void)
 {
-	static bool sent;
+	static uint64_t next;
+	uint64_t now = rdtsc();
 
-	if (!x->active[0] || !x->ring0[0] || rdtsc() < x->deadline[0]) {
-		sent = false;
+	if (!__atomic_load_n(&x->active[0], __ATOMIC_ACQUIRE) || !x->ring0[0] ||
+	    now < x->deadline[0] || now < next)
 		return;
-	}
-	if (!sent)
-		sent = apic_send_nmi(&local_apic, the_pair.cpu[0]->apic_id);
+	next = now + tsc_from_us(1000);
+	/* Counted before it is sent: thread 0 may take it before apic_send_nmi() returns. */
+	__atomic_add_fetch(&watch_sent, 1, __ATOMIC_ACQ_REL);
+	apic_send_nmi(&local_apic, the_pair.cpu[0]->apic_id);
 }
 
 /* The time limit, and the other thread's request to end (HT1's loop once HT0 gave up on it). */
@@ -155,11 +175,12 @@ static void tick_hook(struct trap_frame *f, void *context)
 
 static bool nmi_claim(struct trap_frame *f)
 {
-	int t = this_thread();
+	uint64_t sent = __atomic_load_n(&watch_sent, __ATOMIC_ACQUIRE);
 
-	if (t != 0 || !x || !x->ring0[0] || !x->active[0])
+	if (this_thread() != 0 || __atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) == sent)
 		return false;
-	if (over_time(f, t))
+	__atomic_store_n(&watch_taken, sent, __ATOMIC_RELEASE);
+	if (x && x->ring0[0] && over_time(f, 0))
 		escape(f, 0);
 	return true;
 }
@@ -181,11 +202,21 @@ void bench_exec_begin(struct bench_exec *e)
 	smp_nmi_claim(nmi_claim);
 }
 
+/* How long thread 0 waits at the end for a watch NMI still on its way (microseconds). */
+#define WATCH_LATE_US 10000
+
 void bench_exec_end(void)
 {
+	uint64_t until = rdtsc() + tsc_from_us(WATCH_LATE_US);
+
 	handlers(NULL, NULL);
-	smp_nmi_claim(NULL);
 	x = NULL;
+	/* The sibling watches no more: its last NMI is taken here, not as an unexpected one. */
+	while (__atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) !=
+		       __atomic_load_n(&watch_sent, __ATOMIC_ACQUIRE) &&
+	       rdtsc() < until)
+		cpu_relax();
+	smp_nmi_claim(NULL);
 }
 
 static void call(struct bench_exec *e, unsigned t, uint64_t entry, unsigned ring)

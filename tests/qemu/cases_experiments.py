@@ -260,7 +260,8 @@ def tick_costs_reported(result, stream):
 
 def core_gives_leak_back(result, stream):
     """Issue 10: with xsu=core in ch8-corrupting-loss every corrupting count carries what its
-    catcher caught, and matches the workload's true count within 3%; with XSU on L1_MISS loses
+    catcher caught, and matches the workload's true count within 3% and its thread's uneven
+    pace (exp_end's pace_pct); with XSU on L1_MISS loses
     about 45% of it. In ch8-starvation every event of both threads runs at least 70%, the time
     the run spent handing over joint schedules counted with it (issue 16: an event runs only while
     it counts)."""
@@ -269,9 +270,14 @@ def core_gives_leak_back(result, stream):
     assert core, "no XSU core count of ch8-corrupting-loss"
     assert sum(c["leak"] for c in core) > 0, "nothing caught: %r" % [c.obj for c in core]
     judged = verdicts(stream).get(("ch8-corrupting-loss", "core"))
+    pace = {(e["phase"], e["rep"]): e["pace_pct"] for e in stream.of_type("exp_end")
+            if e["exp"] == "ch8-corrupting-loss" and e["xsu"] == "core"}
     if judged is not None and judged["result"] == "pass":  # (a busy host may make it a skip)
         for c in core:
-            assert c["true"] and abs(c["scaled"] - c["true"]) <= 0.03 * c["true"], c.obj
+            # Within 3% and the thread's own uneven pace (exp_end's pace_pct: its work sampled
+            # as a count was, which a virtual CPU run in bursts puts off, every count with it).
+            off = 0.03 + pace[c["phase"], c["rep"]][c["thread"]] / 100
+            assert c["true"] and abs(c["scaled"] - c["true"]) <= off * c["true"], (off, c.obj)
     on = [c for c in counts if c["xsu"] == "on" and c["event"] == "r08d1:u"]
     for c in on:
         assert "leak" not in c.obj and c["scaled"] < 0.7 * c["true"], \
