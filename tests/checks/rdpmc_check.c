@@ -57,9 +57,9 @@ static void rdpmc_thread(unsigned thread, void *arg)
 }
 
 /* What the region must read: exactly the profiles' counts under the model (the calls; the
- * instructions of the units and of the chunks' own work that the ledger records); on real counters the
- * calls within 1% of the units (callret's own call adds one, as do a few around it), and at least
- * one instruction per call. */
+ * instructions of the units and of the chunks' own work that the ledger records); on real
+ * counters the calls within 1% of the units (callret's own call adds one, as do a few around
+ * it), and at least one instruction per call. */
 static bool region_right(const struct rdpmc_check *c, const struct rdpmc_check_slot *s)
 {
 	uint64_t units = s->work.max_units;

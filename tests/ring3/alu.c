@@ -33,8 +33,9 @@ const struct model_profile alu_profile = {
 };
 
 /*
- * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the loop's exit (one branch not taken, so one taken branch fewer than the passes count), the state kept across chunks and the ledger's entry. Its cycles are left in the
- * units' estimate.
+ * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the
+ * loop's exit (one branch not taken, so one taken branch fewer than the passes count), the state
+ * kept across chunks and the ledger's entry. Its cycles are left in the units' estimate.
  */
 static const struct model_rate alu_chunk_rates[] = {
 	{ .event = 0xc4, .umask = 0x00, .per_units = 12000 }, /* BR_INST_RETIRED.ALL_BRANCHES */

@@ -42,8 +42,9 @@ const struct model_profile branchy_profile = {
 };
 
 /*
- * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the loop's exit (one branch not taken) and the ledger's entry. Its cycles are left in the
- * units' estimate.
+ * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the
+ * loop's exit (one branch not taken) and the ledger's entry. Its cycles are left in the units'
+ * estimate.
  */
 static const struct model_rate branchy_chunk_rates[] = {
 	{ .event = 0xc4, .umask = 0x00, .per_units = 14000 }, /* BR_INST_RETIRED.ALL_BRANCHES */

@@ -34,8 +34,9 @@ const struct model_profile callret_profile = {
 };
 
 /*
- * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the loop's exit (one branch not taken) and the ledger's entry. Its cycles are left in the
- * units' estimate.
+ * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the
+ * loop's exit (one branch not taken) and the ledger's entry. Its cycles are left in the units'
+ * estimate.
  */
 static const struct model_rate callret_chunk_rates[] = {
 	{ .event = 0xc4, .umask = 0x00, .per_units = 12000 }, /* BR_INST_RETIRED.ALL_BRANCHES */

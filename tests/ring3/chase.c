@@ -32,8 +32,9 @@ const struct model_profile chase_profile = {
 };
 
 /*
- * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the loop's exit (one branch not taken, so one taken branch fewer than the loads count) and the ledger's two entries (the unit's and the level's). Its cycles are left in the
- * units' estimate.
+ * Once per chunk, what the trace counts around the units: the time check, the chunk's bounds, the
+ * loop's exit (one branch not taken, so one taken branch fewer than the loads count) and the
+ * ledger's two entries (the unit's and the level's). Its cycles are left in the units' estimate.
  */
 static const struct model_rate chase_chunk_rates[] = {
 	{ .event = 0xc4, .umask = 0x00, .per_units = 20000 }, /* BR_INST_RETIRED.ALL_BRANCHES */
