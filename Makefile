@@ -80,6 +80,7 @@ include tests/payload.mk
 include tests/ring3/ring3.mk
 include tests/experiments/experiments.mk
 include tests/owncode/owncode.mk
+include tests/profiles/profiles.mk
 include tests/host/host.mk
 include tools/tools.mk
 include tests/fuzz/fuzz.mk

@@ -36,6 +36,7 @@ static const struct cmdline_choice selftest_choices[] = {
 	{ "smm-write", SELFTEST_SMM_WRITE },
 	{ "pmu-v4-freeze", SELFTEST_PMU_V4_FREEZE },
 	{ "syscall-cpl3", SELFTEST_SYSCALL_CPL3 },
+	{ "profiles", SELFTEST_PROFILES },
 	{ NULL, 0 },
 };
 static const struct cmdline_choice smp_choices[] = {

@@ -38,6 +38,9 @@ enum selftest {
 	/* Ring 3 on both threads makes system calls as a hypervisor that leaves SYSCALL at CPL 3
 	 * delivers them (kernel/syscall.c): they must complete, and a warn says so; the boot goes on. */
 	SELFTEST_SYSCALL_CPL3,
+	/* Not a fault: each workload's code is traced with the trap flag and the traces written as
+	 * records, for the host to hold against the workloads' profiles (tests/profiles/). */
+	SELFTEST_PROFILES,
 };
 
 #define CONFIG_QR_MS_DEFAULT 5000

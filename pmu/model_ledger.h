@@ -65,7 +65,8 @@ static inline void model_ledger_add(struct model_ledger *l, const struct model_p
 }
 
 /* Every unit done so far, all profiles together: the workload's progress (pmu/mux.h's work clock
- * reads it; a per-pass profile adds one unit a pass, too few to matter). */
+ * reads it; a per-pass or per-chunk profile adds one unit a pass or a chunk of hundreds, too few
+ * to matter, and in step with the units). */
 static inline uint64_t model_ledger_units(const struct model_ledger *l)
 {
 	uint64_t units = __atomic_load_n(&l->unslotted, __ATOMIC_RELAXED);

@@ -344,6 +344,20 @@ RECORDS = {
         reason=Null(TEXT),
         fault=Null(BENCH_FAULT),
     ), place=("bench", "thread", "index", "event", "name")),
+    # selftest=profiles: a workload's code traced with the trap flag (tests/profiles/profiles.h).
+    "trace": RecordType(dict(
+        workload=WORD,
+        units=U64,
+        chunk_units=U64,
+        chunks=U64,
+        steps=U64,
+        error=Null(TEXT),
+        code=Obj(dict(start=HEX, end=HEX, crc32=HEX)),
+        ledger=Array(Obj(dict(profile=TEXT, units=U64))),
+        model=Obj(others=U64),
+        base=HEX,
+        edges=Array(I64),
+    ), place=("workload", "units", "chunks", "code", "model", "base", "edges")),
     "end": RecordType(dict(
         records=U64,
         verdict=Enum("pass", "fail"),

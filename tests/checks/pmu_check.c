@@ -9,6 +9,7 @@
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "pmu/counters.h"
+#include "pmu/model.h"
 #include "pmu/regs.h"
 #include "tests/ring3/user.h"
 #include "tests/ring3/workload.h"
@@ -35,7 +36,9 @@ struct pmu_check {
 	enum pmu_drv_status status[2];
 	uint64_t counts[2][PMU_CHECK_COUNTERS];
 	uint64_t wraps[2];
-	uint64_t want[PMU_CHECK_COUNTERS]; /* the model's counts: the workload's profile */
+	/* The model's counts: the workload's profiles for the work its ledger records (units, and
+	 * the chunks' own work), model_truth(). */
+	uint64_t want[2][PMU_CHECK_COUNTERS];
 	bool thread_ok[2];
 };
 
@@ -93,13 +96,14 @@ static void record_values(struct record *r, const struct pmu_check *c, const cha
 	record_end_array(r);
 }
 
-/* What the model must count for n units of a profile rate (pmu/model_profile.h). */
-static uint64_t model_expected(uint64_t per_units, uint64_t n)
+/* What the model must count on each counter of thread t: its profiles' truth for its ledger. */
+static void expect(struct pmu_check *c, unsigned t)
 {
-	return per_units * n / MODEL_RATE_UNITS;
+	for (unsigned i = 0; i < PMU_CHECK_COUNTERS; i++)
+		model_truth(&c->params[t]->ledger, &check_events[i], &c->want[t][i]);
 }
 
-/* Each thread's parameters in user memory, and the model's expectations; false: no memory. */
+/* Each thread's parameters in user memory; false: no memory. */
 static bool prepare(struct pmu_check *c, const struct payload_env *env)
 {
 	c->pmu = env->pmu;
@@ -116,15 +120,6 @@ static bool prepare(struct pmu_check *c, const struct payload_env *env)
 			.thread = t,
 		};
 	}
-	const uint64_t want[PMU_CHECK_COUNTERS] = {
-		model_expected(callret_profile.instructions, PMU_CHECK_UNITS),
-		PMU_CHECK_UNITS,
-		PMU_CHECK_UNITS,
-		3 * PMU_CHECK_UNITS,
-		PMU_CHECK_UNITS,
-	};
-	for (unsigned i = 0; i < PMU_CHECK_COUNTERS; i++)
-		c->want[i] = want[i];
 	return true;
 }
 
@@ -142,7 +137,7 @@ static bool thread_right(const struct pmu_check *c, unsigned t)
 		return false;
 	if (c->pmu->model) {
 		for (unsigned i = 0; i < PMU_CHECK_COUNTERS; i++)
-			if (counter_exists(c, i) && n[i] != c->want[i])
+			if (counter_exists(c, i) && n[i] != c->want[t][i])
 				return false;
 		return true;
 	}
@@ -160,7 +155,7 @@ static void record_thread(struct record *r, const struct pmu_check *c, unsigned 
 	record_string(r, "status", pmu_drv_status_name(c->status[t]));
 	record_values(r, c, "counts", n);
 	if (c->pmu->model)
-		record_values(r, c, "expected", c->want);
+		record_values(r, c, "expected", c->want[t]);
 	record_uint(r, "wraps", c->wraps[t]);
 	record_bool(r, "ok", c->thread_ok[t]);
 	record_end_object(r);
@@ -196,6 +191,8 @@ static bool record_check(struct record *r, struct pmu_check *c)
 	record_end_array(r);
 	record_begin_array(r, "threads");
 	for (unsigned t = 0; t < c->pair->thread_count; t++) {
+		if (c->pmu->model)
+			expect(c, t);
 		c->thread_ok[t] = thread_right(c, t);
 		ok = ok && c->thread_ok[t];
 		record_thread(r, c, t);

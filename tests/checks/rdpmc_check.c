@@ -10,6 +10,7 @@
 #include "kernel/user.h"
 #include "kernel/user_rdpmc.h"
 #include "pmu/counters.h"
+#include "pmu/model.h"
 #include "pmu/regs.h"
 #include "tests/ring3/rdpmc_check.h"
 #include "tests/ring3/user.h"
@@ -55,17 +56,19 @@ static void rdpmc_thread(unsigned thread, void *arg)
 	c->emulated[thread] = user_rdpmc_emulated(thread) - before;
 }
 
-/* What the region must read: exactly the profile's counts under the model; on real counters the
- * calls within 1% of the units (callret's own call adds one, as do a few around it), and at least
- * one instruction per call. */
+/* What the region must read: exactly the profiles' counts under the model (the calls; the
+ * instructions of the units and of the chunks' own work that the ledger records); on real
+ * counters the calls within 1% of the units (callret's own call adds one, as do a few around
+ * it), and at least one instruction per call. */
 static bool region_right(const struct rdpmc_check *c, const struct rdpmc_check_slot *s)
 {
 	uint64_t units = s->work.max_units;
 
-	if (c->pmu->model)
-		return s->region_counted == units &&
-		       s->region_instructions ==
-			       callret_profile.instructions * units / MODEL_RATE_UNITS;
+	if (c->pmu->model) {
+		uint64_t want = 0;
+		model_truth(&s->work.ledger, &instructions, &want);
+		return s->region_counted == units && s->region_instructions == want;
+	}
 	return s->region_counted >= units && s->region_counted <= units + units / 100 + 16 &&
 	       s->region_instructions >= s->region_counted;
 }

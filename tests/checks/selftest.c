@@ -8,6 +8,7 @@
 #include "kernel/syscall.h"
 #include "tests/check.h"
 #include "tests/checks/selftest.h"
+#include "tests/profiles/profiles.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
 #include "tests/ring3/probe.h"
@@ -74,6 +75,10 @@ void selftest_run(const struct payload_env *env, unsigned which)
 {
 	if (which == SELFTEST_SYSCALL_CPL3) {
 		selftest_syscall_cpl3(env);
+		return;
+	}
+	if (which == SELFTEST_PROFILES) {
+		profiles_run(env);
 		return;
 	}
 	/* The others fault nothing: missing-ap happened during start-up (kernel/kmain.c); the

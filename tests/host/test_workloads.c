@@ -23,6 +23,9 @@
 /* The profiles whose rates the tests below check against the thesis (tests/ring3/). */
 extern const struct model_profile triad_profile, triad_pass_profile, copy_profile, chase_profile,
 	branchy_profile, alu_profile, idle_profile;
+/* What each chunk's own work counts (selftest=profiles traces it; docs/model.md). */
+extern const struct model_profile triad_chunk_profile, copy_chunk_profile, chase_chunk_profile,
+	branchy_chunk_profile, alu_chunk_profile, callret_chunk_profile;
 
 /* ---- the kernel's user memory, faked -------------------------------------------------------- */
 
@@ -157,6 +160,11 @@ static void test_profiles_in_range(void **state)
 	for (unsigned i = 0; i < workload_count; i++)
 		profile_in_range(workloads[i].profile);
 	profile_in_range(&triad_pass_profile);
+	const struct model_profile *chunks[] = { &triad_chunk_profile, &copy_chunk_profile,
+						 &chase_chunk_profile, &branchy_chunk_profile,
+						 &alu_chunk_profile,   &callret_chunk_profile };
+	for (unsigned i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++)
+		profile_in_range(chunks[i]);
 	for (const struct chase_level *l = chase_levels;; l++) {
 		profile_in_range(l->profile);
 		if (l->max_kib == UINT32_MAX)
@@ -404,6 +412,42 @@ static void test_alu_computes(void **state)
 	assert_int_equal(p->checksum, alu_reference(1, 4096 * 3 + 5));
 }
 
+/* The units of profile p in l's ledger (0 when it has no slot). */
+static uint64_t ledger_units(const struct model_ledger *l, const struct model_profile *p)
+{
+	for (unsigned s = 0; s < MODEL_LEDGER_SLOTS; s++)
+		if (l->profile[s] == p)
+			return l->units[s];
+	return 0;
+}
+
+/*
+ * Each loop tells its ledger its units and, once per chunk, its chunk's own work (the profiles
+ * selftest=profiles holds against a trace): 2.5 chunks of 256 units are 640 units and 3 chunks.
+ */
+static void test_the_ledger_counts_units_and_chunks(void **state)
+{
+	static const struct {
+		const char *name;
+		const struct model_profile *chunk;
+	} loops[] = {
+		{ "triad", &triad_chunk_profile }, { "copy", &copy_chunk_profile },
+		{ "chase", &chase_chunk_profile }, { "branchy", &branchy_chunk_profile },
+		{ "alu", &alu_chunk_profile },	   { "callret", &callret_chunk_profile },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+		struct workload_params *p = prepared(loops[i].name, &small, 640);
+		p->chunk_units = 256;
+		assert_int_equal(run(loops[i].name, p), 640);
+		const struct model_profile *unit = workload_by_name(loops[i].name)->profile;
+		assert_int_equal(ledger_units(&p->ledger, unit), 640);
+		assert_int_equal(ledger_units(&p->ledger, loops[i].chunk), 3);
+		assert_int_equal(p->ledger.unslotted, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +465,7 @@ int main(void)
 		cmocka_unit_test_setup(test_copy_copies, arena_reset),
 		cmocka_unit_test_setup(test_triad_computes, arena_reset),
 		cmocka_unit_test_setup(test_alu_computes, arena_reset),
+		cmocka_unit_test_setup(test_the_ledger_counts_units_and_chunks, arena_reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

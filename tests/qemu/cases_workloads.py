@@ -8,15 +8,18 @@ The cases boot a Skylake model: the model has no cross-HT erratum there, so one 
 not move into the other's counters. With the erratum (Haswell) a share of each thread's corrupting
 counts goes to the sibling's same counter, and TCG runs the two virtual CPUs at speeds that differ
 by up to five times, so a count per unit would depend on the host's load. Without it a count is
-the profile's rate times the units, give or take the rounding the model carries between runs.
-Each check allows TOLERANCE around the figure the issue states ("about 2 loads"), and branchy's
-"about half" is 0.45 to 0.55, so that a profile may be refined without the test restating it.
+the profile's rate times the units, give or take the rounding the model carries between runs,
+plus what each chunk's own work counts (the time check, the ledger: traced, docs/model.md "Traced
+and fitted"), which at the model's chunks of 256 units adds up to 0.055 a unit (chase's 13 loads a
+chunk; alu's 8 loads a chunk of 256 passes are its 0.03). Each check allows TOLERANCE around the
+figure the issue states ("about 2 loads"), and branchy's "about half" is 0.45 to 0.55, so that a
+profile may be refined without the test restating it.
 """
 
 from qemu_boot import PAIR
 from tests.qemu.driver import Case
 
-TOLERANCE = 0.02
+TOLERANCE = 0.06
 DUR_MS = 150
 # Four GP counters: each list fits without multiplexing, so every count is raw, not scaled.
 LOADS, STORES, BRANCHES, MISPREDICTED = "r81d0:u", "r82d0:u", "r00c4:u", "r00c5:u"
@@ -118,7 +121,7 @@ CASES = [
          [ratio("branchy", MISPREDICTED, BRANCHES, 0.45, 0.55),
           about("branchy", BRANCHES, 65)]),
     case("alu", ",".join((LOADS, STORES, BRANCHES)),
-         [per_unit("alu", LOADS, 0, 0.01), per_unit("alu", STORES, 0, 0.01),
+         [per_unit("alu", LOADS, 0, 0.04), per_unit("alu", STORES, 0, 0.04),
           about("alu", BRANCHES, 1)]),
     case("idle", ",".join((LOADS, BRANCHES, MISPREDICTED)),
          [per_unit("idle", LOADS, 0, 0), per_unit("idle", MISPREDICTED, 0, 0),

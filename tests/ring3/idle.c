@@ -13,15 +13,18 @@
  * Per 1000 halts, at CPL 3, where the :u events count; the loop as compiled (objdump -d) is 18
  * instructions a halt: RDTSC and the deadline check, the system call's set-up and SYSCALL, the
  * check of its result, the unit count with the ledger's slot check, the ledger's store and the
- * limit check. That is five branches: four conditional ones, all predicted, and the SYSCALL, a
- * far branch (its SYSRET retires at CPL 0). No load: the loop keeps its limits and its ledger
+ * limit check. That is five branches: four conditional ones, all predicted, two of them taken and
+ * two not, and the SYSCALL, a far branch (its return retires at CPL 0). A trace of the code counts
+ * the same (selftest=profiles, docs/model.md). No load: the loop keeps its limits and its ledger
  * slot in registers; one store, the unit count into the ledger (pmu/model_ledger.h). A halted
- * thread's CPU_CLK_UNHALTED counters stop (SDM vol. 3B, 18.2: they count unhalted cycles only),
- * so the cycles are those of the few instructions around the halt, the SYSCALL mostly.
+ * thread's CPU_CLK_UNHALTED counters stop (SDM vol. 3B, 18.2: they count unhalted cycles only), so
+ * the cycles are those of the few instructions around the halt, the SYSCALL mostly.
  */
 static const struct model_rate idle_rates[] = {
 	{ .event = 0xc4, .umask = 0x00, .per_units = 5000 }, /* BR_INST_RETIRED.ALL_BRANCHES */
 	{ .event = 0xc4, .umask = 0x01, .per_units = 4000 }, /* BR_INST_RETIRED.CONDITIONAL */
+	{ .event = 0xc4, .umask = 0x10, .per_units = 2000 }, /* BR_INST_RETIRED.NOT_TAKEN */
+	{ .event = 0xc4, .umask = 0x20, .per_units = 2000 }, /* BR_INST_RETIRED.NEAR_TAKEN */
 	{ .event = 0xc4, .umask = 0x40, .per_units = 1000 }, /* BR_INST_RETIRED.FAR_BRANCH */
 	{ .event = 0xd0, .umask = 0x82, .per_units = 1000 }, /* MEM_UOPS_RETIRED.ALL_STORES */
 };
