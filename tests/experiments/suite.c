@@ -94,6 +94,9 @@ static void thread_keys(const struct suite *s, struct record *r, const struct ex
 	record_end_object(r);
 }
 
+/* The experiment whose exp record said what it is (title, section, rule): its first run's. */
+static const struct experiment *described;
+
 /* A run starts: res holds its lists as the runner parsed them (exp_run_setup). */
 static void emit_exp(const struct suite *s, const struct experiment *e,
 		     const struct exp_run_result *res)
@@ -105,11 +108,16 @@ static void emit_exp(const struct suite *s, const struct experiment *e,
 	record_begin(&r, "exp");
 	run_keys(&r, s, e, run);
 	record_uint(&r, "repeat", s->config->repeat);
-	record_string(&r, "title", e->title);
-	record_string(&r, "section", e->section);
-	record_string(&r, "rule", exp_rule_text(e, rule, sizeof(rule)));
-	if (e->note)
-		record_string(&r, "description", e->note);
+	/* What the experiment is, once: in the record of its first run. Its later runs repeated
+	 * about 600 bytes each, which the QR codes (deflated a code at a time) paid for in full. */
+	if (described != e) {
+		described = e;
+		record_string(&r, "title", e->title);
+		record_string(&r, "section", e->section);
+		record_string(&r, "rule", exp_rule_text(e, rule, sizeof(rule)));
+		if (e->note)
+			record_string(&r, "description", e->note);
+	}
 	if (run->label)
 		record_string(&r, "lists", run->label);
 	record_begin_array(&r, "threads");
