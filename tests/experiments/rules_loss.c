@@ -134,7 +134,21 @@ struct truth_view {
 	uint64_t worst_paced;	  /* the worst count's truth at its thread's pace */
 	const struct exp_count *worst;
 	unsigned worst_thread;
+	uint64_t pace_per_mille; /* the largest gap of a thread's work as sampled, per mille */
+	unsigned pace_thread;
 };
+
+/* How far c's thread's work, sampled as c was, is from the work it did (per mille). */
+static uint64_t pace_gap(const struct exp_count *c)
+{
+	const struct mux_reading *r = &c->reading;
+
+	if (!r->work_enabled || !r->work_scaled)
+		return 0;
+	uint64_t gap = r->work_scaled > r->work_enabled ? r->work_scaled - r->work_enabled
+							: r->work_enabled - r->work_scaled;
+	return mux_mul_div(gap, 1000, r->work_enabled);
+}
 
 /* c's true count as its thread's work was sampled: truth times work scaled / work done. */
 static uint64_t paced_truth(const struct exp_count *c)
@@ -164,6 +178,11 @@ static void view_truth(const struct exp_results *r, unsigned threads, struct tru
 					truth ? mux_mul_div(s > truth ? s - truth : truth - s, 1000,
 							    truth)
 					      : 1000;
+				uint64_t pace = pace_gap(c);
+				if (pace > v->pace_per_mille) {
+					v->pace_per_mille = pace;
+					v->pace_thread = t;
+				}
 				v->checked++;
 				v->leak += c->leak;
 				if (!v->worst || off > v->worst_per_mille) {
@@ -312,6 +331,19 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 	if (!v.checked) {
 		rule_set(out, RESULT_FAIL, NULL);
 		rule_say(out, "no corrupting count of XSU core had a true count to compare");
+		return;
+	}
+	if (v.pace_per_mille > EXP_CORE_PACE_PCT * 10) {
+		rule_set(out, RESULT_SKIP, "too_little_data");
+		rule_say(
+			out,
+			"HT%u's work, sampled as its counts were, came %llu.%llu%% off the work it "
+			"did (its CPU ran in bursts): too uneven to judge a count within %u%% of "
+			"its "
+			"truth (at most %u%%)",
+			v.pace_thread, (unsigned long long)v.pace_per_mille / 10,
+			(unsigned long long)v.pace_per_mille % 10, EXP_CORE_TRUE_PCT,
+			EXP_CORE_PACE_PCT);
 		return;
 	}
 	if (v.worst_paced == v.worst->truth)

@@ -648,6 +648,12 @@ static void test_core_loss_at_the_threads_pace(void **state)
 		strstr(v.reason, "within 0.1% of their true counts at their threads' pace"));
 	assert_non_null(strstr(
 		v.reason, "304,000,000 against 304,572,701 at its thread's pace, 292,858,367"));
+	/* A pace more uneven than EXP_CORE_PACE_PCT: a 3% judgement cannot be made. */
+	r.runs[3].thread[0].counts[0].reading.work_scaled = 1070000;
+	v = judge(&r, CORE, &haswell_model);
+	assert_int_equal(v.result, RESULT_SKIP);
+	assert_non_null(strstr(v.reason, "HT0's work, sampled as its counts were, came 7.0% off"));
+	r.runs[3].thread[0].counts[0].reading.work_scaled = 1040000;
 	/* Short of the truth at that pace (3.7% off the whole truth too): counts lost. */
 	r.runs[3].thread[1].counts[0].reading.scaled = 282000000;
 	v = judge(&r, CORE, &haswell_model);
