@@ -155,6 +155,9 @@ struct model_thread {
 	/* The registers. */
 	uint64_t evtsel[PMU_MAX_GP];
 	uint64_t pmc[PMU_MAX_GP];
+	/* Reads of each GP counter at a value above 0 since it was last written (saturating): the
+	 * count the kernel knows, which smm-write's SMM takes from it (pmu/model.c). */
+	uint8_t pmc_reads[PMU_MAX_GP];
 	uint64_t fixed_ctr[PMU_MAX_FIXED];
 	uint64_t fixed_ctrl;
 	uint64_t global_ctrl;
