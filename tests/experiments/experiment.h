@@ -134,9 +134,10 @@ struct exp_thread_result {
 
 struct exp_run_result {
 	const struct exp_run *run;
-	bool done;	   /* it ran to its end */
-	const char *error; /* why it did not */
-	bool unsupported;  /* because this PMU cannot count one of its events */
+	bool done;	      /* it ran to its end */
+	const char *error;    /* why it did not */
+	char error_text[200]; /* where error points when the runner wrote the words */
+	bool unsupported;     /* because this PMU cannot count one of its events */
 	uint64_t elapsed_tsc;
 	uint64_t skew_tsc;
 	unsigned overlap_pct; /* how much of the run the siblings counted side by side (runner.c) */

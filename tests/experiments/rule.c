@@ -58,14 +58,24 @@ const struct exp_count *rule_find(const struct exp_thread_result *t, const char 
 }
 
 /* The reference's count of `given`, per unit of its work, scaled to `units`. */
-bool rule_scaled_reference(const struct exp_thread_result *ref, const char *given, uint64_t units,
-			   uint64_t *out)
+/* Work sampled as the count was (mux_reading.work_scaled), when it has a work clock and ran. */
+static bool sampled(const struct mux_reading *m)
 {
-	const struct exp_count *c = rule_find(ref, given);
+	return m->counted && m->work_enabled && m->work_scaled;
+}
 
-	if (!c || !c->reading.counted || ref->units == 0)
+bool rule_scaled_reference(const struct exp_thread_result *ref, const struct exp_count *c,
+			   uint64_t units, uint64_t *out)
+{
+	const struct exp_count *rc = rule_find(ref, c->event.name);
+
+	if (!rc || !rc->reading.counted || ref->units == 0)
 		return false;
-	*out = mux_mul_div(c->reading.scaled, units, ref->units);
+	if (sampled(&rc->reading) && sampled(&c->reading))
+		*out = mux_mul_div(rc->reading.scaled, c->reading.work_scaled,
+				   rc->reading.work_scaled);
+	else
+		*out = mux_mul_div(rc->reading.scaled, units, ref->units);
 	return true;
 }
 

@@ -168,9 +168,13 @@ const struct exp_run_result *rule_reference(const struct exp_results *r, unsigne
 					    unsigned before);
 /* The count of the event written `given` in a thread's results, or NULL. */
 const struct exp_count *rule_find(const struct exp_thread_result *t, const char *given);
-/* The reference's count of `given`, per unit of its work, scaled to `units`. */
-bool rule_scaled_reference(const struct exp_thread_result *ref, const char *given, uint64_t units,
-			   uint64_t *out);
+/*
+ * The reference's count of c's event, per unit of its work, times c's thread's `units`. Where both
+ * counts have a work clock (pmu/mux.h), per unit of work as each count sampled it: a thread that
+ * worked unevenly puts its scaled counts off with its sampled work, and the two cancel.
+ */
+bool rule_scaled_reference(const struct exp_thread_result *ref, const struct exp_count *c,
+			   uint64_t units, uint64_t *out);
 /* The count of `given` on thread `thread` in the first measured run of `phase` (of mode `mode`,
  * unless any_mode), and that thread's results. */
 const struct exp_count *rule_count_of(const struct exp_results *r, unsigned phase, unsigned mode,

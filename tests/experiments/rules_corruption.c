@@ -36,7 +36,7 @@ static void annotate_baseline(const struct exp_results *r, unsigned index, unsig
 	uint64_t base;
 
 	if (r->runs[index].run->phase != PHASE_BASELINE && ref &&
-	    rule_scaled_reference(&ref->thread[t], c->event.name, tr->units, &base)) {
+	    rule_scaled_reference(&ref->thread[t], c, tr->units, &base)) {
 		c->has_baseline = true;
 		c->baseline = base;
 		c->tolerance = baseline_tolerance(base, &c->reading);

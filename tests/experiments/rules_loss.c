@@ -18,8 +18,7 @@ static void annotate_loss(const struct exp_results *r, unsigned index, unsigned 
 	uint64_t base;
 
 	if (r->runs[index].run->phase != PHASE_ALONE && ref &&
-	    rule_scaled_reference(&ref->thread[0], c->event.name, r->runs[index].thread[t].units,
-				  &base)) {
+	    rule_scaled_reference(&ref->thread[0], c, r->runs[index].thread[t].units, &base)) {
 		c->has_baseline = true;
 		c->baseline = base;
 		c->tolerance = base * EXP_LOSS_MATCH_PCT / 100;
