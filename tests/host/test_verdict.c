@@ -815,7 +815,8 @@ static void test_fairness(void **state)
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "too_little_data");
-	r.runs[11].thread[0].ticks_lost = 10; /* 10 of 40: 25%, still judged */
+	r.runs[11].thread[0].ticks = 38;
+	r.runs[11].thread[0].ticks_lost = 2; /* 2 of 40: 5%, the margin, still judged */
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	static const char *const policies[4] = { "on-greedy", "on-greedy", "on-limit", "core" };
