@@ -393,3 +393,12 @@ struct mux_reading mux_read(const struct mux_event *e)
 	mux_scale(e->work_running, e->time_enabled, e->time_running, &r.work_scaled);
 	return r;
 }
+
+uint64_t mux_work_gap(const struct mux_reading *r, uint64_t per)
+{
+	if (!r->counted || !r->work_enabled)
+		return 0;
+	uint64_t gap = r->work_scaled > r->work_enabled ? r->work_scaled - r->work_enabled
+							: r->work_enabled - r->work_scaled;
+	return mux_mul_div(gap, per, r->work_enabled);
+}

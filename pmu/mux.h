@@ -216,6 +216,10 @@ struct mux_reading {
 
 struct mux_reading mux_read(const struct mux_event *e);
 
+/* How far a reading's work, sampled as its count was, is from the work done, in 1/per of that
+ * work (per = 1000: per mille); 0 with no work clock or when it never counted. */
+uint64_t mux_work_gap(const struct mux_reading *r, uint64_t per);
+
 /*
  * Scaling, thesis equation 6.1: *scaled = raw * enabled / running, in integers and without
  * overflow in the intermediate product (saturating at UINT64_MAX). Returns false, leaving

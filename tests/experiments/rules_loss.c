@@ -137,18 +137,6 @@ struct truth_view {
 	unsigned pace_thread;
 };
 
-/* How far c's thread's work, sampled as c was, is from the work it did (per mille). */
-static uint64_t pace_gap(const struct exp_count *c)
-{
-	const struct mux_reading *r = &c->reading;
-
-	if (!r->work_enabled || !r->work_scaled)
-		return 0;
-	uint64_t gap = r->work_scaled > r->work_enabled ? r->work_scaled - r->work_enabled
-							: r->work_enabled - r->work_scaled;
-	return mux_mul_div(gap, 1000, r->work_enabled);
-}
-
 /* c's true count as its thread's work was sampled: truth times work scaled / work done. */
 static uint64_t paced_truth(const struct exp_count *c)
 {
@@ -177,7 +165,7 @@ static void view_truth(const struct exp_results *r, unsigned threads, struct tru
 					truth ? mux_mul_div(s > truth ? s - truth : truth - s, 1000,
 							    truth)
 					      : 1000;
-				uint64_t pace = pace_gap(c);
+				uint64_t pace = mux_work_gap(&c->reading, 1000);
 				if (pace > v->pace_per_mille) {
 					v->pace_per_mille = pace;
 					v->pace_thread = t;

@@ -169,18 +169,13 @@ static uint64_t ledger_work(const void *ledger)
 	return model_ledger_units(ledger);
 }
 
-/* exp_thread_result.pace_centi, from its counts' work figures. */
+/* exp_thread_result.pace_centi: the largest work gap of its counts (pmu/mux.h). */
 static uint64_t pace_centi(const struct exp_thread_result *tr)
 {
 	uint64_t worst = 0;
 
 	for (unsigned i = 0; i < tr->nr_events; i++) {
-		const struct mux_reading *r = &tr->counts[i].reading;
-		if (!r->counted || !r->work_enabled || r->time_running >= r->time_enabled)
-			continue;
-		uint64_t gap = r->work_scaled > r->work_enabled ? r->work_scaled - r->work_enabled
-								: r->work_enabled - r->work_scaled;
-		gap = mux_mul_div(gap, 10000, r->work_enabled);
+		uint64_t gap = mux_work_gap(&tr->counts[i].reading, 10000);
 		if (gap > worst)
 			worst = gap;
 	}

@@ -47,21 +47,16 @@ static bool multiplexed(const struct exp_thread_result *tr)
 	return false;
 }
 
-/* The multiplexed count of tr whose thread's work, scaled as it was, is furthest from the work
- * done (pmu/mux.h's work clock), and how far, per mille; NULL when none has a work clock. */
+/* The count of tr whose thread's work, sampled as it was, is furthest from the work done
+ * (mux_work_gap()), and how far, per mille; NULL when every gap is 0. */
 static const struct exp_count *worst_pace(const struct exp_thread_result *tr, uint64_t *per_mille)
 {
 	const struct exp_count *worst = NULL;
 
 	*per_mille = 0;
 	for (unsigned i = 0; i < tr->nr_events; i++) {
-		const struct mux_reading *r = &tr->counts[i].reading;
-		if (r->time_running >= r->time_enabled || !r->work_enabled || !r->counted)
-			continue;
-		uint64_t off = r->work_scaled > r->work_enabled ? r->work_scaled - r->work_enabled
-								: r->work_enabled - r->work_scaled;
-		off = mux_mul_div(off, 1000, r->work_enabled);
-		if (!worst || off > *per_mille) {
+		uint64_t off = mux_work_gap(&tr->counts[i].reading, 1000);
+		if (off > *per_mille) {
 			worst = &tr->counts[i];
 			*per_mille = off;
 		}

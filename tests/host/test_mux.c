@@ -121,14 +121,17 @@ static void test_work_clock(void **state)
 	r = mux_read(&t.events[0]);
 	assert_int_equal(r.work_enabled, 100);
 	assert_int_equal(r.work_scaled, 150); /* 90 in 30 of 50 ticks */
+	assert_int_equal(mux_work_gap(&r, 1000), 500);
 	r = mux_read(&t.events[1]);
 	assert_int_equal(r.work_scaled, 25); /* 10 in 20 of 50 */
+	assert_int_equal(mux_work_gap(&r, 10000), 7500);
 	/* No work clock: no work figures. */
 	fixture_thread(&t, "haswell", 0, "r0148,r0148", SCHED_GREEDY, NULL, 0);
 	fixture_run(&t, 10);
 	r = mux_read(&t.events[0]);
 	assert_int_equal(r.work_enabled, 0);
 	assert_int_equal(r.work_scaled, 0);
+	assert_int_equal(mux_work_gap(&r, 1000), 0);
 }
 
 /* No rotation when everything fits: the fast path keeps every event where it is. */
