@@ -4,6 +4,8 @@ tick on each sibling, ring-3 code on both siblings, and the ways it can go wrong
 from qemu_boot import PAIR
 from tests.qemu.driver import Case
 
+AP_START_LIMIT_US = 1_000_000
+
 
 def topology_is(cpus, packages, cores, threads_per_core, threads, smt):
     def check(result, stream):
@@ -37,7 +39,9 @@ def started(apic_ids):
                 c["apic"], c["initial_apic_id"])
             assert c["x2apic_id"] == c["apic"], "AP %d: CPUID 0x0B says %r" % (
                 c["apic"], c["x2apic_id"])
-            assert 0 < c["start_us"] < 100_000, "AP %d start took %r us" % (
+            # started means it answered within the kernel's 1 s (docs/records.md, `cpu`); a
+            # busy host may hold a virtual CPU for 100 ms and more, so no tighter bound is asked
+            assert 0 < c["start_us"] <= AP_START_LIMIT_US, "AP %d start took %r us" % (
                 c["apic"], c["start_us"])
     return check
 
