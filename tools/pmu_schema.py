@@ -176,6 +176,7 @@ RECORDS = {
         expected=U64,
         ticks=PER_THREAD,
         error_pct=Array(Num()),
+        held_us=optional(PER_THREAD),
         apic=Array(U32),
         tick_tsc_mean=PER_THREAD,
         tick_tsc_max=PER_THREAD,

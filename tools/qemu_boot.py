@@ -66,6 +66,7 @@ class BootResult:
         self.screendump = None       # the screenshot's path, once QEMU wrote it
         self.screendump_error = None  # why there is none, when one was asked for
         self.photos = None           # qemu_photos.Photos, when photos were asked for
+        self.held = False            # QEMU was held as asked (boot's hold)
 
     def tail(self, lines=40):
         return "\n".join(self.log.splitlines()[-lines:])
@@ -121,12 +122,15 @@ def command(way, path, smp=PAIR, cpu="Haswell", memory="512M",
 
 
 def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=None,
-         screendump=None, photos=None, **kwargs):
+         screendump=None, photos=None, hold=None, **kwargs):
     """Boot and capture. echo, if given, is called with each chunk of console output (bytes).
     menu_key is what to type when GRUB shows its menu: Enter takes the default entry, an entry's
     hotkey (boot/grub.cfg) takes that entry. cwd is QEMU's working directory (a relative path
     is relative to it). screendump: a file for the screen at the end; photos: a directory for
-    the pages of QR codes (see above)."""
+    the pages of QR codes (see above). hold: (pattern, after, seconds): `after` seconds after the
+    console first matches the pattern (bytes), QEMU is stopped (SIGSTOP, every thread) for
+    `seconds`, as a busy host holds a virtual machine: its TSC and clocks go on, its CPUs do not
+    run."""
     result = BootResult()
     workdir = tempfile.mkdtemp(prefix="pmu-qemu-")
     try:
@@ -144,7 +148,8 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=N
         stderr_path = os.path.join(workdir, "stderr")
         with open(stderr_path, "wb") as stderr:
             _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd,
-                 (qmp, screendump) if screendump else None, (qmp, photos) if photos else None)
+                 (qmp, screendump) if screendump else None, (qmp, photos) if photos else None,
+                 hold)
         with open(stderr_path, "rb") as f:
             result.stderr = f.read().decode("utf-8", "replace")
     finally:
@@ -152,7 +157,23 @@ def boot(way, path, log_path=None, timeout=120, echo=None, menu_key=b"\r", cwd=N
     return result
 
 
-def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump, photos=None):
+def _hold(proc, result, data, hold):
+    """Stops QEMU as hold says, the first time the console matches hold's pattern."""
+    if hold is None or result.held or not re.search(hold[0], data):
+        return
+    pattern, after, seconds = hold
+    result.held = True
+    # Both sleeps are the host's own timing, as the case sets it, not waits for the guest.
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGSTOP)
+    try:
+        time.sleep(seconds)
+    finally:
+        os.killpg(proc.pid, signal.SIGCONT)
+
+
+def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump, photos=None,
+         hold=None):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                             start_new_session=True, cwd=cwd)
@@ -181,6 +202,7 @@ def _run(cmd, result, stderr, timeout, echo, log_path, menu_key, cwd, screendump
                     log.flush()
                 if echo:
                     echo(chunk)
+                _hold(proc, result, data, hold)
                 if not result.pressed_enter and GRUB_MENU_RE.search(data):
                     # Skip GRUB's countdown: take the entry now.
                     proc.stdin.write(menu_key)

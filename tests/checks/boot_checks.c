@@ -4,6 +4,7 @@
  */
 #include "kernel/console.h"
 #include "kernel/cpu.h"
+#include "kernel/format.h"
 #include "kernel/record_stream.h"
 #include "kernel/tick.h"
 #include "kernel/time.h"
@@ -29,8 +30,28 @@ struct tick_check {
 	uint32_t period_ms;
 	uint64_t ticks[2];
 	uint64_t measured_tsc[2];
+	/* The longest jump of the TSC between two reads while the thread waited for its first
+	 * tick: time its CPU did not run it (a hypervisor's host, SMM). */
+	uint64_t held_tsc[2];
 	struct tick_stats stats[2];
 };
+
+/* Spins until the first tick or the end of the interval; returns the longest the CPU was held. */
+static uint64_t wait_first_tick(const struct percpu *cpu, uint64_t first, uint64_t start,
+				uint64_t interval)
+{
+	uint64_t last = start, held = 0;
+
+	for (;;) {
+		uint64_t now = rdtsc();
+
+		held = now - last > held ? now - last : held;
+		last = now;
+		if (cpu->ticks != first || now - start >= interval)
+			return held;
+		cpu_relax();
+	}
+}
 
 static void tick_thread(unsigned thread, void *arg)
 {
@@ -46,8 +67,7 @@ static void tick_thread(unsigned thread, void *arg)
 	 * interrupt coming never returns: spin until the first tick, for the whole interval at most
 	 * (a timer that counts without interrupting then shows as no tick, and the check says so).
 	 */
-	while (cpu->ticks == first && rdtsc() - start < c->interval_tsc)
-		cpu_relax();
+	c->held_tsc[thread] = wait_first_tick(cpu, first, start, c->interval_tsc);
 	while (cpu->ticks != first && rdtsc() - start < c->interval_tsc)
 		__asm__ volatile("hlt" ::: "memory");
 	tick_stop();
@@ -74,6 +94,13 @@ static void record_tick_stats(struct record *r, const struct tick_check *c)
 	}
 }
 
+/* A thread held for half the interval or more before its first tick took few ticks or none
+ * because its CPU did not run: its count says nothing of the timer. */
+static bool held_out(const struct tick_check *c, unsigned thread)
+{
+	return c->held_tsc[thread] * 2 >= c->interval_tsc;
+}
+
 /* The `tick` record; far_off and no_tick: how the counts compare with what was expected. */
 static void record_ticks(struct record *r, const struct tick_check *c, uint32_t interval_ms,
 			 bool *far_off, bool *no_tick)
@@ -93,21 +120,45 @@ static void record_ticks(struct record *r, const struct tick_check *c, uint32_t 
 		int64_t diff = (int64_t)c->ticks[t] - (int64_t)expected;
 		int64_t milli_pct = diff * 100000 / (int64_t)expected;
 		record_fixed(r, NULL, milli_pct, 3);
-		*no_tick = *no_tick || c->ticks[t] == 0;
-		if (diff * 100 > (int64_t)expected * TICK_FAILURE_PCT ||
-		    -diff * 100 > (int64_t)expected * TICK_FAILURE_PCT)
+		*no_tick = *no_tick || (c->ticks[t] == 0 && !held_out(c, t));
+		if (!held_out(c, t) && (diff * 100 > (int64_t)expected * TICK_FAILURE_PCT ||
+					-diff * 100 > (int64_t)expected * TICK_FAILURE_PCT))
 			*far_off = true;
 		kprintf("tick check: thread %u (APIC %u): %llu ticks of %u ms in %u ms, expected "
-			"%llu\n",
+			"%llu%s\n",
 			t, c->pair->cpu[t]->apic_id, (unsigned long long)c->ticks[t], c->period_ms,
-			interval_ms, (unsigned long long)expected);
+			interval_ms, (unsigned long long)expected,
+			held_out(c, t) ? " (its CPU was held, not run)" : "");
 	}
+	record_end_array(r);
+	record_begin_array(r, "held_us");
+	for (unsigned t = 0; t < c->pair->thread_count; t++)
+		record_uint(r, NULL, tsc_to_ns(c->held_tsc[t]) / 1000);
 	record_end_array(r);
 	record_begin_array(r, "apic");
 	for (unsigned t = 0; t < c->pair->thread_count; t++)
 		record_uint(r, NULL, c->pair->cpu[t]->apic_id);
 	record_end_array(r);
 	record_tick_stats(r, c);
+}
+
+/* A held thread is said, with how long, and its tick is not judged: the boot goes on. */
+static void warn_held(const struct tick_check *c)
+{
+	static char value[24], message[200];
+
+	for (unsigned t = 0; t < c->pair->thread_count; t++) {
+		if (!held_out(c, t))
+			continue;
+		format_snprintf(value, sizeof(value), "%llu",
+				(unsigned long long)(tsc_to_ns(c->held_tsc[t]) / 1000000));
+		format_snprintf(message, sizeof(message),
+				"the tick check: HT%u's CPU was held for %s ms of it, before its "
+				"first tick (a hypervisor's busy host, or SMM): its tick could not "
+				"be checked",
+				t, value);
+		record_warn("time", "tick_held", value, "", NULL, message);
+	}
 }
 
 void check_ticks(const struct payload_env *env, uint32_t period_ms)
@@ -123,6 +174,7 @@ void check_ticks(const struct payload_env *env, uint32_t period_ms)
 	c.pair = env->pair;
 	c.period_ms = period_ms;
 	c.interval_tsc = tsc_from_us(interval_ms * 1000ull);
+	kprintf("tick check: %u ms ticks on each thread for %u ms\n", period_ms, interval_ms);
 	bool done = pair_run(&job, c.interval_tsc * 10);
 	if (!done)
 		kprintf("tick check: %s\n", job.error);
@@ -134,6 +186,7 @@ void check_ticks(const struct payload_env *env, uint32_t period_ms)
 	    !report(NULL, !far_off || hypervisor,
 		    "the APIC timer tick is more than 25% off on a thread"))
 		return;
+	warn_held(&c);
 	/* A hypervisor drops timer interrupts when its host is busy; the counts' time accounting
 	 * uses the TSC and is not affected, so the boot goes on. */
 	if (far_off)

@@ -552,7 +552,7 @@ def boot_checks(log):
     log.record("cpu", apic=1, index=1, started=True, start_us=840, core=0, initial_apic_id=1,
                x2apic_id=1)
     log.record("tick", period_ms=1, interval_ns=100_000_000, expected=100, ticks=[100, 99],
-               error_pct=[0.0, -1.0], apic=[0, 1], tick_tsc_mean=[2100, 2200],
+               error_pct=[0.0, -1.0], held_us=[3, 4], apic=[0, 1], tick_tsc_mean=[2100, 2200],
                tick_tsc_max=[5000, 6000], ticks_late=[0, 0], ticks_lost=[0, 1])
     log.record("sibling", apic=[0, 1], skew_tsc=1200, skew_ns=480,
                results=[dict(thread=t, cpl=3, expected=77, sse=77, avx=77, ok=True)
