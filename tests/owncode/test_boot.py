@@ -147,11 +147,16 @@ class Examples(unittest.TestCase):
 
     def test_the_leak_and_xsu(self):
         leak = self.values("leak-off")["ROB_MISC_EVENTS.LBR_INSERTS"]
-        # Every measurement, not only the aggregate: the leak comes with HT1's loads, always.
-        self.assertGreater(leak["min"], 0, leak)
+        # The leak comes with HT1's loads, so it shows in most measurements, not in each: a
+        # measurement is a difference of two runs, and HT1 does what its host lets it in each
+        # (a busy host once gave -0.02 beside nine of 0.01-0.03).
+        positive = [v for v in leak["values"] if v > 0]
+        self.assertGreater(2 * len(positive), len(leak["values"]), leak)
         self.assertGreater(leak["value"], 0, leak)
-        self.assertValue("leak-on", "ROB_MISC_EVENTS.LBR_INSERTS", 0.0)
-        self.assertValue("leak-core", "ROB_MISC_EVENTS.LBR_INSERTS", 0.0)
+        # With XSU nothing leaks into any measurement, however HT1 was run.
+        for name in ("leak-on", "leak-core"):
+            e = self.values(name)["ROB_MISC_EVENTS.LBR_INSERTS"]
+            self.assertEqual((e["value"], e["min"], e["max"]), (0.0, 0.0, 0.0), e)
         for name in ("leak-off", "leak-on", "leak-core"):
             self.assertGreater(self.values(name, 1)["MEM_UOPS_RETIRED.ALL_LOADS"]["value"], 0)
 
