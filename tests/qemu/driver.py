@@ -24,9 +24,11 @@ import qemu_boot
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
 DISTURBED_BOOTS = 3  # boots of a case at most, when all but the last were disturbed
-# The tightest pace the kernel judges at (its core truth: docs/hardware-truth.md); a thread that
-# worked more unevenly than this has verdicts the host decided, skipped or judged loosely.
-UNEVEN_PACE_PCT = 5.0
+# The kernel's own limits on a run its host disturbed (tests/experiments/rule.h), the tightest of
+# each: past them its verdicts are skipped or judged loosely, decided by the host.
+UNEVEN_PACE_PCT = 5.0      # the core truth's pace (EXP_CORE_PACE_PCT, docs/hardware-truth.md)
+LOST_TICKS_PCT = 5.0       # the core schedule's fairness (EXP_MAX_CORE_LOST_TICKS_PCT)
+MIN_OVERLAP_PCT = 75.0     # the siblings counting side by side (EXP_MIN_OVERLAP_PCT)
 
 
 class Skip(Exception):
@@ -171,17 +173,23 @@ def boot_once(case, build, name, path, cwd, log_path):
 
 
 def host_disturbance(stream):
-    """What the kernel measured of its host not running it evenly, in words, or None: a thread
-    whose own work, sampled as its multiplexed counts were, came more than UNEVEN_PACE_PCT off
-    (exp_end's pace_pct), or a tick check a thread was held through (tick.held_us)."""
-    worst = None
+    """What the kernel measured of its host not running it evenly, in words, or None: in a run
+    (exp_end), a thread whose own work, sampled as its multiplexed counts were, came more than
+    UNEVEN_PACE_PCT off (pace_pct), a thread that lost more than LOST_TICKS_PCT of its ticks, or
+    siblings that counted side by side less than MIN_OVERLAP_PCT of the time; or a tick check a
+    thread was held through (tick.held_us)."""
     for end in stream.of_type("exp_end"):
+        run = "in %s, XSU %s" % (end.get("exp"), end.get("xsu"))
         for thread, pace in enumerate(end.get("pace_pct") or ()):
-            if pace > UNEVEN_PACE_PCT and (worst is None or pace > worst[0]):
-                worst = (pace, thread, end.get("exp"), end.get("xsu"))
-    if worst:
-        return "HT%d worked at a pace %.1f%% uneven in %s, XSU %s" % (
-            worst[1], worst[0], worst[2], worst[3])
+            if pace > UNEVEN_PACE_PCT:
+                return "HT%d worked at a pace %.1f%% uneven %s" % (thread, pace, run)
+        for thread, (took, lost) in enumerate(zip(end.get("ticks") or (),
+                                                  end.get("ticks_lost") or ())):
+            if lost * 100 > (took + lost) * LOST_TICKS_PCT:
+                return "HT%d lost %d of its %d ticks %s" % (thread, lost, took + lost, run)
+        overlap = end.get("overlap_pct")
+        if overlap is not None and overlap < MIN_OVERLAP_PCT:
+            return "the siblings counted side by side %.0f%% of the time %s" % (overlap, run)
     tick = stream.first("tick")
     if tick and tick.get("held_us"):
         interval_us = tick["interval_ns"] // 1000

@@ -11,9 +11,10 @@ from tests.report import logfixture
 from tests.run import Outcome
 
 
-def log_of(pace=None, held_us=None, interval_ns=200_000_000):
-    """A kernel's log (tests/report/logfixture.py) with an exp_end of this pace_pct and a tick
-    record of these held_us; None leaves the key out, as an earlier kernel did."""
+def log_of(pace=None, held_us=None, interval_ns=200_000_000, lost=(0, 0), overlap=100):
+    """A kernel's log (tests/report/logfixture.py) with an exp_end of this pace_pct, ticks lost
+    of 1000 due and overlap_pct, and a tick record of these held_us; None leaves pace_pct or
+    held_us out, as an earlier kernel did."""
     log = logfixture.Log()
     logfixture.boot_and_pmu(log, warn=False)
     tick = dict(period_ms=1, interval_ns=interval_ns, expected=200, ticks=[200, 200],
@@ -22,7 +23,9 @@ def log_of(pace=None, held_us=None, interval_ns=200_000_000):
     if held_us is not None:
         tick["held_us"] = held_us
     log.record("tick", **tick)
-    extra = {} if pace is None else {"pace_pct": pace}
+    extra = dict(ticks=[1000 - n for n in lost], ticks_lost=list(lost), overlap_pct=overlap)
+    if pace is not None:
+        extra["pace_pct"] = pace
     logfixture.run_start(log, "ch8-corrupting-loss", "core", [["r01c4:u"], ["r01c4:u"]])
     logfixture.run_end(log, "ch8-corrupting-loss", "core", 0, **extra)
     log.end()
@@ -31,7 +34,7 @@ def log_of(pace=None, held_us=None, interval_ns=200_000_000):
     return stream
 
 
-EVEN = log_of(pace=[0.4, 5.0], held_us=[900, 1200])
+EVEN = log_of(pace=[0.4, 5.0], held_us=[900, 1200], lost=(50, 8), overlap=75)
 UNEVEN = log_of(pace=[0.4, 48.1], held_us=[900, 1200])
 HELD = log_of(pace=[0.0, 0.0], held_us=[100_000, 250_000])
 
@@ -44,6 +47,15 @@ class Disturbance(unittest.TestCase):
     def test_an_uneven_pace_names_the_thread_and_the_run(self):
         self.assertEqual(driver.host_disturbance(UNEVEN),
                          "HT1 worked at a pace 48.1% uneven in ch8-corrupting-loss, XSU core")
+
+    def test_lost_ticks_name_the_thread(self):
+        self.assertEqual(driver.host_disturbance(log_of(pace=[0.0, 0.0], lost=(3, 51))),
+                         "HT1 lost 51 of its 1000 ticks in ch8-corrupting-loss, XSU core")
+
+    def test_siblings_that_did_not_count_side_by_side(self):
+        self.assertEqual(driver.host_disturbance(log_of(pace=[0.0, 0.0], overlap=74)),
+                         "the siblings counted side by side 74% of the time in "
+                         "ch8-corrupting-loss, XSU core")
 
     def test_a_thread_held_through_half_the_tick_check(self):
         self.assertEqual(driver.host_disturbance(HELD),
