@@ -97,8 +97,10 @@ HOST_TEST_BINS := $(addprefix $(BUILD)/host/tests/,$(HOST_TESTS))
 all: kernel $(HOST_TEST_BINS) $(addprefix $(BUILD)/tools/,$(TOOLS))
 kernel: $(KERNEL_ELF)
 
+# tools/deps.sh installs the Debian packages the project needs (or prints the command to).
+DEPS ?= tools/deps.sh
 deps:
-	$(Q)tools/deps.sh
+	$(Q)$(DEPS)
 
 # ---- kernel -------------------------------------------------------------------------------------
 $(BUILD)/kernel/%.o: %.c
@@ -148,20 +150,29 @@ $(BUILD)/tools/obj/%.o: %.c
 	$(Q)$(CC) $(TOOL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # ---- front door ---------------------------------------------------------------------------------
+# `make run`, `make test` and `make bench` first have tools/deps.sh install what is missing, then
+# build in a second make: nothing the build needs (a library's path, a header) is looked up before
+# the packages are there, so the first command on a fresh machine works (tests/build).
+FRONT_DOORS := run test bench
+ifeq ($(DEPS_DONE),)
+$(FRONT_DOORS): deps
+	$(Q)$(MAKE) --no-print-directory DEPS_DONE=1 $@
+else
 # `make run` boots the default suite in QEMU (one core's two threads, Haswell, model PMU), keeps
 # the serial log in $(BUILD)/run/serial.log and prints the report.
 RUN_ARGS ?=
-run: deps kernel
+run: kernel
 	$(Q)$(PYTHON) tools/qemu-run --log $(BUILD)/run/serial.log $(RUN_ARGS)
 	$(Q)$(PYTHON) tools/pmu-report --out $(BUILD)/run/results $(BUILD)/run/serial.log
 
 # `make test` runs everything; `make test T=regex` runs the tests whose names match.
 T ?=
-test: deps all image
+test: all image
 	$(Q)$(PYTHON) tests/run.py --build $(BUILD) $(if $(T),--filter '$(T)')
 
-bench: deps $(BENCH_PROGS)
+bench: $(BENCH_PROGS)
 	$(Q)set -e; for p in $(BENCH_PROGS); do ./$$p; done
+endif
 
 clean:
 	rm -rf $(BUILD)

@@ -12,25 +12,31 @@ KERNEL_SRCS += kernel/qr/end_screen.c
 # the user pages (.user.*, linker.ld).
 QR_USER_PURE := kernel/qr/chunk.c kernel/qr/base45.c kernel/qr/capacity.c
 QR_USER_SRCS := $(QR_USER_PURE) kernel/crc32.c kernel/qr/user_make.c kernel/qr/user_libc.c
-QR_LIB_HEADERS := /usr/include/libdeflate.h /usr/include/qrcodegen/qrcodegen.h
-QR_LIBS := $(shell $(CC) -print-file-name=libdeflate.a) \
-	$(shell $(CC) -print-file-name=libqrcodegen.a)
+QR_LIB_HEADERS := libdeflate.h qrcodegen/qrcodegen.h
+QR_LIB_DIR := $(BUILD)/gen/qr/lib
+QR_LIBS := $(QR_LIB_DIR)/libdeflate.a $(QR_LIB_DIR)/libqrcodegen.a
 QR_INCLUDE := $(BUILD)/gen/qr/include
 QR_USER_CFLAGS := $(RING3_CFLAGS) -I$(QR_INCLUDE)
 QR_USER_OBJS := $(patsubst %.c,$(BUILD)/qr-user/%.o,$(QR_USER_SRCS))
 QR_USER := $(BUILD)/qr-user/qr_user.o
 KERNEL_LINK_OBJS += $(QR_USER)
+QR_MISSING := is missing: tools/deps.sh installs it (Debian's libdeflate-dev and libqrcodegen-dev)
 
-$(QR_LIB_HEADERS) $(filter-out /%,$(QR_LIBS)):
-	@echo "$@ is missing: tools/deps.sh installs it (Debian's libdeflate-dev and" \
-		"libqrcodegen-dev)" >&2; exit 1
-
-# The libraries' two headers, alone: ring-3 code is built without the system's include path.
-$(QR_INCLUDE)/%.h: /usr/include/%.h
+# The libraries and their two headers are copied where the compiler finds them, when a recipe
+# needs them and not when make reads this file: on a fresh machine `make run` has tools/deps.sh
+# install them first. The headers go alone: ring-3 code is built without the system's include path.
+$(QR_LIB_DIR)/%.a:
 	@mkdir -p $(@D)
-	$(Q)cp $< $@
+	$(Q)found=$$($(CC) -print-file-name=$(@F)); \
+	if [ ! -f "$$found" ]; then echo "$(@F) $(QR_MISSING)" >&2; exit 1; fi; cp "$$found" $@
 
-$(BUILD)/qr-user/%.o: %.c | $(patsubst /usr/include/%,$(QR_INCLUDE)/%,$(QR_LIB_HEADERS))
+$(QR_INCLUDE)/%.h:
+	@mkdir -p $(@D)
+	$(Q)found=$$($(CC) -M -E -x c /dev/null -include $*.h 2>/dev/null | tr ' \\' '\n\n' | \
+		grep '/$*\.h$$' | head -n 1); \
+	if [ ! -f "$$found" ]; then echo "$*.h $(QR_MISSING)" >&2; exit 1; fi; cp "$$found" $@
+
+$(BUILD)/qr-user/%.o: %.c | $(addprefix $(QR_INCLUDE)/,$(QR_LIB_HEADERS))
 	$(say) CC3 $<
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(QR_USER_CFLAGS) $(DEPFLAGS) -c $< -o $@
