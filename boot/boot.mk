@@ -6,7 +6,7 @@ KERNEL_SRCS += boot/multiboot.asm boot/trampoline.asm
 NO_LONG_MODE_GEN := $(BUILD)/boot/no-long-mode-records
 NO_LONG_MODE_INC := $(BUILD)/boot/no_long_mode_records.inc
 $(NO_LONG_MODE_GEN): $(patsubst %.c,$(BUILD)/tools/obj/%.o,boot/no_long_mode_records.c \
-		kernel/record.c kernel/crc32.c kernel/format.c)
+		kernel/record.c kernel/lib/crc32.c kernel/lib/format.c)
 	$(say) LD $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^

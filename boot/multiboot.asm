@@ -11,7 +11,7 @@
 ; Multiboot Specification 0.6.96 (multiboot1) and 2.0 (multiboot2); Intel SDM vol. 3A, 9.8.5
 ; "Initializing IA-32e Mode".
 
-%include "boot/layout.inc"
+%include "kernel/layout.inc"
 
 extern __image_start, __image_data_end, __image_end
 

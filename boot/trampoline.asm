@@ -10,7 +10,7 @@
 ; argument). The AP goes protected, then long mode on the kernel's page tables, and calls
 ; entry(argument) on its own stack.
 
-%include "boot/layout.inc"
+%include "kernel/layout.inc"
 
 TRAMPOLINE_CS32		equ 0x18	; 32-bit code, only here (the other two as in the boot GDT)
 

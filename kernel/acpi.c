@@ -7,7 +7,7 @@
 
 #include "kernel/acpi.h"
 #include "kernel/unaligned.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 
 static uint8_t checksum(const uint8_t *p, size_t n)
 {

@@ -5,7 +5,7 @@
  * the command line's dropped words.
  */
 #include "kernel/boot_modules.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 
 _Static_assert(BOOT_MODULES_MAX == 16 && BOOT_MODULE_FILE_MAX == 128ull << 20,
 	       "BOOT_MODULES_ACCEPTED and the texts below name these limits");

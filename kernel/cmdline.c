@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kernel/cmdline.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/record.h"
 
 /* A bounded string under construction. */

@@ -54,7 +54,7 @@ struct config {
 	uint16_t serial_port; /* 16550 I/O port, 0 for no serial console */
 	uint32_t baud;
 	int32_t core; /* index of the core to use, or CONFIG_CORE_BOOT */
-	/* The end-of-run screen (kernel/qr/end_screen.h): the records as QR codes, each page for
+	/* The end-of-run screen (kernel/end_screen.h): the records as QR codes, each page for
 	 * qr_ms, in turn with the summary. */
 	uint8_t qr; /* 1 on, 0 off */
 	uint32_t qr_ms;

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 
 #include "kernel/console.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/framebuffer.h"
 #include "kernel/screen.h"
 #include "kernel/serial.h"

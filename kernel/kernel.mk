@@ -1,6 +1,7 @@
 # kernel/: the machine. Pure parsers and formatters (KERNEL_PURE) are also compiled into the host
-# tests; the rest runs only in the kernel.
-KERNEL_PURE := kernel/format.c kernel/crc32.c kernel/record.c kernel/cmdline.c kernel/config.c \
+# tests; the rest runs only in the kernel. kernel/lib/ is what the kernel shares with the code it
+# runs at CPL 3 (kernel/qr, tests/ring3): formatted output, CRC-32, the system calls' numbers.
+KERNEL_PURE := kernel/lib/format.c kernel/lib/crc32.c kernel/record.c kernel/cmdline.c kernel/config.c \
 	kernel/cmdline_cut.c kernel/boot_modules.c \
 	kernel/multiboot.c kernel/acpi.c kernel/apic.c kernel/topology.c kernel/memmap.c \
 	kernel/fpu_plan.c kernel/tick_stats.c kernel/font.c kernel/screen.c kernel/framebuffer.c \
@@ -8,7 +9,8 @@ KERNEL_PURE := kernel/format.c kernel/crc32.c kernel/record.c kernel/cmdline.c k
 PURE_SRCS += $(KERNEL_PURE)
 KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \
-	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/end.c kernel/exit.c \
+	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/end.c kernel/end_screen.c \
+	kernel/exit.c \
 	kernel/kmain.c kernel/apic_hw.c kernel/time.c \
 	kernel/smp.c kernel/pair.c kernel/tick.c kernel/fpu.c kernel/user.c kernel/user_entry.asm kernel/user_rdpmc.c \
 	kernel/syscall.c kernel/syscall_entry.asm kernel/page_alloc.c kernel/pmu.c kernel/pmu_backend_hw.c

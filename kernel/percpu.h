@@ -30,7 +30,7 @@ struct cpu_work {
 
 /*
  * The entry code (kernel/syscall_entry.asm, kernel/user_entry.asm) reaches the first fields at
- * these offsets through GS; boot/layout.inc has the same numbers for NASM.
+ * these offsets through GS; kernel/layout.inc has the same numbers for NASM.
  */
 #define PERCPU_ENTRY_RSP 8
 #define PERCPU_SYSCALL_USER_RSP 16
@@ -60,9 +60,9 @@ struct percpu {
 };
 
 _Static_assert(offsetof(struct percpu, entry_rsp) == PERCPU_ENTRY_RSP,
-	       "boot/layout.inc's PERCPU_ENTRY_RSP");
+	       "kernel/layout.inc's PERCPU_ENTRY_RSP");
 _Static_assert(offsetof(struct percpu, syscall_user_rsp) == PERCPU_SYSCALL_USER_RSP,
-	       "boot/layout.inc's PERCPU_SYSCALL_USER_RSP");
+	       "kernel/layout.inc's PERCPU_SYSCALL_USER_RSP");
 
 static inline struct percpu *this_cpu(void)
 {

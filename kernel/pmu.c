@@ -7,7 +7,7 @@
 
 #include "kernel/config.h"
 #include "kernel/console.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/msr.h"
 #include "kernel/pair.h"
 #include "kernel/pmu.h"

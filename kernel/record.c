@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "kernel/crc32.h"
-#include "kernel/format.h"
+#include "kernel/lib/crc32.h"
+#include "kernel/lib/format.h"
 #include "kernel/record.h"
 
 static void append(struct record *r, const char *s, size_t n)

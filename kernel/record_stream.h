@@ -21,7 +21,7 @@ void record_emit(struct record *r);
 void record_set_boot_hook(void (*hook)(void));
 
 /* Called with every record emitted from now on, under the console lock (the end-of-run screen
- * keeps a copy of them: kernel/qr/end_screen.h). NULL: none. */
+ * keeps a copy of them: kernel/end_screen.h). NULL: none. */
 typedef void (*record_keeper)(uint64_t seq, const char *type, const char *json, size_t len);
 void record_set_keeper(record_keeper keep);
 

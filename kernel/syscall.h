@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * System calls from ring 3 (kernel/syscall_abi.h) through SYSCALL and SYSRET.
+ * System calls from ring 3 (kernel/lib/syscall_abi.h) through SYSCALL and SYSRET.
  */
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
 #include <stdint.h>
 
-#include "kernel/syscall_abi.h"
+#include "kernel/lib/syscall_abi.h"
 #include "kernel/trap.h"
 
 /* A handler gets the frame the entry built, as an interrupt's handler does; its result goes

@@ -12,7 +12,7 @@
 ; so the base is the kernel's at CPL 3 too and no SWAPGS is needed (kernel/syscall.c says why).
 ; An NMI or #MC arriving before the stack switch runs on its own IST stack (kernel/idt.c).
 
-%include "boot/layout.inc"		; USER_DS, USER_CS, PERCPU_*, SYSCALL_FRAME_VECTOR
+%include "kernel/layout.inc"		; USER_DS, USER_CS, PERCPU_*, SYSCALL_FRAME_VECTOR
 
 section .text
 bits 64

@@ -11,7 +11,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/extable.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/record_stream.h"
 #include "kernel/serial.h"

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-/* A system call's frame (kernel/syscall_entry.asm): no IDT vector, boot/layout.inc's number. */
+/* A system call's frame (kernel/syscall_entry.asm): no IDT vector, kernel/layout.inc's number. */
 #define SYSCALL_FRAME_VECTOR 0x100
 
 /* As kernel/isr.asm and kernel/syscall_entry.asm leave it on the stack, lowest address first. */

@@ -6,7 +6,7 @@
 ; it, so that interrupts and system calls arriving from CPL 3 push their frames below the saved
 ; context instead of over it.
 
-%include "boot/layout.inc"		; USER_DS, USER_CS, PERCPU_ENTRY_RSP
+%include "kernel/layout.inc"		; USER_DS, USER_CS, PERCPU_ENTRY_RSP
 
 RFLAGS_IF	equ 1 << 9
 RFLAGS_RESERVED	equ 1 << 1

@@ -12,7 +12,7 @@
 #include "tests/experiments/suite.h"
 #include "tests/payload_check.h"
 #include "tests/owncode/bench.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 #include "tests/workloads/workloads.h"
 
 static struct payload_config config;

@@ -3,6 +3,6 @@
 # tests/ring3/), the experiments in tests/experiments/. The random data of the set-ups is pure
 # (host-tested).
 WORKLOADS_PURE := tests/workloads/random_data.c
-PURE_SRCS += $(WORKLOADS_PURE) tests/payload_config.c tests/payload_check.c
-KERNEL_SRCS += tests/payload.c tests/check.c $(wildcard tests/checks/*.c) \
+PURE_SRCS += $(WORKLOADS_PURE) tests/lib/payload_config.c tests/payload_check.c
+KERNEL_SRCS += tests/payload.c tests/lib/check.c $(wildcard tests/checks/*.c) \
 	$(filter-out $(WORKLOADS_PURE),$(wildcard tests/workloads/*.c))

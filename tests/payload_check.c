@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "pmu/event_parse.h"
 #include "pmu/sched.h"
 #include "pmu/uarch_constraint.h"

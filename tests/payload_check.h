@@ -14,7 +14,7 @@
 #include "kernel/cmdline.h"
 #include "pmu/enumerate.h"
 #include "pmu/uarch.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 
 /* What the check needs to know of the machine and of the payload. */
 struct payload_machine {

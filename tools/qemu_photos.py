@@ -2,7 +2,7 @@
 
 Used by tools/qemu_boot.py (boot(photos=DIR): tools/qemu-run --photos, the tests/qemu `qr/` cases).
 Once the kernel has halted, it shows in turn the summary and each page of QR codes
-(kernel/qr/end_screen.c), and says on the serial port when a page is on the screen and when it
+(kernel/end_screen.c), and says on the serial port when a page is on the screen and when it
 goes: "qr: records 3 of 8 on the screen", then "qr: records 3 of 8 off the screen" before the
 screen changes again. On the first line this takes a screendump through QMP; once QEMU has written
 it, the second line must not be in yet, or the screen may have changed meanwhile and the page is

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "kernel/crc32.h"
+#include "kernel/lib/crc32.h"
 #include "kernel/qr/base45.h"
 #include "kernel/qr/chunk.h"
 

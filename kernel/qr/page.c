@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/qr/page.h"
 
 /* Pixels between the code's quiet zone and the text. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A page of the end-of-run screen (kernel/qr/end_screen.h): one QR code at the left, white around
+ * A page of the end-of-run screen (kernel/end_screen.h): one QR code at the left, white around
  * it for at least the quiet zone of four modules that ISO/IEC 18004 asks for, and a column of
  * text at its right saying which code it is and how to read the codes back.
  *

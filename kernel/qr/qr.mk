@@ -1,17 +1,16 @@
-# kernel/qr/: the end-of-run screen, the run's records as QR codes (docs/qr-codes.md).
+# kernel/qr/: the run's records as QR codes (docs/qr-codes.md), which the end-of-run screen
+# (kernel/end_screen.c) shows. It includes nothing of kernel/ but its library (kernel/lib/).
 #
-# At CPL 0, in the kernel: the copy of the records and the pages' layout (pure, host-tested), and
-# the screen itself.
+# At CPL 0, in the kernel: the copy of the records and the pages' layout (pure, host-tested).
 QR_PURE := kernel/qr/record_copy.c kernel/qr/page.c
 PURE_SRCS += $(QR_PURE)
-KERNEL_SRCS += kernel/qr/end_screen.c
 
 # At CPL 3 (kernel/qr/job.h says why): the chunks, Base45 and the codes' capacity (pure, and
 # host-tested too), the glue and the C library functions, linked with Debian's static libdeflate
 # and libqrcodegen into one object whose only global symbol is its entry and whose sections go to
 # the user pages (.user.*, linker.ld).
 QR_USER_PURE := kernel/qr/chunk.c kernel/qr/base45.c kernel/qr/capacity.c
-QR_USER_SRCS := $(QR_USER_PURE) kernel/crc32.c kernel/qr/user_make.c kernel/qr/user_libc.c
+QR_USER_SRCS := $(QR_USER_PURE) kernel/lib/crc32.c kernel/qr/user_make.c kernel/qr/user_libc.c
 QR_LIB_HEADERS := libdeflate.h qrcodegen/qrcodegen.h
 QR_LIB_DIR := $(BUILD)/gen/qr/lib
 QR_LIBS := $(QR_LIB_DIR)/libdeflate.a $(QR_LIB_DIR)/libqrcodegen.a

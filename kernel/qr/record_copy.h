@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The record copy: the JSON of every record the serial port carried, kept in memory so that the
- * end of the run can show the whole log on the screen as QR codes (kernel/qr/end_screen.h).
+ * end of the run can show the whole log on the screen as QR codes (kernel/end_screen.h).
  *
  * The copy is text, a line per record: the record's JSON, or "@<seq> <json>" where the numbering
  * jumps (the first line, and after records the copy had no room for); a line without "@" is the

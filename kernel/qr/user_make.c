@@ -4,7 +4,7 @@
  * chunks (kernel/qr/chunk.h), each deflated by libdeflate, given its header, written in Base45
  * and encoded by libqrcodegen at error correction level M (raised where the code has room: the
  * library's boostEcl), no larger than the screen's version. The modules go back to the kernel as
- * a byte each, which draws them (kernel/qr/end_screen.c).
+ * a byte each, which draws them (kernel/end_screen.c).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 #include "kernel/qr/capacity.h"
 #include "kernel/qr/job.h"
 #include "kernel/qr/user_libc.h"
-#include "kernel/syscall_abi.h"
+#include "kernel/lib/syscall_abi.h"
 
 /* libdeflate's level 9: within 3% of level 12's size on these logs, 27 times as fast, and a
  * compressor of 0.7 MB instead of 9 MB (measured on the default suite's log). */

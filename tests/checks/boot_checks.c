@@ -4,7 +4,7 @@
  */
 #include "kernel/console.h"
 #include "kernel/cpu.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/record_stream.h"
 #include "kernel/tick.h"
 #include "kernel/time.h"
@@ -13,7 +13,7 @@
 #include "tests/ring3/probe.h"
 #include "tests/ring3/user.h"
 #include "tests/ring3/workload.h"
-#include "tests/check.h"
+#include "tests/lib/check.h"
 #include "tests/checks/boot_checks.h"
 
 /* The check lasts 200 ms, or 10 ticks where the period is longer than 20 ms (mux_ms goes up to

@@ -11,7 +11,7 @@
 
 #include "kernel/payload.h"
 
-/* Each check reports through tests/check.h: its record, and the boot failed when it fails. */
+/* Each check reports through tests/lib/check.h: its record, and the boot failed when it fails. */
 
 /* Count ticks of period_ms on each thread over an interval timed with the TSC (200 ms, or ten
  * periods where that is longer): a `tick` record.

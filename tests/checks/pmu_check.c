@@ -13,7 +13,7 @@
 #include "pmu/regs.h"
 #include "tests/ring3/user.h"
 #include "tests/ring3/workload.h"
-#include "tests/check.h"
+#include "tests/lib/check.h"
 #include "tests/checks/boot_checks.h"
 
 #define PMU_CHECK_UNITS 100000

@@ -14,7 +14,7 @@
 #include "pmu/regs.h"
 #include "tests/ring3/rdpmc_check.h"
 #include "tests/ring3/user.h"
-#include "tests/check.h"
+#include "tests/lib/check.h"
 #include "tests/checks/rdpmc_check.h"
 
 static const struct pmu_event near_call = {

@@ -6,7 +6,7 @@
 #include "kernel/config.h"
 #include "kernel/console.h"
 #include "kernel/syscall.h"
-#include "tests/check.h"
+#include "tests/lib/check.h"
 #include "tests/checks/selftest.h"
 #include "tests/profiles/profiles.h"
 #include "kernel/time.h"

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "tests/experiments/experiment.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 
 /* The experiment and the texts its runs point to. */
 struct custom_run {

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 #include "pmu/event.h"
 #include "pmu/mux.h"
 

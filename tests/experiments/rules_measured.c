@@ -3,7 +3,7 @@
  * The rule of a run defined on the command line (the experiment `custom`, custom.c): every run
  * ran to its end; XSU held where it was on. No verdict on the counts: they are the user's.
  */
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "pmu/xsu_mode.h"
 #include "tests/experiments/rule.h"
 

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "pmu/mux.h"
 #include "tests/experiments/rule.h"
 

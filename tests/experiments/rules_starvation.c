@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "pmu/mux.h"
 #include "tests/experiments/rule.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "kernel/cpu.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/record_stream.h"
 #include "kernel/tick.h"
 #include "kernel/time.h"

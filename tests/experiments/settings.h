@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every run of one boot's experiments shares: the machine measured and the settings the
- * command line gave (tests/payload_config.h), as the suite hands them to the runner.
+ * command line gave (tests/lib/payload_config.h), as the suite hands them to the runner.
  */
 #ifndef TESTS_EXPERIMENTS_SETTINGS_H
 #define TESTS_EXPERIMENTS_SETTINGS_H

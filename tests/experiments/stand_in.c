@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "tests/experiments/stand_in.h"
 
 struct stand_in {

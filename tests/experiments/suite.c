@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "kernel/console.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/record_stream.h"
 #include "kernel/end.h"
-#include "tests/check.h"
+#include "tests/lib/check.h"
 #include "kernel/tick_stats.h"
 #include "kernel/time.h"
 #include "pmu/counters.h"

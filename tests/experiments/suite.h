@@ -8,7 +8,7 @@
 #define TESTS_EXPERIMENTS_SUITE_H
 
 #include "kernel/payload.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/summary.h"

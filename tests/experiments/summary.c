@@ -7,7 +7,7 @@
 
 #include "pmu/xsu_mode.h"
 #include "kernel/console.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/summary.h"
 

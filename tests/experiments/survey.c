@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "kernel/console.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/pmu.h"
 #include "kernel/record_stream.h"
 #include "pmu/event_names.h"

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "tests/experiments/survey.h"
 
 /* What the points show, and the first point that contradicts the rule. */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "pmu/xsu_mode.h"
 #include "tests/experiments/verdict.h"
 

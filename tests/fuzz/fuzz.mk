@@ -11,7 +11,7 @@ FUZZ_CFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -fno-omit-frame-pointer \
 # generates for them, the event tables and the font; of the payload's under tests/ its
 # command-line keys and their check, with the experiments' table and rules it names), the EFI
 # load options, the fake physical memory of the host tests, the harnesses' shared input helpers.
-FUZZ_LIB_SRCS := $(filter-out tests/%,$(PURE_SRCS)) tests/payload_config.c tests/payload_check.c \
+FUZZ_LIB_SRCS := $(filter-out tests/%,$(PURE_SRCS)) tests/lib/payload_config.c tests/payload_check.c \
 	$(EXPERIMENTS_PURE) boot/efi/load_options.c \
 	tests/host/lib/fake_phys.c tests/fuzz/fuzz_input.c
 FUZZ_LIB_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIB_SRCS))

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/crc32.h"
+#include "kernel/lib/crc32.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "tests/owncode/bundle.h"
 

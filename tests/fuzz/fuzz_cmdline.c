@@ -16,7 +16,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/config.h"
 #include "tests/fuzz/fuzz_input.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 
 /* The kernel's settings and the payload's, parsed together as the kernel does. */
 struct settings {

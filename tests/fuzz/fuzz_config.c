@@ -22,7 +22,7 @@
 #include "pmu/model.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "tests/payload_check.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 
 #define MAX_WARNINGS 64
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/crc32.h"
+#include "kernel/lib/crc32.h"
 #include "tests/host/lib/test_util.h"
 #include "tests/owncode/bundle.h"
 

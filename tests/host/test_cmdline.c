@@ -12,7 +12,7 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/config.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 
 /* The kernel's keys and the payload's, parsed together as the kernel does (kernel/kmain.c). */
 static struct config k;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kernel/format.c against the C library's snprintf: every conversion, flag, width, precision and
+ * kernel/lib/format.c against the C library's snprintf: every conversion, flag, width, precision and
  * length the kernel accepts must print exactly what glibc prints. The thousands flag (') is
  * checked against hand-written expectations (glibc's depends on the locale).
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 
 /* Some cases feed deliberately odd formats (ignored flags, a trailing %) to both printfs. */
 #pragma GCC diagnostic ignored "-Wformat"

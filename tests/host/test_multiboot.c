@@ -13,7 +13,7 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/cmdline_cut.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 #include "kernel/multiboot.h"
 #include "tests/host/lib/fake_phys.h"
 #include "tests/host/lib/test_util.h"

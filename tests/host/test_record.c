@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Records (kernel/record.c) and their CRC-32 (kernel/crc32.c): the values zlib computes, valid
+ * Records (kernel/record.c) and their CRC-32 (kernel/lib/crc32.c): the values zlib computes, valid
  * JSON in every case, and the exact line format readers parse.
  */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/crc32.h"
+#include "kernel/lib/crc32.h"
 #include "kernel/record.h"
 
 static void test_crc32_known_values(void **state)

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "kernel/user.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 #include "tests/workloads/random_data.h"
 #include "tests/workloads/workloads.h"
 

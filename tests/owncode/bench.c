@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kernel/cpu.h"
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/console.h"
 #include "kernel/pair.h"
 #include "kernel/paging.h"

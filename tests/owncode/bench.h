@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "kernel/payload.h"
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 
 void bench_run_all(const struct payload_env *env, const struct payload_config *cfg);
 

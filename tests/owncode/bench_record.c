@@ -2,7 +2,7 @@
 /*
  * The `bench` and `bench_result` records (docs/records.md), every key in every record.
  */
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/record.h"
 #include "kernel/record_stream.h"
 #include "pmu/counters.h"

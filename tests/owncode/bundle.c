@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "kernel/crc32.h"
+#include "kernel/lib/crc32.h"
 #include "tests/owncode/bundle.h"
 
 #define MAGIC "PMUBENCH"

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What ring-3 workloads may use: the entry the kernel starts them through and the system calls
- * (kernel/syscall_abi.h). Workloads are compiled with SSE/AVX allowed and placed on user pages.
+ * (kernel/lib/syscall_abi.h). Workloads are compiled with SSE/AVX allowed and placed on user pages.
  */
 #ifndef TESTS_BENCH_USER_H
 #define TESTS_BENCH_USER_H
 
 #include <stdint.h>
 
-#include "kernel/syscall_abi.h"
+#include "kernel/lib/syscall_abi.h"
 
 /* A ring-3 function: one argument in, one result out (the exit system call carries it). */
 typedef uint64_t (*user_function)(uint64_t arg);
@@ -20,7 +20,7 @@ static inline int64_t user_syscall(uint64_t number, uint64_t a0, uint64_t a1, ui
 {
 	int64_t result;
 
-	/* SYSCALL keeps RIP in RCX and RFLAGS in R11 (kernel/syscall_abi.h). */
+	/* SYSCALL keeps RIP in RCX and RFLAGS in R11 (kernel/lib/syscall_abi.h). */
 	__asm__ volatile("syscall"
 			 : "=a"(result)
 			 : "a"(number), "D"(a0), "S"(a1), "d"(a2)

@@ -5,7 +5,10 @@
   header alone); unit A depends on unit B when either file of A includes B's header.
 - pmu/ is pure: it includes nothing from kernel/ (nor from tests/); kernel/, pmu/ and boot/
   include nothing from the payload.
-- Functions fit on a screen: none in boot/, kernel/, pmu/ or the payload is longer than 80 lines
+- No two folders include each other in a circle either: folder A depends on folder B when a file
+  of A (C, header or NASM) includes a file of B, and the folders' graph has no cycle (a sub-folder
+  is a folder of its own: kernel/qr is not kernel/).
+- Functions fit on a screen: none in boot/, kernel/, pmu/ or the payload is longer than 60 lines
   (from the line of its name to its closing brace, as ctags counts).
 """
 
@@ -17,17 +20,19 @@ import unittest
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FOLDERS = ("boot", "kernel", "pmu", "tests")
 HOST_SIDE = ("tests/host/", "tests/fuzz/")
-MAX_FUNCTION_LINES = 80
+MAX_FUNCTION_LINES = 60
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# C's #include and NASM's %include, for the folders' graph.
+ANY_INCLUDE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"', re.M)
 
 
-def committed_sources():
+def committed_sources(endings=(".c", ".h")):
     out = subprocess.run(["git", "ls-files", *FOLDERS], cwd=TOP, capture_output=True,
                          text=True, check=False)
     if out.returncode != 0:
         return None
     return [f for f in out.stdout.split("\n")
-            if f.endswith((".c", ".h")) and not f.startswith(HOST_SIDE)]
+            if f.endswith(endings) and not f.startswith(HOST_SIDE)]
 
 
 def read(path):
@@ -44,6 +49,18 @@ def unit_graph(files, text_of):
             target = header[:-2] if header.endswith(".h") else None
             if target in units and target != f[:-2]:
                 deps[f[:-2]].add(target)
+    return deps
+
+
+def folder_graph(files, text_of):
+    """{folder: set of other folders it includes from}, over C, headers and NASM."""
+    deps = {os.path.dirname(f): set() for f in files}
+    for f in files:
+        for included in ANY_INCLUDE.findall(text_of(f)):
+            folder = os.path.dirname(included)
+            if folder and folder != os.path.dirname(f):
+                deps[os.path.dirname(f)].add(folder)
+                deps.setdefault(folder, set())
     return deps
 
 
@@ -125,6 +142,11 @@ class Structure(unittest.TestCase):
         found = cycles(unit_graph(self.files, read))
         self.assertEqual(found, [], "units that include each other in a circle: %s" % found)
 
+    def test_no_cycle_among_folders(self):
+        files = committed_sources((".c", ".h", ".asm", ".inc"))
+        found = cycles(folder_graph(files, read))
+        self.assertEqual(found, [], "folders that include each other in a circle: %s" % found)
+
     def test_pmu_and_kernel_stay_below(self):
         wrong = []
         for f in self.files:
@@ -156,6 +178,14 @@ class TheChecksThemselves(unittest.TestCase):
         text = {"a/x.c": '#include "a/y.h"', "a/y.c": '#include "a/z.h"', "a/y.h": "",
                 "a/z.h": ""}
         self.assertEqual(cycles(unit_graph(list(text), text.get)), [])
+
+    def test_a_folder_cycle_is_found(self):
+        text = {"k/a.c": '#include "k/q/b.h"', "k/q/b.c": '#include "k/l/c.h"',
+                "k/l/c.h": "", "k/x.asm": '%include "b/layout.inc"', "b/layout.inc": "",
+                "b/y.c": '#include "k/a.h"'}
+        self.assertEqual(cycles(folder_graph(list(text), text.get)), [["b", "k"]])
+        del text["k/x.asm"]
+        self.assertEqual(cycles(folder_graph(list(text), text.get)), [])
 
     def test_function_lengths(self):
         body = "\n".join("\tx++; /* { */" for _ in range(90))

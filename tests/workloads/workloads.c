@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 #include "kernel/user.h"
 #include "tests/workloads/random_data.h"
 #include "tests/workloads/workloads.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The payload's command-line keys (tests/payload_config.h): a table of data and its defaults.
+ * The payload's command-line keys (tests/lib/payload_config.h): a table of data and its defaults.
  */
 #include <stddef.h>
 #include <string.h>
 
-#include "tests/payload_config.h"
+#include "tests/lib/payload_config.h"
 
 /* xsu=: the modes one by one, and the two sets that have names of their own. */
 static const struct cmdline_choice xsu_choices[] = {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/format.h"
+#include "kernel/lib/format.h"
 
 /* The length modifiers (C99 7.19.6.1p7): how wide the argument of an integer conversion is. */
 enum length { LEN_INT, LEN_CHAR, LEN_SHORT, LEN_LONG, LEN_LLONG, LEN_SIZE, LEN_PTRDIFF, LEN_MAX };

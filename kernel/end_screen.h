@@ -7,8 +7,8 @@
  * cable. `qr=off` keeps the summary alone. A VGA text screen cannot show the codes: the kernel
  * says so there.
  */
-#ifndef KERNEL_QR_END_SCREEN_H
-#define KERNEL_QR_END_SCREEN_H
+#ifndef KERNEL_END_SCREEN_H
+#define KERNEL_END_SCREEN_H
 
 #include <stdbool.h>
 #include <stddef.h>

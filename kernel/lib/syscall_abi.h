@@ -4,8 +4,8 @@
  * RSI, RDX; the result comes back in RAX. RCX and R11 are lost (SYSCALL keeps RIP and RFLAGS
  * there), every other register is kept. Shared by the kernel and the workloads.
  */
-#ifndef KERNEL_SYSCALL_ABI_H
-#define KERNEL_SYSCALL_ABI_H
+#ifndef KERNEL_LIB_SYSCALL_ABI_H
+#define KERNEL_LIB_SYSCALL_ABI_H
 
 enum syscall_number {
 	SYS_EXIT = 0, /* (result): leave ring 3; user_call() returns result */

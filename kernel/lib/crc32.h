@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef KERNEL_CRC32_H
-#define KERNEL_CRC32_H
+#ifndef KERNEL_LIB_CRC32_H
+#define KERNEL_LIB_CRC32_H
 
 #include <stddef.h>
 #include <stdint.h>

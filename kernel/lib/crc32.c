@@ -4,7 +4,7 @@
  * out (each entry is the CRC of its index's four bits) and fast enough for a few kilobytes of
  * records per run.
  */
-#include "kernel/crc32.h"
+#include "kernel/lib/crc32.h"
 
 static const uint32_t crc32_nibble[16] = {
 	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4,

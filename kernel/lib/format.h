@@ -8,8 +8,8 @@
  *
  * Pure code (host-tested against the C library's snprintf).
  */
-#ifndef KERNEL_FORMAT_H
-#define KERNEL_FORMAT_H
+#ifndef KERNEL_LIB_FORMAT_H
+#define KERNEL_LIB_FORMAT_H
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report() (tests/check.h).
+ * report() (tests/lib/check.h).
  */
 #include "kernel/end.h"
 #include "kernel/record_stream.h"
-#include "tests/check.h"
+#include "tests/lib/check.h"
 
 bool report(struct record *r, bool ok, const char *failure)
 {

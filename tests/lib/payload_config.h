@@ -8,8 +8,8 @@
  *
  * Pure code (host-tested with the parser).
  */
-#ifndef TESTS_PAYLOAD_CONFIG_H
-#define TESTS_PAYLOAD_CONFIG_H
+#ifndef TESTS_LIB_PAYLOAD_CONFIG_H
+#define TESTS_LIB_PAYLOAD_CONFIG_H
 
 #include <stdint.h>
 

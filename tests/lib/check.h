@@ -5,8 +5,8 @@
  * check's record (when it has one) and failing the boot, with its reason, when the outcome is
  * not right. The verdicts of the experiments report the same way.
  */
-#ifndef TESTS_CHECK_H
-#define TESTS_CHECK_H
+#ifndef TESTS_LIB_CHECK_H
+#define TESTS_LIB_CHECK_H
 
 #include <stdbool.h>
 
