@@ -3,11 +3,16 @@
 and the inputs that crashed it (findings), with the command that reproduces each.
 
     tests/fuzz/fuzzers.py [--build DIR] [--seconds N] [--jobs N] [NAME ...]
+    tests/fuzz/fuzzers.py --minimize [--build DIR] [NAME ...]
 
 `make fuzz` runs this (FUZZ_SECONDS=N sets --seconds, 60 by default). A fuzzer keeps what it
 learnt in DIR/fuzz/corpus/NAME (the committed seeds in tests/fuzz/seeds/NAME are read too) and
 writes a crashing input to DIR/fuzz/findings/NAME/. The exit status is 1 when anything was
 found. tests/fuzz/test_fuzz.py runs each for a few seconds in `make test` with this module.
+
+--minimize rewrites the committed seeds of each fuzzer to the fewest inputs that reach the same
+edges (libFuzzer's -merge=1 with -use_counters=0, so an input that only runs a loop more often is
+not kept); add what a fuzzer found to tests/fuzz/seeds/NAME first, then minimize.
 """
 
 import argparse
@@ -95,17 +100,40 @@ def run(name, build, seconds, corpus=None, seed=None):
     return Result(name, seconds, code, output)
 
 
+def minimize(name, build):
+    """Rewrite tests/fuzz/seeds/name to the inputs that add edges; returns (before, after)."""
+    seeds = os.path.join(HERE, "seeds", name)
+    kept = tempfile.mkdtemp(prefix="fuzz-min-%s-" % name)
+    try:
+        before = len(os.listdir(seeds))
+        subprocess.run([binary(build, name), "-merge=1", "-use_counters=0", kept, seeds],
+                       capture_output=True, check=True)
+        for f in os.listdir(seeds):
+            os.remove(os.path.join(seeds, f))
+        for f in os.listdir(kept):
+            shutil.copy(os.path.join(kept, f), seeds)
+        return before, len(os.listdir(seeds))
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(TOP, "build"))
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2, help="fuzzers at once")
+    parser.add_argument("--minimize", action="store_true",
+                        help="rewrite the committed seeds to the inputs that add coverage")
     parser.add_argument("names", nargs="*", default=FUZZERS, metavar="NAME")
     args = parser.parse_args()
     unknown = set(args.names) - set(FUZZERS)
     if unknown:
         parser.error("unknown fuzzer(s): %s (known: %s)" % (", ".join(sorted(unknown)),
                                                              ", ".join(FUZZERS)))
+    if args.minimize:
+        for name in args.names:
+            print("%-13s seeds: %d -> %d" % ((name,) + minimize(name, args.build)))
+        return 0
     print("fuzz: %s, %d s each, %d at once" % (", ".join(args.names), args.seconds, args.jobs),
           flush=True)
     corpus = lambda name: os.path.join(args.build, "fuzz", "corpus", name)  # noqa: E731
