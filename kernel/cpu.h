@@ -73,52 +73,29 @@ static inline uint32_t inl(uint16_t port)
 	return v;
 }
 
-static inline uint64_t read_cr0(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
-	return v;
-}
-
-static inline void write_cr0(uint64_t v)
-{
-	__asm__ volatile("mov %0, %%cr0" ::"r"(v) : "memory");
-}
-
-static inline uint64_t read_cr2(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
-	return v;
-}
-
-static inline uint64_t read_cr3(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
-	return v;
-}
-
-static inline void write_cr3(uint64_t v)
-{
-	__asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory");
-}
-
-static inline uint64_t read_cr4(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
-	return v;
-}
-
-static inline void write_cr4(uint64_t v)
-{
-	__asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory");
-}
+/* The control registers' MOVs (SDM vol. 2B, MOV to/from control registers), one pair a register
+ * the kernel changes; CR2 (the #PF address) is only read. */
+#define CR_READ(n)                                                                                 \
+	static inline uint64_t read_cr##n(void)                                                    \
+	{                                                                                          \
+		uint64_t v;                                                                        \
+		__asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));                                  \
+		return v;                                                                          \
+	}
+#define CR_WRITE(n)                                                                                \
+	static inline void write_cr##n(uint64_t v)                                                 \
+	{                                                                                          \
+		__asm__ volatile("mov %0, %%cr" #n ::"r"(v) : "memory");                           \
+	}
+CR_READ(0)
+CR_WRITE(0)
+CR_READ(2)
+CR_READ(3)
+CR_WRITE(3)
+CR_READ(4)
+CR_WRITE(4)
+#undef CR_READ
+#undef CR_WRITE
 
 static inline uint64_t read_rflags(void)
 {

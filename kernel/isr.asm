@@ -7,6 +7,8 @@
 ; The CPU aligns RSP to 16 bytes before pushing its 5-quadword frame (SDM vol. 3A, 6.14.2); with
 ; error code, vector and 15 registers the frame is 176 bytes, so the C call sees an aligned stack.
 
+%include "kernel/trap_frame.inc"
+
 section .text
 bits 64
 
@@ -31,39 +33,11 @@ ISR vector
 %endrep
 
 isr_common:
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_TRAP_REGS
 	mov rdi, rsp
 	cld
 	call trap_dispatch
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_TRAP_REGS
 	add rsp, 16			; vector and error code
 	iretq
 

@@ -7,7 +7,7 @@ KERNEL_PURE := kernel/lib/format.c kernel/lib/crc32.c kernel/record.c kernel/cmd
 	kernel/fpu_plan.c kernel/tick_stats.c kernel/font.c kernel/screen.c kernel/framebuffer.c \
 	kernel/syscall_rules.c
 PURE_SRCS += $(KERNEL_PURE)
-KERNEL_SRCS += kernel/libc/string.c kernel/isr.asm kernel/idt.c kernel/trap.c \
+KERNEL_SRCS += kernel/libc/string.c kernel/libc/strings.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \
 	kernel/vga.c kernel/console.c kernel/record_stream.c kernel/end.c kernel/end_screen.c \
 	kernel/exit.c \

@@ -14,18 +14,24 @@
 
 #include "kernel/extable.h"
 
+/* An instruction that reads EDX:EAX for the index in ECX and may fault (RDMSR, RDPMC): true and
+ * the value, or false and 0. */
+#define READ_EDX_EAX_SAFE(insn, index, value)                                                      \
+	({                                                                                         \
+		uint32_t lo_ = 0, hi_ = 0, ok_;                                                    \
+		__asm__ volatile("movl $0, %[ok]\n"                                                \
+				 "1: " insn "\n\t"                                                 \
+				 "movl $1, %[ok]\n"                                                \
+				 "2:\n\t" EXTABLE_ENTRY(1b, 2b)                                    \
+				 : [ok] "=&r"(ok_), "+a"(lo_), "+d"(hi_)                           \
+				 : "c"(index));                                                    \
+		*(value) = ok_ ? (uint64_t)hi_ << 32 | lo_ : 0;                                    \
+		ok_ != 0;                                                                          \
+	})
+
 static inline bool rdmsr_safe(uint32_t msr, uint64_t *value)
 {
-	uint32_t lo = 0, hi = 0, ok;
-
-	__asm__ volatile("movl $0, %[ok]\n"
-			 "1: rdmsr\n\t"
-			 "movl $1, %[ok]\n"
-			 "2:\n\t" EXTABLE_ENTRY(1b, 2b)
-			 : [ok] "=&r"(ok), "+a"(lo), "+d"(hi)
-			 : "c"(msr));
-	*value = ok ? (uint64_t)hi << 32 | lo : 0;
-	return ok;
+	return READ_EDX_EAX_SAFE("rdmsr", msr, value);
 }
 
 /* WRMSR of an MSR that may not exist or may refuse the value (a reserved bit): false on #GP. */
@@ -46,16 +52,7 @@ static inline bool wrmsr_safe(uint32_t msr, uint64_t value)
 /* RDPMC: ECX = counter index, with bit 30 set for a fixed-function counter (SDM vol. 2B). */
 static inline bool rdpmc_safe(uint32_t counter, uint64_t *value)
 {
-	uint32_t lo = 0, hi = 0, ok;
-
-	__asm__ volatile("movl $0, %[ok]\n"
-			 "1: rdpmc\n\t"
-			 "movl $1, %[ok]\n"
-			 "2:\n\t" EXTABLE_ENTRY(1b, 2b)
-			 : [ok] "=&r"(ok), "+a"(lo), "+d"(hi)
-			 : "c"(counter));
-	*value = ok ? (uint64_t)hi << 32 | lo : 0;
-	return ok;
+	return READ_EDX_EAX_SAFE("rdpmc", counter, value);
 }
 
 #endif

@@ -3,6 +3,7 @@
  * Building one JSON record in a fixed buffer and formatting its line with the CRC-32 that
  * readers check (tools/pmu_records.py).
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "kernel/lib/crc32.h"
@@ -105,22 +106,29 @@ void record_string(struct record *r, const char *key, const char *value)
 		append_str(r, "null");
 }
 
-void record_uint(struct record *r, const char *key, uint64_t value)
+/* A member whose value is one number, formatted (at most 22 characters: "0x" and 16 digits,
+ * quoted, or 20 digits with a sign). */
+__attribute__((format(printf, 3, 4))) static void member_number(struct record *r, const char *key,
+								const char *fmt, ...)
 {
 	char buf[24];
+	va_list ap;
 
 	member(r, key);
-	format_snprintf(buf, sizeof(buf), "%llu", (unsigned long long)value);
+	va_start(ap, fmt);
+	format_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
 	append_str(r, buf);
+}
+
+void record_uint(struct record *r, const char *key, uint64_t value)
+{
+	member_number(r, key, "%llu", (unsigned long long)value);
 }
 
 void record_int(struct record *r, const char *key, int64_t value)
 {
-	char buf[24];
-
-	member(r, key);
-	format_snprintf(buf, sizeof(buf), "%lld", (long long)value);
-	append_str(r, buf);
+	member_number(r, key, "%lld", (long long)value);
 }
 
 void record_bool(struct record *r, const char *key, bool value)
@@ -137,11 +145,7 @@ void record_null(struct record *r, const char *key)
 
 void record_hex(struct record *r, const char *key, uint64_t value)
 {
-	char buf[24];
-
-	member(r, key);
-	format_snprintf(buf, sizeof(buf), "\"0x%llx\"", (unsigned long long)value);
-	append_str(r, buf);
+	member_number(r, key, "\"0x%llx\"", (unsigned long long)value);
 }
 
 void record_fixed(struct record *r, const char *key, int64_t value, unsigned decimals)

@@ -13,6 +13,7 @@
 ; An NMI or #MC arriving before the stack switch runs on its own IST stack (kernel/idt.c).
 
 %include "kernel/layout.inc"		; USER_DS, USER_CS, PERCPU_*, SYSCALL_FRAME_VECTOR
+%include "kernel/trap_frame.inc"	; PUSH_TRAP_REGS, POP_TRAP_REGS
 
 section .text
 bits 64
@@ -31,39 +32,11 @@ syscall_entry:
 	push rcx
 	push qword 0				; error code
 	push qword SYSCALL_FRAME_VECTOR
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_TRAP_REGS
 	mov rdi, rsp				; 22 quadwords below a 16-byte aligned RSP0
 	call syscall_from_user
 	test al, al				; POP and LEA keep the flags
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_TRAP_REGS
 	lea rsp, [rsp + 16]			; vector and error code
 	jz .iret
 	; SYSRET: RIP from RCX, RFLAGS from R11 (which the ring-3 caller gave up), RSP by hand. An

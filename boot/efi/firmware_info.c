@@ -43,6 +43,17 @@ static void mask_field(UINT32 mask, uint8_t *position, uint8_t *size)
 		(*size)++;
 }
 
+/* 32 bits a pixel, a byte a colour, green in the second byte (UEFI 2.x, 12.9: the two byte orders
+ * of EFI_GRAPHICS_PIXEL_FORMAT). */
+static void set_bytes_per_colour(struct boot_framebuffer *fb, uint8_t red, uint8_t blue)
+{
+	fb->bpp = 32;
+	fb->red_position = red;
+	fb->green_position = 8;
+	fb->blue_position = blue;
+	fb->red_size = fb->green_size = fb->blue_size = 8;
+}
+
 void firmware_find_framebuffer(struct boot_info *info)
 {
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
@@ -63,18 +74,10 @@ void firmware_find_framebuffer(struct boot_info *info)
 	struct boot_framebuffer *fb = &info->framebuffer;
 	switch (mode->PixelFormat) {
 	case PixelRedGreenBlueReserved8BitPerColor: /* bytes R, G, B, reserved */
-		fb->bpp = 32;
-		fb->red_position = 0;
-		fb->green_position = 8;
-		fb->blue_position = 16;
-		fb->red_size = fb->green_size = fb->blue_size = 8;
+		set_bytes_per_colour(fb, 0, 16);
 		break;
 	case PixelBlueGreenRedReserved8BitPerColor: /* bytes B, G, R, reserved */
-		fb->bpp = 32;
-		fb->blue_position = 0;
-		fb->green_position = 8;
-		fb->red_position = 16;
-		fb->red_size = fb->green_size = fb->blue_size = 8;
+		set_bytes_per_colour(fb, 16, 0);
 		break;
 	case PixelBitMask: {
 		const EFI_PIXEL_BITMASK *m = &mode->PixelInformation;

@@ -130,15 +130,22 @@ static void drop_program_name(struct words *w)
 	w->len -= skip;
 }
 
+/* Both readers' start: no words, nothing cut; false when there is no input at all. */
+static bool words_begin(struct words *w, char *out, size_t out_size, struct load_options_cut *cut,
+			const uint8_t *input)
+{
+	words_init(w, out, out_size);
+	if (cut)
+		*cut = (struct load_options_cut){ 0 };
+	return input != NULL;
+}
+
 enum load_options_result load_options_from_ucs2(const uint8_t *options, size_t bytes, char *out,
 						size_t out_size, struct load_options_cut *cut)
 {
 	struct words w;
 
-	words_init(&w, out, out_size);
-	if (cut)
-		*cut = (struct load_options_cut){ 0 };
-	if (!options)
+	if (!words_begin(&w, out, out_size, cut, options))
 		return LOAD_OPTIONS_EMPTY;
 	for (size_t i = 0; i + 1 < bytes; i += 2) {
 		uint32_t c = options[i] | (uint32_t)options[i + 1] << 8;
@@ -182,10 +189,7 @@ enum load_options_result load_options_from_file(const uint8_t *text, size_t byte
 {
 	struct words w;
 
-	words_init(&w, out, out_size);
-	if (cut)
-		*cut = (struct load_options_cut){ 0 };
-	if (!text)
+	if (!words_begin(&w, out, out_size, cut, text))
 		return LOAD_OPTIONS_EMPTY;
 	/* UTF-16LE: with its byte-order mark, or recognisable by an ASCII first character. */
 	bool utf16 = bytes >= 2 && ((text[0] == 0xff && text[1] == 0xfe) ||

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * <string.h> for the freestanding kernel. GCC may also emit calls to memcpy, memset, memmove and
- * memcmp on its own (struct copies, zeroing), so these must exist even if no source names them.
+ * <string.h>'s memory functions for the freestanding kernel. GCC may also emit calls to memcpy,
+ * memset, memmove and memcmp on its own (struct copies, zeroing), so these must exist even if no
+ * source names them. The string functions are strings.c, which the QR codes' ring-3 code links
+ * too (kernel/qr/qr.mk).
  */
 #include <stdint.h>
 #include <string.h>
@@ -60,52 +62,4 @@ void *memchr(const void *s, int c, size_t n)
 		if (*p == (unsigned char)c)
 			return (void *)p;
 	return NULL;
-}
-
-size_t strlen(const char *s)
-{
-	const char *p = s;
-
-	while (*p)
-		p++;
-	return (size_t)(p - s);
-}
-
-size_t strnlen(const char *s, size_t max)
-{
-	size_t n = 0;
-
-	while (n < max && s[n])
-		n++;
-	return n;
-}
-
-int strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-int strncmp(const char *a, const char *b, size_t n)
-{
-	for (; n; n--, a++, b++) {
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		if (!*a)
-			return 0;
-	}
-	return 0;
-}
-
-char *strchr(const char *s, int c)
-{
-	for (;; s++) {
-		if (*s == (char)c)
-			return (char *)s;
-		if (!*s)
-			return NULL;
-	}
 }

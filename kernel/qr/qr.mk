@@ -10,7 +10,8 @@ PURE_SRCS += $(QR_PURE)
 # and libqrcodegen into one object whose only global symbol is its entry and whose sections go to
 # the user pages (.user.*, linker.ld).
 QR_USER_PURE := kernel/qr/chunk.c kernel/qr/base45.c kernel/qr/capacity.c
-QR_USER_SRCS := $(QR_USER_PURE) kernel/lib/crc32.c kernel/qr/user_make.c kernel/qr/user_libc.c
+QR_USER_SRCS := $(QR_USER_PURE) kernel/lib/crc32.c kernel/qr/user_make.c kernel/qr/user_libc.c \
+	kernel/libc/strings.c
 QR_LIB_HEADERS := libdeflate.h qrcodegen/qrcodegen.h
 QR_LIB_DIR := $(BUILD)/gen/qr/lib
 QR_LIBS := $(QR_LIB_DIR)/libdeflate.a $(QR_LIB_DIR)/libqrcodegen.a

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The C library functions that Debian's libdeflate.a and libqrcodegen.a call, for their ring-3
- * run (kernel/qr/job.h): the string functions, an allocator over the job's heap, and the two
+ * run (kernel/qr/job.h): the memory functions (the string functions are the kernel's own,
+ * kernel/libc/strings.c, built for ring 3 too), an allocator over the job's heap, and the two
  * ways glibc ends a program that went wrong (__stack_chk_fail, __assert_fail), which here end the
  * ring-3 call with a status instead.
  *
@@ -96,32 +97,6 @@ int memcmp(const void *a, const void *b, size_t n)
 		if (p[i] != q[i])
 			return p[i] < q[i] ? -1 : 1;
 	return 0;
-}
-
-size_t strlen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-int strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return (uint8_t)*a - (uint8_t)*b;
-}
-
-char *strchr(const char *s, int c)
-{
-	for (;; s++) {
-		if (*s == (char)c)
-			return (char *)s;
-		if (!*s)
-			return NULL;
-	}
 }
 
 void __stack_chk_fail(void)
