@@ -194,18 +194,18 @@ static void fill_results(struct measurement *m, struct exp_run_result *out)
 			const struct mux_event *e = &mt->mux.events[i];
 			struct exp_count *c = &tr->counts[i];
 			c->event = e->event;
-			c->reading = mux_read(e);
+			c->reading = mux_pair_read(&m->mux, t, i);
 			c->last_counter = e->last_counter;
 			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
 			c->interfered = e->interfered;
-			c->leak = e->leak;
+			c->leak = m->mux.leak[t][i];
 			c->has_true =
 				m->pmu->model && model_truth(&p->ledger, &e->event, &c->truth);
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
 		tr->pace_centi = pace_centi(tr);
-		tr->ticks = m->mux.ops->joint ? m->handover.ticks[t] : mt->ticks;
+		tr->ticks = m->counting->ticks(mt);
 		tr->tick_tsc_total = mt->tick.handler_tsc;
 		tr->tick_slowed = mt->tick.slowed;
 		tr->writes_per_tick_centi =
@@ -286,7 +286,7 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 	}
 	mux_pair_init(&m->mux, xsu_ops_of(spec->xsu, spec->limit), &m->thread[0].mux,
 		      &m->thread[1].mux, uarch_zero_event(m->pmu->info.uarch));
-	m->counting = m->mux.ops->joint ? &counting_joint : &counting_alone;
+	m->counting = counting_of(m->mux.ops);
 	handover_init(&m->handover, &m->mux, &m->thread[0].tc, &m->thread[1].tc,
 		      m->pair->thread_count == 2,
 		      tsc_from_us((m->pmu->model ? HANDOVER_UNANSWERED_MODEL_MS
