@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The counting of a measurement, a run in progress on both siblings (private to runner.c and
- * counting*.c): the state a measurement keeps per thread, and the steps that schedule, program
- * and read the counters at the start, on every tick and at the end, under the XSU mode of the run
- * (pmu/mux_pair.h). How the two threads tick is the mode's (struct xsu_ops.ticking), and each way
- * of ticking is one struct counting_ops:
+ * The counting of a measurement, a run in progress on both siblings: the state a measurement
+ * keeps per thread, and the steps that schedule, program and read the counters at the start, on
+ * every tick and at the end, under the XSU mode of the run (pmu/mux_pair.h). The measurement is a
+ * value: the suite holds its room, exp_run_setup() fills it and exp_run_measure() takes it
+ * (runner.h); only runner.c and counting*.c look inside. How the two threads tick is the mode's
+ * (struct xsu_ops.ticking), and each way of ticking is one struct counting_ops:
  *
  *   counting_alone (XSU_TICK_EACH: off, on): each sibling ticks on its own APIC timer and
  *                  reschedules its own list (Linux's way), counting_alone.c;
