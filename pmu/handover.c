@@ -19,34 +19,34 @@ void handover_init(struct handover *h, struct mux_pair *pair, struct thread_coun
 }
 
 /* s without its events (catchers only), or without its corrupting events. */
-static struct mux_schedule part_of(const struct thread_counters *tc, const struct mux_schedule *s,
+static struct xsu_schedule part_of(const struct thread_counters *tc, const struct xsu_schedule *s,
 				   bool keep_events)
 {
 	const struct mux_thread *t = tc->pair->thread[tc->thread];
-	struct mux_schedule part = *s;
+	struct xsu_schedule part = *s;
 
 	for (unsigned i = 0; i < t->nr_events; i++)
 		if (!keep_events || t->events[i].constraint.corrupting)
-			part.counter[i] = SCHED_NO_COUNTER;
+			part.events.counter[i] = SCHED_NO_COUNTER;
 	return part;
 }
 
 /* Whether s places a corrupting event of thread tc or a catcher: then something can leak. */
-static bool can_leak(const struct thread_counters *tc, const struct mux_schedule *s)
+static bool can_leak(const struct thread_counters *tc, const struct xsu_schedule *s)
 {
 	const struct mux_thread *t = tc->pair->thread[tc->thread];
 
 	if (s->catchers)
 		return true;
 	for (unsigned i = 0; i < t->nr_events; i++)
-		if (s->counter[i] != SCHED_NO_COUNTER && t->events[i].constraint.corrupting)
+		if (s->events.counter[i] != SCHED_NO_COUNTER && t->events[i].constraint.corrupting)
 			return true;
 	return false;
 }
 
 /* Thread t's counters hold `in_force` from now on: they are programmed so, and its events' times
  * accounted so (mux_pair_commit). */
-static void commit(struct handover *h, unsigned t, const struct mux_schedule *in_force,
+static void commit(struct handover *h, unsigned t, const struct xsu_schedule *in_force,
 		   struct handover_time now)
 {
 	mux_pair_commit(h->pair, t, in_force, now.own[t]);
@@ -65,8 +65,8 @@ static void settled(struct handover *h)
 static int alone(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[0];
-	struct mux_schedule next = part_of(tc, &h->pair->schedule[0], true);
-	const struct mux_schedule *s = h->sibling ? &next : &h->pair->schedule[0];
+	struct xsu_schedule next = part_of(tc, &h->pair->schedule[0], true);
+	const struct xsu_schedule *s = h->sibling ? &next : &h->pair->schedule[0];
 
 	thread_counters_switch(tc, s, 0);
 	commit(h, 0, s, now);
@@ -121,7 +121,7 @@ static int begin(struct handover *h, struct handover_time now)
 	    !can_leak(h->tc[1], &h->tc[1]->programmed) && !can_leak(h->tc[1], &pair->schedule[1]))
 		return direct(h, change1, now);
 	/* Its events stop; its catchers of S go on catching the sibling's leaks. */
-	struct mux_schedule catchers = part_of(tc, &tc->programmed, false);
+	struct xsu_schedule catchers = part_of(tc, &tc->programmed, false);
 	thread_counters_read(tc, thread_counters_events(tc, &tc->programmed, false));
 	commit(h, 0, &catchers, now);
 	h->direct = false;
@@ -136,17 +136,17 @@ static int begin(struct handover *h, struct handover_time now)
 static int step2(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[1];
-	const struct mux_schedule *next = &h->pair->schedule[1];
-	struct mux_schedule running = part_of(tc, next, true);
+	const struct xsu_schedule *next = &h->pair->schedule[1];
+	struct xsu_schedule running = part_of(tc, next, true);
 	/* Its corrupting events that keep their counter go on: the catcher opposite stays. */
 	uint64_t held = thread_counters_events(tc, next, true) & thread_counters_changes(tc, next);
 
 	thread_counters_tick(tc);
 	thread_counters_switch(tc, next, held);
 	for (unsigned i = 0; i < tc->pair->thread[1]->nr_events; i++)
-		if (next->counter[i] != SCHED_NO_COUNTER &&
-		    !(held & regs_global_bit((unsigned)next->counter[i])))
-			running.counter[i] = next->counter[i];
+		if (next->events.counter[i] != SCHED_NO_COUNTER &&
+		    !(held & regs_global_bit((unsigned)next->events.counter[i])))
+			running.events.counter[i] = next->events.counter[i];
 	commit(h, 1, &running, now);
 	h->step = HANDOVER_STEP3;
 	return 0;

@@ -88,29 +88,6 @@ void mux_set_constraint(struct mux_thread *t, unsigned event, uint64_t mask)
 	}
 }
 
-struct xsu_usage mux_usage_of(const struct mux_thread *t, const int8_t *counter)
-{
-	struct xsu_usage use = { 0, 0 };
-
-	for (unsigned i = 0; i < t->nr_events; i++) {
-		if (counter[i] == SCHED_NO_COUNTER)
-			continue;
-		use.enabled |= 1ull << counter[i];
-		if (t->events[i].constraint.corrupting)
-			use.corrupting |= 1ull << counter[i];
-	}
-	return use;
-}
-
-struct xsu_usage mux_usage(const struct mux_thread *t)
-{
-	int8_t counter[MUX_MAX_EVENTS];
-
-	for (unsigned i = 0; i < t->nr_events; i++)
-		counter[i] = t->events[i].counter;
-	return mux_usage_of(t, counter);
-}
-
 static uint64_t work_now(const struct mux_thread *t)
 {
 	return t->work ? t->work(t->work_arg) : 0;
@@ -176,37 +153,29 @@ static void schedule_out(struct mux_thread *t, struct sched_txn *txn)
 	}
 }
 
-/* New events take part from this schedule on; whether an enabled one corrupts (has_exclusive). */
-static bool enable_new(struct mux_thread *t)
+/* New events take part from this schedule on. */
+static void enable_new(struct mux_thread *t)
 {
-	bool corrupting = false;
-
-	for (unsigned i = 0; i < t->nr_events; i++) {
-		struct mux_event *e = &t->events[i];
-
-		if (e->state == MUX_EVENT_NEW)
-			e->state = MUX_EVENT_ENABLED;
-		if (e->state == MUX_EVENT_ENABLED)
-			corrupting |= e->constraint.corrupting;
-	}
-	return corrupting;
+	for (unsigned i = 0; i < t->nr_events; i++)
+		if (t->events[i].state == MUX_EVENT_NEW)
+			t->events[i].state = MUX_EVENT_ENABLED;
 }
 
 /*
- * Dynamic constraints (thesis 5.2): the static mask AND what the hooks allow. That depends only
- * on the thread and on whether the event corrupts, and the pass changes only what the sibling
- * sees, so the hooks are asked twice per pass rather than once per event.
+ * Dynamic constraints (thesis 5.2): the static mask AND what the hooks allow the event, Linux's
+ * get_event_constraints() for every event that takes part. An event in the error state takes
+ * part no more (nor is it in Linux's list): it keeps the mask of its last schedule.
  */
-static void dynamic_constraints(struct mux_thread *t, const struct sched_txn *txn, uint64_t *masks,
+static void dynamic_constraints(struct mux_thread *t, struct sched_txn *txn, uint64_t *masks,
 				int8_t *previous)
 {
-	uint64_t allowed[2] = { t->hooks->allowed(txn, false), t->hooks->allowed(txn, true) };
-
 	for (unsigned i = 0; i < t->nr_events; i++) {
 		struct mux_event *e = &t->events[i];
 
-		masks[i] = e->constraint.mask & allowed[e->constraint.corrupting];
-		e->dynamic_mask = masks[i];
+		if (e->state == MUX_EVENT_ENABLED)
+			e->dynamic_mask =
+				e->constraint.mask & t->hooks->allowed(txn, &e->constraint);
+		masks[i] = e->dynamic_mask;
 		previous[i] = e->last_counter;
 	}
 }
@@ -255,7 +224,7 @@ static void take_counters(struct mux_thread *t, struct sched_txn *txn,
 		if (e->counter == SCHED_NO_COUNTER)
 			continue;
 		e->last_counter = e->counter;
-		t->hooks->commit(txn, (unsigned)e->counter, e->constraint.corrupting);
+		t->hooks->commit(txn, (unsigned)e->counter, &e->constraint);
 	}
 	for (unsigned i = t->nr_events; i < MUX_MAX_EVENTS; i++)
 		out->counter[i] = SCHED_NO_COUNTER;
@@ -269,10 +238,10 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	struct sched_generic_result result;
 	uint64_t masks[MUX_MAX_EVENTS];
 	int8_t previous[MUX_MAX_EVENTS];
-	bool corrupting = enable_new(t);
 	unsigned nr_order;
 
-	t->hooks->start(&txn, t->shared, t->thread, corrupting);
+	enable_new(t);
+	t->hooks->start(&txn, t->shared, t->thread);
 	schedule_out(t, &txn);
 	dynamic_constraints(t, &txn, masks, previous);
 	nr_order = pass_order(t, order);
@@ -291,8 +260,6 @@ static void schedule(struct mux_thread *t, struct mux_schedule *out)
 	t->multiplexing = result.flexible_failed;
 	out->nr_scheduled = result.nr_scheduled;
 	out->multiplexing = result.flexible_failed;
-	out->catchers = 0; /* only core-wide XSU catches leaks (thesis ch. 8) */
-	out->catcher = NULL;
 }
 
 void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out)
@@ -317,7 +284,7 @@ void mux_stop(struct mux_thread *t, uint64_t now)
 	struct sched_txn txn;
 
 	mux_account(t, now);
-	t->hooks->start(&txn, t->shared, t->thread, false);
+	t->hooks->start(&txn, t->shared, t->thread);
 	schedule_out(t, &txn);
 	t->hooks->stop(&txn);
 	t->running = false;
@@ -382,7 +349,7 @@ struct mux_reading mux_read(const struct mux_event *e)
 {
 	struct mux_reading r;
 
-	r.raw = e->count + e->leak;
+	r.raw = e->count;
 	r.time_enabled = e->time_enabled;
 	r.time_running = e->time_running;
 	r.scaled = 0;

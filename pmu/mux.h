@@ -8,18 +8,18 @@
  * the time accounting, the rotation of the flexible list and the scheduler (pmu/sched.h), and it
  * schedules through the thread's scheduling hooks (struct sched_hooks, pmu/sched.h), as Linux's
  * x86_schedule_events() calls struct x86_pmu's: constraints in, a start/commit/stop transaction
- * around the assignment. What the hooks do with what the threads share (Linux's XSU, pmu/xsu.h)
- * the multiplexer does not know. Everything is in caller-owned structures of fixed size: no
+ * around the assignment. What the hooks do with what the threads share (pmu/mux_pair.h names
+ * them) the multiplexer does not know: they learn what an event needs from its static constraint. Everything is in caller-owned structures of fixed size: no
  * allocation, no globals, no printing, no locks.
  *
- * Kernel integration. Per physical core: the hooks' shared state (struct xsu_states) and the
- * spinlock that protects it; per sibling thread (0 and 1): one struct mux_thread. Times are
- * whatever clock the caller uses (TSC ticks, nanoseconds, schedsim's ticks), as long as it never
- * goes backwards. A pair of threads under an XSU mode is pmu/mux_pair.h, which does the set-up:
+ * Kernel integration. Per physical core: the hooks' shared state and the spinlock that protects
+ * it; per sibling thread (0 and 1): one struct mux_thread. Times are whatever clock the caller
+ * uses (TSC ticks, nanoseconds, schedsim's ticks), as long as it never goes backwards. A pair of
+ * threads under a mode of sharing is pmu/mux_pair.h, which does the set-up:
  *
  *	setup (once, either CPU, before both start):
  *		mux_init(&thread[t], &config, t);                    // for t = 0, 1
- *		mux_set_hooks(&thread[t], &xsu_hooks, &states);      // shares states with t ^ 1
+ *		mux_set_hooks(&thread[t], hooks, &states);           // shares states with t ^ 1
  *		mux_add_events(&thread[t], events, n);               // parsed by event_parse_list()
  *
  *	start, on CPU t:
@@ -68,7 +68,6 @@
 #include "pmu/event.h"
 #include "pmu/sched.h"
 #include "pmu/uarch.h"
-#include "pmu/xsu.h"
 
 #define MUX_MAX_EVENTS SCHED_MAX_EVENTS
 #define MUX_MAX_GROUPS SCHED_MAX_EVENTS
@@ -83,11 +82,11 @@ enum mux_event_state {
 struct mux_event {
 	struct pmu_event event;
 	struct constraint constraint; /* static: uarch_constraint(), or mux_set_constraint() */
-	uint64_t dynamic_mask;	      /* the constraint of the last schedule (static AND XSU) */
-	int8_t counter;	     /* counter it counts on now (idxmsk index), or SCHED_NO_COUNTER */
-	int8_t last_counter; /* counter it last ran on (Linux hwc->idx), for the fast path */
-	uint8_t group;	     /* index into mux_thread.groups */
-	uint8_t state;	     /* enum mux_event_state */
+	uint64_t dynamic_mask; /* the constraint of its last schedule (static AND the hooks') */
+	int8_t counter;	       /* counter it counts on now (idxmsk index), or SCHED_NO_COUNTER */
+	int8_t last_counter;   /* counter it last ran on (Linux hwc->idx), for the fast path */
+	uint8_t group;	       /* index into mux_thread.groups */
+	uint8_t state;	       /* enum mux_event_state */
 	uint64_t time_enabled;
 	uint64_t time_running;
 	/* The thread's work (mux_set_work()) done while it was enabled and while it ran: the pace
@@ -95,10 +94,8 @@ struct mux_event {
 	uint64_t work_enabled;
 	uint64_t work_running;
 	uint64_t count;	 /* raw count; the caller adds what the counter counted while it ran */
-	uint64_t leak;	 /* xsu=core: what the sibling's leak catcher caught of this event's count
-			 * and gave back (mux_pair_add_leak); always 0 with xsu off and on */
-	bool interfered; /* its counter, or the catcher that caught its leak, went down without an
-			  * overflow (pmu/driver.h): the count is a lower bound */
+	bool interfered; /* a counter that counted for it went down without an overflow
+			  * (pmu/driver.h): the count is a lower bound */
 };
 
 struct mux_config {
@@ -138,15 +135,6 @@ struct mux_schedule {
 	unsigned nr_scheduled;		/* events with a counter */
 	bool multiplexing;		/* some flexible group was left out */
 	bool pinned_failed;		/* a pinned group went into the error state now */
-	/*
-	 * Leak catchers (xsu=core only; none with off and on): bit i set means GP counter i of this
-	 * thread counts *catcher, an event that never occurs here, because the sibling counts the
-	 * corrupting event number leak_of[i] of its list on its counter i. What the catcher reads
-	 * is that event's leak (thesis ch. 8), for mux_pair_add_leak().
-	 */
-	uint8_t catchers;
-	int8_t leak_of[PMU_MAX_GP];
-	const struct pmu_event *catcher;
 };
 
 /* Thread `thread` (0 or 1) with no events, scheduled with sched_hooks_none. */
@@ -180,10 +168,10 @@ void mux_set_work(struct mux_thread *t, uint64_t (*work)(const void *arg), const
 /* Replace an event's static constraint mask (schedsim's -C). */
 void mux_set_constraint(struct mux_thread *t, unsigned event, uint64_t mask);
 
-/* The initial schedule at time now. XSU lock held. */
+/* The initial schedule at time now. The lock of the hooks' shared state held. */
 void mux_start(struct mux_thread *t, uint64_t now, struct mux_schedule *out);
 
-/* One multiplexing tick at time now (see the sequence above). XSU lock held. */
+/* One multiplexing tick at time now (see the sequence above). The same lock held. */
 void mux_tick(struct mux_thread *t, uint64_t now, struct mux_schedule *out);
 
 /* The final stop at time now: accounting, then every event out and its counter given up. */
@@ -191,20 +179,14 @@ void mux_stop(struct mux_thread *t, uint64_t now);
 
 /*
  * Account [last, now) to the events' time_enabled (enabled events) and time_running (events on a
- * counter), Linux update_event_times(). mux_tick and mux_stop do it themselves; core-wide XSU
- * (pmu/xsu_core.c) calls it for both threads.
+ * counter), Linux update_event_times(). mux_tick and mux_stop do it themselves; a pair that
+ * schedules both threads at once (pmu/mux_pair.h) calls it for each.
  */
 void mux_account(struct mux_thread *t, uint64_t now);
 
-/* The counters this thread's events count on now, for xsu_invariant(). */
-struct xsu_usage mux_usage(const struct mux_thread *t);
-
-/* The same, with event i on counter[i] (a schedule's plan). */
-struct xsu_usage mux_usage_of(const struct mux_thread *t, const int8_t *counter);
-
 /* An event's result, as perf stat reports it. */
 struct mux_reading {
-	uint64_t raw; /* count + leak: under xsu=core the leak given back is part of it */
+	uint64_t raw; /* the count */
 	uint64_t time_enabled;
 	uint64_t time_running;
 	uint64_t scaled;       /* raw * enabled / running; meaningless when !counted */

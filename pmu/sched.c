@@ -55,9 +55,8 @@ unsigned sched_events(enum sched_algorithm algorithm, const uint64_t *masks, con
 
 /* ---- the hooks of a thread that shares nothing ----------------------------------------------- */
 
-static void none_start(struct sched_txn *txn, void *states, unsigned thread, bool corrupting)
+static void none_start(struct sched_txn *txn, void *states, unsigned thread)
 {
-	(void)corrupting;
 	txn->states = states;
 	txn->thread = thread;
 }
@@ -68,10 +67,10 @@ static void none_counter(struct sched_txn *txn, unsigned counter)
 	(void)counter;
 }
 
-static uint64_t none_allowed(const struct sched_txn *txn, bool corrupting)
+static uint64_t none_allowed(struct sched_txn *txn, const struct constraint *c)
 {
 	(void)txn;
-	(void)corrupting;
+	(void)c;
 	return ~0ull;
 }
 
@@ -81,11 +80,11 @@ static unsigned none_gpmax(const struct sched_txn *txn, unsigned gp)
 	return gp;
 }
 
-static void none_commit(struct sched_txn *txn, unsigned counter, bool corrupting)
+static void none_commit(struct sched_txn *txn, unsigned counter, const struct constraint *c)
 {
 	(void)txn;
 	(void)counter;
-	(void)corrupting;
+	(void)c;
 }
 
 static void none_stop(struct sched_txn *txn)

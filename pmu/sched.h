@@ -122,31 +122,39 @@ unsigned sched_events(enum sched_algorithm algorithm, const uint64_t *masks, con
  * put_event_constraints, commit_scheduling, stop_scheduling): how a thread's schedule is
  * constrained by whatever it shares with its sibling. The multiplexer (pmu/mux.c) calls them
  * around every pass and knows nothing of what is behind them: sched_hooks_none (every counter the
- * static constraint allows), and Linux's XSU with and without the half limit (pmu/xsu.h).
+ * static constraint allows), and Linux's XSU with and without the half limit (pmu/xsu.h). As in
+ * Linux, what an event needs of the hooks they learn from the event itself: its static
+ * constraint (struct constraint, pmu/uarch.h), which says what the microarchitecture's tables
+ * say of it.
  *
  * A pass is a transaction: start, put for every counter the thread gives up, allowed for the
- * dynamic constraints, gpmax for the slow path, commit for every counter an event got, stop.
+ * dynamic constraint of every event that takes part, gpmax for the slow path, commit for every
+ * counter an event got, stop.
  */
 #define SCHED_TXN_COUNTERS (PMU_FIXED_BASE + PMU_MAX_FIXED)
+
+struct constraint;
 
 /* What the hooks keep during one pass, on the caller's stack (Linux keeps it in cpu_hw_events). */
 struct sched_txn {
 	void *states;			  /* the hooks' state, shared with the sibling */
 	unsigned thread;		  /* whose pass it is: 0 or 1 */
 	uint8_t next[SCHED_TXN_COUNTERS]; /* the view the pass builds (XSU: the sibling's states) */
+	uint64_t allowed[2]; /* XSU: what the sibling's states allow each kind of event */
 };
 
 struct sched_hooks {
-	/* Open the pass of `thread`; corrupting: it has an enabled corrupting event. */
-	void (*start)(struct sched_txn *txn, void *states, unsigned thread, bool corrupting);
+	/* Open the pass of `thread` over the state shared with the sibling. */
+	void (*start)(struct sched_txn *txn, void *states, unsigned thread);
 	/* An event gives up `counter` (it is scheduled out). */
 	void (*put)(struct sched_txn *txn, unsigned counter);
-	/* The counters an event may use beside its static constraint (corrupting or not). */
-	uint64_t (*allowed)(const struct sched_txn *txn, bool corrupting);
-	/* The GP counters the slow path may use, of gp. */
+	/* The counters an event of static constraint c may use beside it (its dynamic constraint
+	 * is c->mask AND this); every event that takes part in the pass is asked for, once. */
+	uint64_t (*allowed)(struct sched_txn *txn, const struct constraint *c);
+	/* The GP counters the slow path may use, of gp (after every allowed of the pass). */
 	unsigned (*gpmax)(const struct sched_txn *txn, unsigned gp);
-	/* An event got `counter`. */
-	void (*commit)(struct sched_txn *txn, unsigned counter, bool corrupting);
+	/* An event of static constraint c got `counter`. */
+	void (*commit)(struct sched_txn *txn, unsigned counter, const struct constraint *c);
 	/* Close the pass: publish what it committed. */
 	void (*stop)(struct sched_txn *txn);
 };

@@ -15,7 +15,7 @@ void thread_counters_init(struct thread_counters *tc, struct mux_pair *pair, uns
 	tc->pair = pair;
 	tc->thread = thread & 1;
 	tc->driver = driver;
-	mux_schedule_clear(&tc->programmed);
+	xsu_schedule_clear(&tc->programmed);
 	if (hooks)
 		tc->hooks = *hooks;
 }
@@ -26,23 +26,23 @@ static struct mux_thread *list_of(const struct thread_counters *tc)
 }
 
 /* The driver's assignment for s: its events on their counters, the catcher on its counters. */
-static unsigned assignment_of(const struct thread_counters *tc, const struct mux_schedule *s,
+static unsigned assignment_of(const struct thread_counters *tc, const struct xsu_schedule *s,
 			      struct pmu_assignment *a)
 {
 	const struct mux_thread *t = list_of(tc);
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < t->nr_events; i++)
-		if (s->counter[i] != SCHED_NO_COUNTER)
+		if (s->events.counter[i] != SCHED_NO_COUNTER)
 			a[n++] = (struct pmu_assignment){ &t->events[i].event,
-							  (unsigned)s->counter[i], 0 };
+							  (unsigned)s->events.counter[i], 0 };
 	for (unsigned c = 0; c < PMU_MAX_GP; c++)
 		if (s->catchers & (1u << c))
 			a[n++] = (struct pmu_assignment){ s->catcher, c, 0 };
 	return n;
 }
 
-uint64_t thread_counters_changes(const struct thread_counters *tc, const struct mux_schedule *s)
+uint64_t thread_counters_changes(const struct thread_counters *tc, const struct xsu_schedule *s)
 {
 	struct pmu_assignment a[MUX_MAX_EVENTS + PMU_MAX_GP];
 	unsigned n = assignment_of(tc, s, a);
@@ -50,14 +50,14 @@ uint64_t thread_counters_changes(const struct thread_counters *tc, const struct 
 	return pmu_driver_changes(tc->driver, a, n);
 }
 
-uint64_t thread_counters_events(const struct thread_counters *tc, const struct mux_schedule *s,
+uint64_t thread_counters_events(const struct thread_counters *tc, const struct xsu_schedule *s,
 				bool corrupting_only)
 {
 	const struct mux_thread *t = list_of(tc);
 	uint64_t counters = 0;
 
 	for (unsigned i = 0; i < t->nr_events; i++) {
-		int c = s->counter[i];
+		int c = s->events.counter[i];
 		if (c == SCHED_NO_COUNTER ||
 		    (corrupting_only && !t->events[i].constraint.corrupting))
 			continue;
@@ -68,12 +68,12 @@ uint64_t thread_counters_events(const struct thread_counters *tc, const struct m
 
 void thread_counters_read(struct thread_counters *tc, uint64_t stop)
 {
-	const struct mux_schedule *s = &tc->programmed;
+	const struct xsu_schedule *s = &tc->programmed;
 	struct mux_thread *t = list_of(tc);
 
 	pmu_driver_stop_some(tc->driver, stop);
 	for (unsigned i = 0; i < t->nr_events; i++) {
-		int counter = s->counter[i];
+		int counter = s->events.counter[i];
 		if (counter == SCHED_NO_COUNTER)
 			continue;
 		t->events[i].count += pmu_driver_take(tc->driver, (unsigned)counter);
@@ -90,7 +90,7 @@ void thread_counters_read(struct thread_counters *tc, uint64_t stop)
 	}
 }
 
-void thread_counters_program(struct thread_counters *tc, const struct mux_schedule *s,
+void thread_counters_program(struct thread_counters *tc, const struct xsu_schedule *s,
 			     uint64_t hold)
 {
 	struct pmu_assignment a[MUX_MAX_EVENTS + PMU_MAX_GP];
@@ -108,7 +108,7 @@ void thread_counters_program(struct thread_counters *tc, const struct mux_schedu
 	}
 }
 
-void thread_counters_switch(struct thread_counters *tc, const struct mux_schedule *s, uint64_t hold)
+void thread_counters_switch(struct thread_counters *tc, const struct xsu_schedule *s, uint64_t hold)
 {
 	thread_counters_read(tc, thread_counters_changes(tc, s));
 	thread_counters_program(tc, s, hold);

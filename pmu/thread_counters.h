@@ -42,7 +42,7 @@ struct thread_counters {
 	struct mux_pair *pair;
 	unsigned thread;
 	struct pmu_driver *driver;
-	struct mux_schedule programmed; /* what the counters hold now: events and catchers */
+	struct xsu_schedule programmed; /* what the counters hold now: events and catchers */
 	uint64_t held;			/* programmed and not started (idxmsk) */
 	uint64_t never;			/* counters never started, whatever is asked (idxmsk) */
 	enum pmu_drv_status error;	/* the first assignment the driver refused */
@@ -60,10 +60,10 @@ void thread_counters_init(struct thread_counters *tc, struct mux_pair *pair, uns
 			  struct pmu_driver *driver, const struct thread_counters_hooks *hooks);
 
 /* The counters (idxmsk) whose event or catcher differs between what is programmed and s. */
-uint64_t thread_counters_changes(const struct thread_counters *tc, const struct mux_schedule *s);
+uint64_t thread_counters_changes(const struct thread_counters *tc, const struct xsu_schedule *s);
 
 /* The counters (idxmsk) of the events s places, or of its corrupting events only. */
-uint64_t thread_counters_events(const struct thread_counters *tc, const struct mux_schedule *s,
+uint64_t thread_counters_events(const struct thread_counters *tc, const struct xsu_schedule *s,
 				bool corrupting_only);
 
 /*
@@ -76,11 +76,11 @@ void thread_counters_read(struct thread_counters *tc, uint64_t stop);
  * Program s, the counters in `hold` (and `never`) stopped; counters whose event s does not change go on as they
  * are. Counts not yet read of the counters that change are lost: read them first, or switch.
  */
-void thread_counters_program(struct thread_counters *tc, const struct mux_schedule *s,
+void thread_counters_program(struct thread_counters *tc, const struct xsu_schedule *s,
 			     uint64_t hold);
 
 /* Read, stopping exactly the counters that change, and program s with `hold` held. */
-void thread_counters_switch(struct thread_counters *tc, const struct mux_schedule *s,
+void thread_counters_switch(struct thread_counters *tc, const struct xsu_schedule *s,
 			    uint64_t hold);
 
 /* Start the held counters in `counters`. */

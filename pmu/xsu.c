@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pmu/counters.h"
+#include "pmu/uarch.h"
 #include "pmu/xsu.h"
 
 void xsu_init(struct xsu_states *core)
@@ -112,15 +113,28 @@ bool xsu_invariant(const struct xsu_states *core, struct xsu_usage thread0,
 
 /* ---- Linux's XSU as the multiplexer's scheduling hooks (pmu/sched.h) ---------------------- */
 
-static void hook_start(struct sched_txn *txn, void *states, unsigned thread, bool corrupting)
+/* Linux intel_start_scheduling(); the states that constrain this thread do not change until
+ * its pass is over, so the masks of both kinds of event are made once. */
+static void hook_start(struct sched_txn *txn, void *states, unsigned thread)
 {
 	xsu_start(states, thread, txn);
-	xsu_set_has_exclusive(states, thread, corrupting);
+	txn->allowed[0] = xsu_mask(states, thread, false);
+	txn->allowed[1] = xsu_mask(states, thread, true);
+	xsu_set_has_exclusive(states, thread, false);
 }
 
-static uint64_t hook_allowed(const struct sched_txn *txn, bool corrupting)
+/* Linux intel_get_excl_constraints(): the event's own word says whether it needs the exclusion,
+ * and a thread that asks for such an event has one (has_exclusive, before gpmax reads it). */
+static uint64_t hook_allowed(struct sched_txn *txn, const struct constraint *c)
 {
-	return xsu_mask(txn->states, txn->thread, corrupting);
+	if (c->corrupting)
+		xsu_set_has_exclusive(txn->states, txn->thread, true);
+	return txn->allowed[c->corrupting];
+}
+
+static void hook_commit(struct sched_txn *txn, unsigned counter, const struct constraint *c)
+{
+	xsu_commit(txn, counter, c->corrupting);
 }
 
 static unsigned hook_gpmax(const struct sched_txn *txn, unsigned gp)
@@ -139,7 +153,7 @@ const struct sched_hooks xsu_hooks = {
 	.put = xsu_release,
 	.allowed = hook_allowed,
 	.gpmax = hook_gpmax,
-	.commit = xsu_commit,
+	.commit = hook_commit,
 	.stop = xsu_stop,
 };
 
@@ -148,6 +162,6 @@ const struct sched_hooks xsu_hooks_limit = {
 	.put = xsu_release,
 	.allowed = hook_allowed,
 	.gpmax = hook_limit_gpmax,
-	.commit = xsu_commit,
+	.commit = hook_commit,
 	.stop = xsu_stop,
 };

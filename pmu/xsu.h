@@ -133,6 +133,16 @@ bool xsu_invariant(const struct xsu_states *core, struct xsu_usage thread0,
 		   struct xsu_usage thread1);
 
 /*
+ * Core-wide XSU's leak catchers (thesis ch. 8): the sibling's GP counters that count the catcher
+ * opposite what a thread holds, one behind each GP counter of its corrupting events. The joint
+ * schedule (pmu/xsu_core.c) and a bundle's joint passes (pmu/xsu_passes.c) place them so.
+ */
+static inline uint8_t xsu_catchers(struct xsu_usage holder)
+{
+	return (uint8_t)(holder.corrupting & PMU_GP_MASK(PMU_MAX_GP));
+}
+
+/*
  * Linux's XSU as the multiplexer's scheduling hooks (struct sched_hooks, pmu/sched.h): dynamic
  * constraints from the sibling's states and the transaction around every pass; _limit adds
  * 4.1-rc7's half-of-the-GP-counters limit. The hooks' states are a struct xsu_states.

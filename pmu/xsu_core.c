@@ -16,10 +16,11 @@
  * Leak re-integration (thesis ch. 8). Under the joint schedule nothing measured shares a GP index
  * with a corrupting event, so the sibling's counter i counts a *catcher* (uarch_zero_event(), an
  * event that never occurs there) while a corrupting event runs on counter i: everything the
- * catcher reads is that event's leak, and mux_pair_add_leak() gives it back (mux_event.leak,
- * included in mux_read()'s raw and scaled). Fixed counters and non-corrupting events have none.
+ * catcher reads is that event's leak, and mux_pair_add_leak() gives it back (mux_pair.leak,
+ * included in mux_pair_read()'s raw and scaled). Fixed counters and non-corrupting events have
+ * none. A bundle's passes (xsu_passes_joint(), pmu/xsu_passes.h) place the same catchers.
  *
- * Kernel integration (ops->joint). Thread 0's tick is the only timer; under the core's lock
+ * Kernel integration (XSU_TICK_JOINT). Thread 0's tick is the only timer; under the core's lock
  * throughout, each thread's times on its own clock (pmu/handover.h, struct handover_time):
  *
  *	setup:  mux_init(&thread[t], &config, t); mux_add_events(...) for t = 0, 1
@@ -45,6 +46,7 @@
 #include "pmu/core_sched.h"
 #include "pmu/counters.h"
 #include "pmu/mux_pair.h"
+#include "pmu/xsu_passes.h"
 
 /* New events take part from now on (Linux: enabled, so time_enabled runs). */
 static void enable_new(struct mux_thread *t)
@@ -242,22 +244,22 @@ static void build_input(const struct mux_pair *pair, struct core_sched_input *in
 static void apply(struct mux_pair *pair, unsigned t, const struct core_sched_result *res)
 {
 	struct mux_thread *th = pair->thread[t];
-	struct mux_schedule *s = &pair->schedule[t];
+	struct xsu_schedule *s = &pair->schedule[t];
 	uint64_t allowed[2] = {
 		/* what the split let this thread use, shown as the dynamic constraint */
 		(PMU_GP_BITS & ~(uint64_t)res->exclusive[t ^ 1]) | PMU_FIXED_BITS,
 		res->exclusive[t],
 	};
 
-	mux_schedule_clear(s);
+	xsu_schedule_clear(s);
 	for (unsigned i = 0; i < th->nr_events; i++) {
 		struct mux_event *e = &th->events[i];
 
 		/* The plan: the event counts there once the handover commits it (mux_pair_commit). */
-		s->counter[i] = th->running ? res->counter[t][i] : SCHED_NO_COUNTER;
+		s->events.counter[i] = th->running ? res->counter[t][i] : SCHED_NO_COUNTER;
 		e->dynamic_mask = e->constraint.mask & allowed[e->constraint.corrupting];
-		if (s->counter[i] != SCHED_NO_COUNTER)
-			s->nr_scheduled++;
+		if (s->events.counter[i] != SCHED_NO_COUNTER)
+			s->events.nr_scheduled++;
 	}
 }
 
@@ -273,16 +275,16 @@ static void left_out(struct mux_pair *pair, const struct core_sched_input *in,
 		struct mux_thread *th = pair->thread[g->thread];
 
 		if (k >= in->nr_pinned) {
-			pair->schedule[g->thread].multiplexing = true;
+			pair->schedule[g->thread].events.multiplexing = true;
 			continue;
 		}
 		/* Linux ctx_pinned_sched_in(): a pinned group that does not fit is in error for good. */
 		for (unsigned j = 0; j < g->count; j++)
 			th->events[g->first + j].state = MUX_EVENT_ERROR;
-		pair->schedule[g->thread].pinned_failed = true;
+		pair->schedule[g->thread].events.pinned_failed = true;
 	}
 	for (unsigned t = 0; t < 2; t++)
-		pair->thread[t]->multiplexing = pair->schedule[t].multiplexing;
+		pair->thread[t]->multiplexing = pair->schedule[t].events.multiplexing;
 }
 
 /* The k-th set bit of m (from bit 0), or -1. */
@@ -354,7 +356,7 @@ static void keep_split(const struct mux_pair *pair, unsigned gp, struct core_sch
 static void stick(struct mux_pair *pair, unsigned t)
 {
 	const struct mux_thread *th = pair->thread[t];
-	int8_t *plan = pair->schedule[t].counter;
+	int8_t *plan = pair->schedule[t].events.counter;
 
 	for (unsigned i = 0; i < th->nr_events; i++) {
 		int from = plan[i], to = th->events[i].last_counter;
@@ -387,17 +389,16 @@ static void place_catchers(struct mux_pair *pair)
 		return;
 	for (unsigned t = 0; t < 2; t++) {
 		const struct mux_thread *th = pair->thread[t];
-		const int8_t *planned = pair->schedule[t].counter;
-		struct mux_schedule *sibling = &pair->schedule[t ^ 1];
+		const int8_t *planned = pair->schedule[t].events.counter;
+		struct xsu_schedule *sibling = &pair->schedule[t ^ 1];
 
+		sibling->catchers = xsu_catchers(xsu_usage_of(th, planned));
 		for (unsigned i = 0; i < th->nr_events; i++) {
 			int c = planned[i];
 
-			if (c == SCHED_NO_COUNTER || c >= PMU_MAX_GP ||
-			    !th->events[i].constraint.corrupting)
-				continue;
-			sibling->catchers |= (uint8_t)(1u << c);
-			sibling->leak_of[c] = (int8_t)i;
+			if (c != SCHED_NO_COUNTER && c < PMU_MAX_GP &&
+			    (sibling->catchers & (1u << c)))
+				sibling->leak_of[c] = (int8_t)i;
 		}
 	}
 }
@@ -407,7 +408,7 @@ static void mirror_states(struct mux_pair *pair)
 {
 	for (unsigned t = 0; t < 2; t++) {
 		const struct mux_thread *th = pair->thread[t];
-		const int8_t *planned = pair->schedule[t].counter;
+		const int8_t *planned = pair->schedule[t].events.counter;
 		struct sched_txn txn;
 		bool exclusive = false;
 
@@ -463,7 +464,7 @@ static void joint_schedule(struct mux_pair *pair, unsigned driver, uint64_t now)
 static void leave(struct mux_pair *pair, unsigned thread, uint64_t now)
 {
 	struct mux_thread *t = pair->thread[thread & 1];
-	struct mux_schedule *s = &pair->schedule[thread & 1];
+	struct xsu_schedule *s = &pair->schedule[thread & 1];
 
 	mux_account(t, now);
 	for (unsigned i = 0; i < t->nr_events; i++)
@@ -472,9 +473,9 @@ static void leave(struct mux_pair *pair, unsigned thread, uint64_t now)
 	t->multiplexing = false;
 	/* Its own events are out; its catchers stay until the next tick, as the sibling's
 	 * corrupting events keep running until then. */
-	memset(s->counter, SCHED_NO_COUNTER, sizeof(s->counter));
-	s->nr_scheduled = 0;
-	s->multiplexing = false;
+	memset(s->events.counter, SCHED_NO_COUNTER, sizeof(s->events.counter));
+	s->events.nr_scheduled = 0;
+	s->events.multiplexing = false;
 	mirror_states(pair);
 }
 
@@ -486,8 +487,9 @@ static void joint_tick(struct mux_pair *pair, unsigned thread, uint64_t now)
 /* Linux's invariant on the joint schedule, and the catchers where they belong. */
 static bool joint_invariant(const struct mux_pair *pair)
 {
-	struct xsu_usage use[2] = { mux_usage_of(pair->thread[0], pair->schedule[0].counter),
-				    mux_usage_of(pair->thread[1], pair->schedule[1].counter) };
+	struct xsu_usage use[2] = { xsu_usage_of(pair->thread[0], pair->schedule[0].events.counter),
+				    xsu_usage_of(pair->thread[1],
+						 pair->schedule[1].events.counter) };
 
 	if (!xsu_invariant(&pair->xsu, use[0], use[1]))
 		return false; /* exposure, or states that do not match */
@@ -504,10 +506,11 @@ static bool joint_invariant(const struct mux_pair *pair)
 
 const struct xsu_ops xsu_ops_core = {
 	.mode = XSU_MODE_CORE,
-	.joint = true,
+	.ticking = XSU_TICK_JOINT,
 	.hooks = &sched_hooks_none,
 	.start = join,
 	.tick = joint_tick,
 	.stop = leave,
 	.invariant = joint_invariant,
+	.plan_passes = xsu_passes_joint,
 };

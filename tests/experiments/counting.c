@@ -50,3 +50,13 @@ void counting_stop(struct measurement_thread *mt, void (*also)(struct measuremen
 	thread_counters_tick(&mt->tc);
 	spin_unlock_irqrestore(&mt->m->pmu->lock, flags);
 }
+
+const struct counting_ops *counting_of(const struct xsu_ops *ops)
+{
+	static const struct counting_ops *const by_ticking[XSU_TICKINGS] = {
+		[XSU_TICK_EACH] = &counting_alone,
+		[XSU_TICK_JOINT] = &counting_joint,
+	};
+
+	return by_ticking[ops->ticking];
+}

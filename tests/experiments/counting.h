@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The counting of a measurement, a run in progress on both siblings (private to runner.c and
- * counting*.c): the state a measurement keeps per thread, and the steps that schedule, program
- * and read the counters at the start, on every tick and at the end, under the XSU mode of the run
- * (pmu/mux_pair.h). How the two threads tick plugs in through struct counting_ops:
+ * The counting of a measurement, a run in progress on both siblings: the state a measurement
+ * keeps per thread, and the steps that schedule, program and read the counters at the start, on
+ * every tick and at the end, under the XSU mode of the run (pmu/mux_pair.h). The measurement is a
+ * value: the suite holds its room, exp_run_setup() fills it and exp_run_measure() takes it
+ * (runner.h); only runner.c and counting*.c look inside. How the two threads tick is the mode's
+ * (struct xsu_ops.ticking), and each way of ticking is one struct counting_ops:
  *
- *   counting_alone (off, on): each sibling ticks on its own APIC timer and reschedules its own
- *                  list (Linux's way), counting_alone.c;
- *   counting_joint (core):    thread 0's timer is the only one: its tick makes the joint schedule
- *                  of both threads, and the two threads hand over to it in steps, each raising
- *                  the other's tick by IPI (kernel/tick.h, tick_send; pmu/handover.h says how),
- *                  so that the XSU guarantee holds at every moment and no leak lands in a stopped
- *                  counter.
+ *   counting_alone (XSU_TICK_EACH: off, on): each sibling ticks on its own APIC timer and
+ *                  reschedules its own list (Linux's way), counting_alone.c;
+ *   counting_joint (XSU_TICK_JOINT: core): thread 0's timer is the only one: its tick makes the
+ *                  joint schedule of both threads, and the two threads hand over to it in steps,
+ *                  each raising the other's tick by IPI (kernel/tick.h, tick_send; pmu/handover.h
+ *                  says how), so that the XSU guarantee holds at every moment and no leak lands
+ *                  in a stopped counter.
  */
 #ifndef TESTS_EXPERIMENTS_COUNTING_H
 #define TESTS_EXPERIMENTS_COUNTING_H
@@ -58,7 +60,9 @@ struct measurement_thread {
  *   exit()    once the sibling has departed too: alone: its events out of the schedule (the XSU
  *             claims it kept until then, their times ending when it departed); joint: its tick
  *             stopped and its counters read for the last time (until then they caught the
- *             sibling's leaks).
+ *             sibling's leaks);
+ *   ticks()   after the run: the ticks its figures per tick count (alone: its own timer's;
+ *             joint: thread 0's joint ticks it took part in).
  *
  * common_start: both threads start together and apply their offsets themselves (joint: the
  * catchers must be there from the start); otherwise pair_run() applies the offsets.
@@ -68,10 +72,14 @@ struct counting_ops {
 	void (*join)(struct measurement_thread *mt, unsigned mux_ms);
 	uint64_t (*depart)(struct measurement_thread *mt);
 	void (*exit)(struct measurement_thread *mt);
+	uint64_t (*ticks)(const struct measurement_thread *mt);
 	bool common_start;
 };
 
 extern const struct counting_ops counting_alone, counting_joint;
+
+/* The counting ops of a mode's way of ticking (ops->ticking). */
+const struct counting_ops *counting_of(const struct xsu_ops *ops);
 
 struct measurement {
 	const struct exp_run *spec;

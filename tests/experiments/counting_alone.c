@@ -51,10 +51,17 @@ static void leave(struct measurement_thread *mt)
 	spin_unlock_irqrestore(&mt->m->pmu->lock, flags);
 }
 
+/* Its own timer's ticks. */
+static uint64_t ticks(const struct measurement_thread *mt)
+{
+	return mt->ticks;
+}
+
 const struct counting_ops counting_alone = {
 	.enter = enter,
 	.join = join,
 	.depart = depart,
 	.exit = leave,
+	.ticks = ticks,
 	.common_start = false,
 };

@@ -91,10 +91,17 @@ static void leave(struct measurement_thread *mt)
 	counting_stop(mt, end_handover);
 }
 
+/* Thread 0's joint ticks it took part in. */
+static uint64_t ticks(const struct measurement_thread *mt)
+{
+	return mt->m->handover.ticks[mt->thread];
+}
+
 const struct counting_ops counting_joint = {
 	.enter = enter,
 	.join = join,
 	.depart = depart,
 	.exit = leave,
+	.ticks = ticks,
 	.common_start = true,
 };

@@ -2,6 +2,7 @@
 /*
  * One run of an experiment on both siblings.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "kernel/cpu.h"
@@ -25,18 +26,27 @@
  * whose host may hold a virtual CPU longer: twice 100 ms on a busy two-core host under TCG. */
 #define HANDOVER_UNANSWERED_MODEL_MS 1000
 
-/* The run being set up and measured: exp_run_setup() fills it, exp_run_measure() uses it; and
- * why it could not run, written here and kept in the run's result (kept()). */
-static struct measurement measurement;
-static char error[200];
+/* Why the run cannot be measured, in its result: the first reason found is the one kept. */
+static void __attribute__((format(printf, 2, 3)))
+say(struct exp_run_result *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out->error)
+		return;
+	va_start(ap, fmt);
+	format_vsnprintf(out->error_text, sizeof(out->error_text), fmt, ap);
+	va_end(ap);
+	out->error = out->error_text;
+}
 
 /*
- * Parse an event list for this machine; false, with the bad part named in error[] unless an
- * earlier error is there, and *unsupported when an event parses but this PMU cannot count it
- * (pmu_event_supported(): AnyThread below version 3, an architectural event CPUID disowns).
+ * Parse an event list for this machine; false, with the bad part named in out, and
+ * out->unsupported when an event parses but this PMU cannot count it (pmu_event_supported():
+ * AnyThread below version 3, an architectural event CPUID disowns).
  */
 static bool parse_events(const struct pmu *pmu, const char *text, struct pmu_event *events,
-			 unsigned *count, bool *unsupported)
+			 unsigned *count, struct exp_run_result *out)
 {
 	struct event_parse_error e;
 	const char *why;
@@ -46,19 +56,14 @@ static bool parse_events(const struct pmu *pmu, const char *text, struct pmu_eve
 		return true;
 	int n = event_parse_list(text, pmu->info.uarch, events, EXP_MAX_EVENTS, &e);
 	if (n < 0) {
-		if (!error[0])
-			format_snprintf(error, sizeof(error),
-					"event list \"%s\": %s (at character %u)", text, e.message,
-					e.offset);
+		say(out, "event list \"%s\": %s (at character %u)", text, e.message, e.offset);
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
 		if (pmu_event_supported(&pmu->geometry, &events[i], &why))
 			continue;
-		if (!error[0])
-			format_snprintf(error, sizeof(error), "%s cannot be counted here: %s",
-					events[i].name, why);
-		*unsupported = true;
+		say(out, "%s cannot be counted here: %s", events[i].name, why);
+		out->unsupported = true;
 		return false;
 	}
 	*count = (unsigned)n;
@@ -89,15 +94,13 @@ static void wait_for_sibling(const struct pair *pair, const bool *flag, uint64_t
 		cpu_relax();
 }
 
-static void measure_thread(unsigned thread, void *arg)
+/* The thread's counters take part: at the common start, then at its own start (its offset). */
+static void start_counting(struct measurement *m, unsigned thread, uint64_t give_up)
 {
-	struct measurement *m = arg;
 	struct measurement_thread *mt = &m->thread[thread], *sibling = &m->thread[thread ^ 1];
 	const struct exp_thread *spec = &m->spec->thread[thread];
-	struct workload_params *p = m->params[thread];
-	uint64_t give_up = rdtsc() + m->duration_tsc + tsc_hz() * 10;
 
-	counting_bind(mt, pmu_thread_begin(thread, &p->ledger));
+	counting_bind(mt, pmu_thread_begin(thread, &m->params[thread]->ledger));
 	mt->tc.never = spec->held;
 	if (thread == 0)
 		m->smi_known[0] = pmu_smi_count(0, &m->smi[0]);
@@ -117,13 +120,18 @@ static void measure_thread(unsigned thread, void *arg)
 	m->counting->join(mt, m->settings->mux_ms);
 	mt->window_start = rdtsc();
 	__atomic_store_n(&mt->counting, true, __ATOMIC_RELEASE);
+}
 
+/* The thread's workload at CPL 3 until the run's deadline, from now. */
+static void run_workload(struct measurement *m, unsigned thread, uint64_t now)
+{
+	struct workload_params *p = m->params[thread];
 	/* Both threads end at one time: the first to count plus the duration (less its offset), so
 	 * that a thread started later measures inside the other's run. */
-	uint64_t now = rdtsc();
-	uint64_t offset = tsc_from_us(spec->offset_ms * 1000ull);
+	uint64_t offset = tsc_from_us(m->spec->thread[thread].offset_ms * 1000ull);
 	uint64_t mine = now + (m->duration_tsc > offset ? m->duration_tsc - offset : 0);
 	uint64_t none = 0;
+
 	__atomic_compare_exchange_n(&m->deadline_tsc, &none, mine, false, __ATOMIC_ACQ_REL,
 				    __ATOMIC_ACQUIRE);
 	p->deadline_tsc = __atomic_load_n(&m->deadline_tsc, __ATOMIC_ACQUIRE);
@@ -138,8 +146,17 @@ static void measure_thread(unsigned thread, void *arg)
 		m->start_tsc = now;
 	user_call((uint64_t)(uintptr_t)user_start, (uint64_t)(uintptr_t)m->workload[thread]->entry,
 		  (uint64_t)(uintptr_t)p, this_cpu()->user_stack_top);
-	uint64_t departed = m->counting->depart(mt);
-	mt->window_end = departed;
+}
+
+static void measure_thread(unsigned thread, void *arg)
+{
+	struct measurement *m = arg;
+	struct measurement_thread *mt = &m->thread[thread], *sibling = &m->thread[thread ^ 1];
+	uint64_t give_up = rdtsc() + m->duration_tsc + tsc_hz() * 10;
+
+	start_counting(m, thread, give_up);
+	run_workload(m, thread, rdtsc());
+	mt->window_end = m->counting->depart(mt);
 	__atomic_store_n(&mt->stopped, true, __ATOMIC_RELEASE);
 
 	/*
@@ -153,14 +170,6 @@ static void measure_thread(unsigned thread, void *arg)
 	if (thread == 0)
 		m->smi_known[1] = pmu_smi_count(0, &m->smi[1]);
 	pmu_thread_end(thread);
-}
-
-/* The words of error, in out: the next run's set-up writes this file's buffer again, and the
- * verdicts read a run's reason after every run is done. */
-static const char *kept(struct exp_run_result *out, const char *text)
-{
-	format_snprintf(out->error_text, sizeof(out->error_text), "%s", text);
-	return out->error_text;
 }
 
 /* The work clock of a thread's accounting (pmu/mux.h): its workload's ledger, in all. */
@@ -194,18 +203,18 @@ static void fill_results(struct measurement *m, struct exp_run_result *out)
 			const struct mux_event *e = &mt->mux.events[i];
 			struct exp_count *c = &tr->counts[i];
 			c->event = e->event;
-			c->reading = mux_read(e);
+			c->reading = mux_pair_read(&m->mux, t, i);
 			c->last_counter = e->last_counter;
 			c->corrupting = e->constraint.corrupting; /* the uarch table's word */
 			c->interfered = e->interfered;
-			c->leak = e->leak;
+			c->leak = m->mux.leak[t][i];
 			c->has_true =
 				m->pmu->model && model_truth(&p->ledger, &e->event, &c->truth);
 			c->has_baseline = false;
 		}
 		tr->units = p->units_done;
 		tr->pace_centi = pace_centi(tr);
-		tr->ticks = m->mux.ops->joint ? m->handover.ticks[t] : mt->ticks;
+		tr->ticks = m->counting->ticks(mt);
 		tr->tick_tsc_total = mt->tick.handler_tsc;
 		tr->tick_slowed = mt->tick.slowed;
 		tr->writes_per_tick_centi =
@@ -224,8 +233,10 @@ static void fill_results(struct measurement *m, struct exp_run_result *out)
 	}
 }
 
-/* The thread's workload, prepared in user memory; false with error[] when it cannot be. */
-static bool prepare_workload(struct measurement *m, unsigned t, const struct exp_settings *s)
+/* The thread's workload, prepared in user memory; false, with the reason in out, when it cannot
+ * be. */
+static bool prepare_workload(struct measurement *m, unsigned t, const struct exp_settings *s,
+			     struct exp_run_result *out)
 {
 	const char *name = m->spec->thread[t].workload;
 	const struct workload *w = workload_by_name(name);
@@ -234,20 +245,45 @@ static bool prepare_workload(struct measurement *m, unsigned t, const struct exp
 	m->params[t] = w ? workload_prepare(s->memory, w, t, &s->workloads) : NULL;
 	if (m->params[t])
 		return true;
-	if (!error[0])
-		format_snprintf(error, sizeof(error), "thread %u: %s \"%s\"", t,
-				w ? "no memory for the workload" : "no workload", name);
+	say(out, "thread %u: %s \"%s\"", t, w ? "no memory for the workload" : "no workload", name);
 	return false;
 }
 
-bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
-		   struct exp_run_result *out)
+/* Thread t's list for the scheduler, and into out as parsed, even when the other's failed: the
+ * exp record shows what each thread would count. */
+static void setup_thread(struct measurement *m, unsigned t, const struct mux_config *config,
+			 struct exp_run_result *out)
 {
-	struct measurement *m = &measurement;
+	struct measurement_thread *mt = &m->thread[t];
+	struct exp_thread_result *tr = &out->thread[t];
+	const struct exp_thread *th = &m->spec->thread[t];
+	struct pmu_event events[EXP_MAX_EVENTS];
+	unsigned n;
+
+	mt->m = m;
+	mt->thread = t;
+	mux_init(&mt->mux, config, t);
+	if (!prepare_workload(m, t, m->settings, out))
+		return;
+	mux_set_work(&mt->mux, ledger_work, &m->params[t]->ledger);
+	if (!parse_events(m->pmu, th->events, events, &n, out))
+		return;
+	tr->nr_events = n;
+	for (unsigned i = 0; i < n; i++)
+		tr->counts[i].event = events[i];
+	if (mux_add_events(&mt->mux, events, n) < 0)
+		say(out, "thread %u: too many events", t);
+	for (unsigned i = 0; th->counters && i < mt->mux.nr_events; i++)
+		mux_set_constraint(&mt->mux, i, th->counters);
+}
+
+struct measurement *exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
+				  struct measurement *room, struct exp_run_result *out)
+{
+	struct measurement *m = room;
 
 	memset(out, 0, sizeof(*out));
-	memset(&measurement, 0, sizeof(measurement));
-	error[0] = 0;
+	memset(m, 0, sizeof(*m));
 	out->run = spec;
 	m->spec = spec;
 	m->settings = s;
@@ -261,40 +297,17 @@ bool exp_run_setup(const struct exp_run *spec, const struct exp_settings *s,
 		.fixed = m->pmu->geometry.fixed,
 		.algorithm = exp_run_sched(spec, s->sched),
 	};
-	/* Both lists, even after one failed: the exp record shows what each thread would count. */
-	for (unsigned t = 0; t < 2; t++) {
-		struct measurement_thread *mt = &m->thread[t];
-		struct exp_thread_result *tr = &out->thread[t];
-		struct pmu_event events[EXP_MAX_EVENTS];
-		unsigned n;
-		const struct exp_thread *th = &spec->thread[t];
-		mt->m = m;
-		mt->thread = t;
-		mux_init(&mt->mux, &config, t);
-		if (!prepare_workload(m, t, s))
-			continue;
-		mux_set_work(&mt->mux, ledger_work, &m->params[t]->ledger);
-		if (!parse_events(m->pmu, th->events, events, &n, &out->unsupported))
-			continue;
-		tr->nr_events = n;
-		for (unsigned i = 0; i < n; i++)
-			tr->counts[i].event = events[i];
-		if (mux_add_events(&mt->mux, events, n) < 0 && !error[0])
-			format_snprintf(error, sizeof(error), "thread %u: too many events", t);
-		for (unsigned i = 0; th->counters && i < mt->mux.nr_events; i++)
-			mux_set_constraint(&mt->mux, i, th->counters);
-	}
+	for (unsigned t = 0; t < 2; t++)
+		setup_thread(m, t, &config, out);
 	mux_pair_init(&m->mux, xsu_ops_of(spec->xsu, spec->limit), &m->thread[0].mux,
 		      &m->thread[1].mux, uarch_zero_event(m->pmu->info.uarch));
-	m->counting = m->mux.ops->joint ? &counting_joint : &counting_alone;
+	m->counting = counting_of(m->mux.ops);
 	handover_init(&m->handover, &m->mux, &m->thread[0].tc, &m->thread[1].tc,
 		      m->pair->thread_count == 2,
 		      tsc_from_us((m->pmu->model ? HANDOVER_UNANSWERED_MODEL_MS
 						 : HANDOVER_UNANSWERED_MS) *
 				  1000ull));
-	if (error[0])
-		out->error = kept(out, error);
-	return !error[0];
+	return out->error ? NULL : m;
 }
 
 /*
@@ -322,9 +335,50 @@ static unsigned window_overlap_pct(const struct measurement *m)
 	return overlap >= meant ? 100 : (unsigned)(overlap * 100 / meant);
 }
 
-void exp_run_measure(struct exp_run_result *out)
+/* Why a run that ended cannot be read, in out; false when nothing went wrong. */
+static bool went_wrong(const struct measurement *m, struct exp_run_result *out)
 {
-	struct measurement *m = &measurement;
+	for (unsigned t = 0; t < m->pair->thread_count; t++)
+		if (m->thread[t].tc.error != PMU_DRV_OK)
+			say(out, "thread %u: the driver refused an assignment: %s", t,
+			    pmu_drv_status_name(m->thread[t].tc.error));
+	if (m->unanswered)
+		say(out,
+		    "thread 1 never answered a core-wide handover: its IPI and %llu sent again at "
+		    "thread 0's ticks went unanswered",
+		    (unsigned long long)m->handover.waited);
+	return out->error != NULL;
+}
+
+/* The run's own figures: its time, the siblings' skew and overlap, the handovers, the SMIs. */
+static void run_figures(const struct measurement *m, const struct pair_job *job,
+			struct exp_run_result *out)
+{
+	uint64_t first = job->start_tsc[0], last = job->end_tsc[0];
+
+	for (unsigned t = 1; t < m->pair->thread_count; t++) {
+		first = job->start_tsc[t] < first ? job->start_tsc[t] : first;
+		last = job->end_tsc[t] > last ? job->end_tsc[t] : last;
+	}
+	out->elapsed_tsc = last - first;
+	out->joint_unanswered = m->handover.retries;
+	out->joint_retries = m->handover.retries;
+	out->handovers = m->handover.handovers;
+	out->smi_known = m->smi_known[0] && m->smi_known[1];
+	out->smi_count = out->smi_known ? m->smi[1] - m->smi[0] : 0;
+	out->joint_gap_per_mille =
+		out->elapsed_tsc ? (unsigned)mux_mul_div(m->handover.gap, 1000, out->elapsed_tsc)
+				 : 0;
+	if (m->pair->thread_count == 2) {
+		uint64_t a = job->start_tsc[0] + job->offset_tsc[1],
+			 b = job->start_tsc[1] + job->offset_tsc[0];
+		out->overlap_pct = window_overlap_pct(m);
+		out->skew_tsc = a > b ? a - b : b - a;
+	}
+}
+
+void exp_run_measure(struct measurement *m, struct exp_run_result *out)
+{
 	const struct exp_run *spec = m->spec;
 	struct pair_job job = { .fn = measure_thread, .arg = m };
 
@@ -340,46 +394,9 @@ void exp_run_measure(struct exp_run_result *out)
 		out->error = job.error;
 		return;
 	}
-	for (unsigned t = 0; t < m->pair->thread_count; t++) {
-		if (m->thread[t].tc.error != PMU_DRV_OK) {
-			format_snprintf(error, sizeof(error),
-					"thread %u: the driver refused an "
-					"assignment: %s",
-					t, pmu_drv_status_name(m->thread[t].tc.error));
-			out->error = kept(out, error);
-			return;
-		}
-	}
-	if (m->unanswered) {
-		format_snprintf(
-			error, sizeof(error),
-			"thread 1 never answered a core-wide handover: its IPI and %llu sent "
-			"again at thread 0's ticks went unanswered",
-			(unsigned long long)m->handover.waited);
-		out->error = kept(out, error);
+	if (went_wrong(m, out))
 		return;
-	}
 	fill_results(m, out);
-	uint64_t first = job.start_tsc[0], last = job.end_tsc[0];
-	for (unsigned t = 1; t < m->pair->thread_count; t++) {
-		first = job.start_tsc[t] < first ? job.start_tsc[t] : first;
-		last = job.end_tsc[t] > last ? job.end_tsc[t] : last;
-	}
-	out->elapsed_tsc = last - first;
-	out->joint_unanswered = m->handover.retries;
-	out->joint_retries = m->handover.retries;
-	out->handovers = m->handover.handovers;
-	out->smi_known = m->smi_known[0] && m->smi_known[1];
-	out->smi_count = out->smi_known ? m->smi[1] - m->smi[0] : 0;
-	out->joint_gap_per_mille =
-		out->elapsed_tsc ? (unsigned)mux_mul_div(m->handover.gap, 1000, out->elapsed_tsc)
-				 : 0;
-	if (m->pair->thread_count == 2)
-		out->overlap_pct = window_overlap_pct(m);
-	if (m->pair->thread_count == 2) {
-		uint64_t a = job.start_tsc[0] + job.offset_tsc[1],
-			 b = job.start_tsc[1] + job.offset_tsc[0];
-		out->skew_tsc = a > b ? a - b : b - a;
-	}
+	run_figures(m, &job, out);
 	out->done = true;
 }

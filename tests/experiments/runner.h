@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "pmu/sched.h"
+#include "tests/experiments/counting.h"
 #include "tests/experiments/experiment.h"
 #include "tests/experiments/settings.h"
 
@@ -20,15 +21,17 @@
 enum sched_algorithm exp_run_sched(const struct exp_run *run, enum sched_algorithm configured);
 
 /*
- * Set one run up: parse both threads' lists for this machine and give them to the scheduler. The
- * parsed events, in list order, are out->thread[t].counts[0 .. nr_events - 1].event, so that the
- * suite prints the lists the runner counts. False, with out->error, when a list does not parse
- * here or does not fit (out->done stays false).
+ * Set one run up in room, the caller's, which holds it until it is measured: parse both threads'
+ * lists for this machine and give them to the scheduler under the run's XSU mode. The parsed
+ * events, in list order, are out->thread[t].counts[0 .. nr_events - 1].event, so that the suite
+ * prints the lists the runner counts. Returns the measurement (room), or NULL with its reason in
+ * out->error when a list does not parse here or does not fit (out->done stays false).
  */
-bool exp_run_setup(const struct exp_run *run, const struct exp_settings *s,
-		   struct exp_run_result *out);
+struct measurement *exp_run_setup(const struct exp_run *run, const struct exp_settings *s,
+				  struct measurement *room, struct exp_run_result *out);
 
-/* Measure the run exp_run_setup() set up last, into the same *out: out->done, or out->error. */
-void exp_run_measure(struct exp_run_result *out);
+/* Measure m, which exp_run_setup() returned, into its run's result out: out->done, or
+ * out->error. */
+void exp_run_measure(struct measurement *m, struct exp_run_result *out);
 
 #endif

@@ -412,12 +412,12 @@ static void measure_repetition(struct suite *s, const struct experiment *e, unsi
 		struct exp_run_result *res = &results->runs[i];
 		if (!run_selected(s, run))
 			continue;
-		bool ready = exp_run_setup(run, &s->settings, res);
+		struct measurement *m = exp_run_setup(run, &s->settings, &s->run, res);
 		emit_exp(s, e, res);
 		summary_run_started(&s->summary, e->name, phase_names[run->phase],
 				    xsu_mode_name(run->xsu));
-		if (ready)
-			exp_run_measure(res);
+		if (m)
+			exp_run_measure(m, res);
 		if (!res->done) {
 			kprintf("  the run could not be measured: %s\n", res->error);
 			record_warn("experiment", e->name, phase_names[run->phase], "", NULL,

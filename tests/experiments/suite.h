@@ -20,6 +20,7 @@ struct suite {
 	struct exp_settings settings;
 	struct exp_machine machine;
 	struct exp_results results; /* the repetition being measured */
+	struct measurement run;	    /* the run being measured: its room (runner.h) */
 	unsigned tally[3];	    /* verdicts so far, by enum exp_result_kind */
 	struct summary summary;	    /* the screen's progress line and the table at the end */
 };

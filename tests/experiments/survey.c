@@ -123,9 +123,10 @@ static bool measure_point(struct suite *s, const struct experiment *e, const cha
 			      p->state == SURVEY_GLOBAL_CLEAR ? sibling : 0 } },
 	};
 	struct exp_run_result *res = &s->results.runs[0];
+	struct measurement *m = exp_run_setup(&run, &s->settings, &s->run, res);
 
-	if (exp_run_setup(&run, &s->settings, res))
-		exp_run_measure(res);
+	if (m)
+		exp_run_measure(m, res);
 	if (!res->done) {
 		record_warn("experiment", e->name, event, "", NULL,
 			    res->error ? res->error : "the run could not be measured");

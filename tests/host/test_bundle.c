@@ -105,7 +105,7 @@ static void test_parameters(void **state)
 	assert_int_equal(b.params.initial_warm_up_count, 0);
 	assert_int_equal(b.params.alignment_offset, 0);
 	assert_int_equal(b.params.aggregate, BUNDLE_MEDIAN);
-	assert_int_equal(b.params.xsu, BUNDLE_XSU_CORE);
+	assert_int_equal(b.params.xsu, XSU_MODE_CORE);
 	assert_int_equal(b.params.ring, 3);
 	assert_int_equal(b.params.sibling, BUNDLE_SIBLING_NONE);
 	assert_null(b.params.sibling_work);
@@ -231,7 +231,7 @@ static void test_sibling_bundle(void **state)
 	assert_int_equal(b.params.sibling, BUNDLE_SIBLING_WORK);
 	assert_string_equal(b.params.sibling_work, "idle");
 	assert_int_equal(b.params.ring, 0);
-	assert_int_equal(b.params.xsu, BUNDLE_XSU_OFF);
+	assert_int_equal(b.params.xsu, XSU_MODE_OFF);
 	assert_int_equal(b.params.aggregate, BUNDLE_AVG);
 	assert_int_equal(b.params.flags,
 			 BUNDLE_BASIC_MODE | BUNDLE_NO_NORMALIZATION | BUNDLE_USR | BUNDLE_OS);
@@ -447,7 +447,7 @@ static void test_names(void **state)
 	assert_string_equal(bundle_part_name(BUNDLE_PARTS), "?");
 	assert_string_equal(bundle_aggregate_name(BUNDLE_MEDIAN), "median");
 	assert_string_equal(bundle_aggregate_name(4), "?");
-	assert_string_equal(bundle_xsu_name(BUNDLE_XSU_CORE), "core");
+	assert_string_equal(xsu_mode_name(XSU_MODE_CORE), "core");
 	assert_string_equal(bundle_sibling_name(BUNDLE_SIBLING_WORK), "work");
 }
 

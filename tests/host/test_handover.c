@@ -52,7 +52,7 @@ static uint64_t given_back(void)
 
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned i = 0; i < sim.list[t].nr_events; i++)
-			sum += sim.list[t].events[i].leak;
+			sum += sim.pair.leak[t][i];
 	return sum;
 }
 

@@ -15,6 +15,7 @@
 
 #include "pmu/counters.h"
 #include "pmu/mux.h"
+#include "pmu/mux_pair.h"
 #include "pmu/xsu.h"
 #include "tests/host/lib/brute_force.h"
 #include "tests/host/lib/fixtures.h"
@@ -37,7 +38,7 @@ struct pair {
 
 static void check_invariant(struct pair *p)
 {
-	assert_true(xsu_invariant(&p->core, mux_usage(&p->t[0]), mux_usage(&p->t[1])));
+	assert_true(xsu_invariant(&p->core, xsu_usage_now(&p->t[0]), xsu_usage_now(&p->t[1])));
 }
 
 static void pair_init(struct pair *p, bool limit)
@@ -179,13 +180,46 @@ static void test_xsu_masks(void **state)
 			 PMU_FIXED_BIT(1) | 0xe);
 	/* The other thread is not constrained by its own holdings. */
 	assert_int_equal(xsu_dynamic_constraint(&core, 1, 0xf, true), 0xf);
-	/* Through the hooks: Linux's XSU allows what the states allow; with no XSU
-	 * (sched_hooks_none) the static constraint stays whole. */
-	xsu_start(&core, 0, &txn);
-	assert_int_equal(xsu_hooks.allowed(&txn, true) & 0xf, 0xc);
-	assert_int_equal(xsu_hooks.allowed(&txn, false) & 0xf, 0xe);
-	xsu_stop(&txn);
-	assert_int_equal(sched_hooks_none.allowed(&txn, true) & 0xf, 0xf);
+	/* Through the hooks: Linux's XSU allows what the states allow, as the event's own
+	 * constraint says whether it needs the exclusion; with no XSU (sched_hooks_none) the static
+	 * constraint stays whole. */
+	struct constraint corrupting = { 0xf, true }, other = { 0xf, false };
+	xsu_hooks.start(&txn, &core, 0);
+	assert_int_equal(xsu_hooks.allowed(&txn, &corrupting) & 0xf, 0xc);
+	assert_int_equal(xsu_hooks.allowed(&txn, &other) & 0xf, 0xe);
+	xsu_hooks.stop(&txn);
+	sched_hooks_none.start(&txn, &core, 0);
+	assert_int_equal(sched_hooks_none.allowed(&txn, &corrupting) & 0xf, 0xf);
+	sched_hooks_none.stop(&txn);
+}
+
+/* Linux's has_exclusive: a pass that asks for an event needing the exclusion sets it for its
+ * thread; the next pass without one clears it, whatever was committed. */
+static void test_hooks_learn_from_the_event(void **state)
+{
+	struct xsu_states core;
+	struct sched_txn txn;
+	struct constraint corrupting = { 0xf, true }, other = { 0xf, false };
+
+	(void)state;
+	xsu_init(&core);
+	xsu_hooks.start(&txn, &core, 1);
+	xsu_hooks.allowed(&txn, &other);
+	assert_false(core.has_exclusive[1]);
+	xsu_hooks.allowed(&txn, &corrupting);
+	assert_true(core.has_exclusive[1]);
+	assert_int_equal(xsu_hooks_limit.gpmax(&txn, 4), 2);
+	xsu_hooks.commit(&txn, 2, &corrupting);
+	xsu_hooks.commit(&txn, 3, &other);
+	xsu_hooks.stop(&txn);
+	assert_int_equal(xsu_state_of(&core, 0, 2), X);
+	assert_int_equal(xsu_state_of(&core, 0, 3), S);
+	assert_false(core.has_exclusive[0]);
+	xsu_hooks.start(&txn, &core, 1);
+	xsu_hooks.allowed(&txn, &other);
+	xsu_hooks.stop(&txn);
+	assert_false(core.has_exclusive[1]);
+	assert_int_equal(xsu_hooks_limit.gpmax(&txn, 4), 4);
 }
 
 /* The transaction: the sibling sees nothing of a pass until it is committed and stopped. */
@@ -406,6 +440,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thesis_figures_5_4_to_5_10),
 		cmocka_unit_test(test_xsu_masks),
+		cmocka_unit_test(test_hooks_learn_from_the_event),
 		cmocka_unit_test(test_transaction),
 		cmocka_unit_test(test_starvation_limit),
 		cmocka_unit_test(test_invariant_detects),

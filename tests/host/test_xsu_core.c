@@ -93,7 +93,7 @@ static void check_schedule(const struct pair *p)
 			const struct sched_group *g = &th->groups[e->group];
 			bool placed = e->counter != SCHED_NO_COUNTER;
 
-			assert_int_equal(p->core.schedule[t].counter[i], e->counter);
+			assert_int_equal(p->core.schedule[t].events.counter[i], e->counter);
 			assert_int_equal(placed, th->events[g->first].counter != SCHED_NO_COUNTER);
 			if (th->running && g->pinned && e->state == MUX_EVENT_ENABLED)
 				assert_true(placed);
@@ -708,8 +708,8 @@ static void test_per_thread_policies_unchanged(void **state)
 				} else {
 					continue;
 				}
-				assert_memory_equal(via.core.schedule[t].counter, s[t].counter,
-						    sizeof(s[t].counter));
+				assert_memory_equal(via.core.schedule[t].events.counter,
+						    s[t].counter, sizeof(s[t].counter));
 				assert_int_equal(via.core.schedule[t].catchers, 0);
 				assert_true(mux_pair_invariant(&via.core));
 			}
@@ -750,7 +750,7 @@ static void test_join_and_leave(void **state)
 	assert_int_equal(p.core.schedule[1].catchers, 1u << p.t[0].events[0].counter);
 	assert_int_equal(p.core.schedule[1].leak_of[p.t[0].events[0].counter], 0);
 	assert_ptr_equal(p.core.schedule[1].catcher, uarch_zero_event(haswell()));
-	assert_int_equal(p.core.schedule[1].nr_scheduled, 0);
+	assert_int_equal(p.core.schedule[1].events.nr_scheduled, 0);
 
 	for (unsigned k = 1; k < 100; k++) {
 		if (k == 10)
@@ -781,8 +781,8 @@ static void test_join_and_leave(void **state)
 		p.core.ops->tick(&p.core, 0, k);
 		mux_pair_commit_all(&p.core, k);
 		check_schedule(&p);
-		assert_int_equal(p.core.schedule[0].nr_scheduled, 4);
-		assert_int_equal(mux_usage(&p.t[0]).corrupting, p.core.schedule[1].catchers);
+		assert_int_equal(p.core.schedule[0].events.nr_scheduled, 4);
+		assert_int_equal(xsu_usage_now(&p.t[0]).corrupting, p.core.schedule[1].catchers);
 	}
 	p.core.ops->stop(&p.core, 0, 50);
 	/* Five events on four counters: 4/5 each, exactly, by the lowest fraction first. */
@@ -792,11 +792,11 @@ static void test_join_and_leave(void **state)
 
 /* ---- leak re-integration ----------------------------------------------------------------- */
 
-/* mux_pair_add_leak() gives the catch to the event opposite, and mux_read() counts it. */
+/* mux_pair_add_leak() gives the catch to the event opposite, and mux_pair_read() counts it. */
 static void test_add_leak(void **state)
 {
 	static struct pair p;
-	struct mux_schedule programmed;
+	struct xsu_schedule programmed;
 	struct mux_reading r;
 
 	(void)state;
@@ -814,23 +814,25 @@ static void test_add_leak(void **state)
 	mux_pair_add_leak(&p.core, 1, &programmed, (c + 1) % 4, 77, true);
 	mux_pair_add_leak(&p.core, 0, &p.core.schedule[0], c, 99, true);
 	mux_pair_add_leak(&p.core, 1, &programmed, PMU_FIXED_BASE, 11, true);
-	assert_int_equal(p.t[0].events[1].leak, 500);
-	assert_int_equal(p.t[0].events[0].leak, 0);
-	assert_int_equal(p.t[1].events[0].leak, 0);
+	assert_int_equal(p.core.leak[0][1], 500);
+	assert_int_equal(p.core.leak[0][0], 0);
+	assert_int_equal(p.core.leak[1][0], 0);
 	/* A catcher written behind the kernel's back marks the event whose leak it caught. */
 	assert_false(p.t[0].events[1].interfered);
 	mux_pair_add_leak(&p.core, 1, &programmed, c, 3, true);
 	assert_true(p.t[0].events[1].interfered);
 	assert_false(p.t[0].events[0].interfered || p.t[1].events[0].interfered);
-	p.t[0].events[1].leak -= 3;
+	p.core.leak[0][1] -= 3;
 
 	p.t[0].events[1].count = 1000;
 	p.core.ops->tick(&p.core, 0, 4);
 	mux_pair_commit_all(&p.core, 4);
 	p.core.ops->stop(&p.core, 0, 4);
-	r = mux_read(&p.t[0].events[1]);
+	r = mux_pair_read(&p.core, 0, 1);
 	assert_int_equal(r.raw, 1500);
 	assert_int_equal(r.scaled, 1500);
+	/* The multiplexer's own reading is the count alone. */
+	assert_int_equal(mux_read(&p.t[0].events[1]).raw, 1000);
 }
 
 static const struct model_rate triad_rates[] = {
@@ -855,7 +857,7 @@ static const struct model_profile triad = {
 struct run_state {
 	struct model_pair model;
 	struct pmu_driver driver[2];
-	struct mux_schedule programmed[2];
+	struct xsu_schedule programmed[2];
 	uint64_t units[2];			/* each thread's work so far */
 	uint64_t true_count[2][MUX_MAX_EVENTS]; /* of the work done while the event was on */
 };
@@ -878,7 +880,7 @@ static uint64_t events_between(const struct pmu_event *e, uint64_t from, uint64_
 static void work(struct run_state *r, struct pair *p, unsigned t, uint64_t n)
 {
 	for (unsigned i = 0; i < p->t[t].nr_events; i++)
-		if (r->programmed[t].counter[i] != SCHED_NO_COUNTER)
+		if (r->programmed[t].events.counter[i] != SCHED_NO_COUNTER)
 			r->true_count[t][i] += events_between(&p->t[t].events[i].event, r->units[t],
 							      r->units[t] + n);
 	r->units[t] += n;
@@ -889,13 +891,14 @@ static void work(struct run_state *r, struct pair *p, unsigned t, uint64_t n)
  * catch. */
 static void read_thread(struct run_state *r, struct pair *p, unsigned t)
 {
-	struct mux_schedule *s = &r->programmed[t];
+	struct xsu_schedule *s = &r->programmed[t];
 
 	pmu_driver_stop(&r->driver[t]);
 	for (unsigned i = 0; i < p->t[t].nr_events; i++) {
-		if (s->counter[i] == SCHED_NO_COUNTER)
+		if (s->events.counter[i] == SCHED_NO_COUNTER)
 			continue;
-		p->t[t].events[i].count += pmu_driver_take(&r->driver[t], (unsigned)s->counter[i]);
+		p->t[t].events[i].count +=
+			pmu_driver_take(&r->driver[t], (unsigned)s->events.counter[i]);
 	}
 	for (unsigned c = 0; c < PMU_MAX_GP; c++) {
 		if (!(s->catchers & (1u << c)))
@@ -906,14 +909,14 @@ static void read_thread(struct run_state *r, struct pair *p, unsigned t)
 
 static void program_thread(struct run_state *r, struct pair *p, unsigned t)
 {
-	const struct mux_schedule *s = &p->core.schedule[t];
+	const struct xsu_schedule *s = &p->core.schedule[t];
 	struct pmu_assignment a[MUX_MAX_EVENTS + PMU_MAX_GP];
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < p->t[t].nr_events; i++)
-		if (s->counter[i] != SCHED_NO_COUNTER)
+		if (s->events.counter[i] != SCHED_NO_COUNTER)
 			a[n++] = (struct pmu_assignment){ &p->t[t].events[i].event,
-							  (unsigned)s->counter[i], 0 };
+							  (unsigned)s->events.counter[i], 0 };
 	for (unsigned c = 0; c < PMU_MAX_GP; c++)
 		if (s->catchers & (1u << c))
 			a[n++] = (struct pmu_assignment){ s->catcher, c, 0 };
@@ -980,11 +983,11 @@ static void test_leak_reintegration_on_model(void **state)
 			const struct mux_event *e = &p.t[t].events[i];
 
 			assert_true(e->time_running > 0);
-			assert_int_equal(e->count + e->leak, r.true_count[t][i]);
+			assert_int_equal(e->count + p.core.leak[t][i], r.true_count[t][i]);
 			if (e->constraint.corrupting)
-				given += e->leak;
+				given += p.core.leak[t][i];
 			else
-				assert_int_equal(e->leak, 0);
+				assert_int_equal(p.core.leak[t][i], 0);
 		}
 		leaked += r.model.thread[t].leaked;
 		assert_int_equal(r.model.thread[t].lost, 0);

@@ -187,11 +187,9 @@ static bool prepared(void)
 
 static void run_bundle(void)
 {
-	struct bench_pass_input in;
-
 	bench_exec_begin(&st.x);
 	if (prepared()) {
-		bench_plan(&st, &in);
+		bench_plan(&st);
 		for (unsigned p = 0; p < st.plan.passes && !st.x.fault.set; p++)
 			bench_pass(&st, p);
 	}

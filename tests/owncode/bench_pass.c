@@ -9,7 +9,9 @@
 #include "kernel/cpu.h"
 #include "kernel/time.h"
 #include "pmu/counters.h"
+#include "pmu/mux_pair.h"
 #include "pmu/uarch.h"
+#include "pmu/xsu_passes.h"
 #include "pmu/zero_event.h"
 #include "tests/owncode/aggregate.h"
 #include "tests/owncode/bench_state.h"
@@ -61,14 +63,16 @@ static struct pmu_event event_of(const struct bundle_event *e)
 	return ev;
 }
 
-void bench_plan(struct bench_state *s, struct bench_pass_input *in)
+/* The passes of the bundle's GP events, by its XSU mode's ops (pmu/xsu_passes.h). */
+void bench_plan(struct bench_state *s)
 {
 	const struct uarch *u = s->pmu->info.uarch;
 	unsigned gp = s->pmu->geometry.gp;
+	struct xsu_pass_input *in = &s->plan_input;
 
 	memset(in, 0, sizeof(*in));
-	in->gp = gp > 8 ? 8 : gp;
-	in->xsu = s->b.params.xsu;
+	in->gp = gp > PMU_MAX_GP ? PMU_MAX_GP : gp;
+	in->catcher = uarch_zero_event(u);
 	for (unsigned t = 0; t < 2; t++)
 		for (uint32_t i = 0; i < s->b.event_count[t]; i++) {
 			struct bundle_event e;
@@ -76,17 +80,15 @@ void bench_plan(struct bench_state *s, struct bench_pass_input *in)
 			if (e.kind != BUNDLE_EVENT_GP)
 				continue;
 			struct pmu_event ev = event_of(&e);
-			struct bench_pass_event *pe = &in->event[t][in->n[t]];
-			pe->mask = e.counter_mask & (uint8_t)((1u << in->gp) - 1);
-			pe->corrupting = uarch_event_corrupting(u, &ev);
+			struct xsu_pass_event *pe = &in->event[t][in->n[t]];
+			pe->constraint.mask = e.counter_mask & PMU_GP_MASK(in->gp);
+			pe->constraint.corrupting = uarch_event_corrupting(u, &ev);
 			pe->alone = e.flags & BUNDLE_EVENT_ALONE;
 			s->gp_event[t][in->n[t]++] = (uint8_t)i;
 		}
-	bench_passes_plan(in, &s->plan);
-	if (!s->plan.passes && (s->b.event_count[0] || s->b.event_count[1]))
-		s->plan.passes = 1; /* the fixed counters, or nothing but the code's run */
+	xsu_plan_passes(xsu_ops_of(s->b.params.xsu, false), in, &s->plan);
 	if (!s->plan.passes)
-		s->plan.passes = 1;
+		s->plan.passes = 1; /* the fixed counters, or nothing but the code's run */
 }
 
 static void add(struct pass_thread *pt, const struct pmu_event *ev, unsigned idx, uint32_t ecx,
@@ -104,8 +106,6 @@ static void add(struct pass_thread *pt, const struct pmu_event *ev, unsigned idx
 /* Thread t's counters in pass p: the fixed ones, the plan's, the catchers. */
 static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pass_thread *pt)
 {
-	const struct pmu_event *zero = uarch_zero_event(s->pmu->info.uarch);
-
 	memset(pt, 0, sizeof(*pt));
 	for (uint32_t i = 0; i < s->b.event_count[t]; i++) {
 		struct bundle_event e;
@@ -124,10 +124,10 @@ static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pa
 		unsigned c = (unsigned)s->plan.counter[t][j];
 		add(pt, &ev, c, c, s->gp_event[t][j]);
 	}
-	pt->catchers = zero ? s->plan.catchers[p][t] : 0;
-	for (unsigned c = 0; c < 8; c++)
+	pt->catchers = s->plan.catchers[p][t];
+	for (unsigned c = 0; c < PMU_MAX_GP; c++)
 		if (pt->catchers & (1u << c))
-			add(pt, zero, c, c, CATCHER(c));
+			add(pt, s->plan.catcher, c, c, CATCHER(c));
 }
 
 static struct pmu_driver *begin(struct pass_ctx *c, unsigned t, struct model_ledger *l)

@@ -24,7 +24,7 @@ static void options(struct record *r, const struct bundle_params *p)
 	record_bool(r, "usr", p->flags & BUNDLE_USR);
 	record_bool(r, "os", p->flags & BUNDLE_OS);
 	record_bool(r, "fixed_counters", p->flags & BUNDLE_FIXED_COUNTERS);
-	record_string(r, "xsu", bundle_xsu_name(p->xsu));
+	record_string(r, "xsu", xsu_mode_name(p->xsu));
 	record_uint(r, "ring", p->ring);
 	record_string(r, "sibling", bundle_sibling_name(p->sibling));
 	record_string(r, "sibling_work", p->sibling_work);

@@ -12,10 +12,10 @@
 #include "kernel/boot_info.h"
 #include "kernel/pair.h"
 #include "kernel/pmu.h"
+#include "pmu/xsu_passes.h"
 #include "tests/owncode/bench_exec.h"
 #include "tests/owncode/bundle.h"
 #include "tests/owncode/codegen.h"
-#include "tests/owncode/passes.h"
 #include "tests/owncode/trace.h"
 #include "tests/ring3/workload.h"
 
@@ -52,7 +52,8 @@ struct bench_state {
 	uint64_t entry[BENCH_PROGRAMS];
 	struct bench_layout layout[BENCH_PROGRAMS];
 	struct bench_exec x;
-	struct bench_pass_plan plan;
+	struct xsu_pass_input plan_input; /* the bundle's GP events, as its mode plans them */
+	struct xsu_pass_plan plan;
 	uint8_t gp_event[2][BUNDLE_MAX_EVENTS]; /* the plan's events: their index in the bundle */
 	struct bench_result results[2][BUNDLE_MAX_EVENTS];
 	struct bench_counts traced; /* one copy of the code, under the model */
@@ -69,7 +70,7 @@ struct bench_profiles {
 };
 
 /* bench_pass.c: the plan of the passes, and pass p on both threads. */
-void bench_plan(struct bench_state *s, struct bench_pass_input *in);
+void bench_plan(struct bench_state *s);
 void bench_pass(struct bench_state *s, unsigned p);
 
 /* bench_record.c: the `bench` record and the `bench_result` records. */

@@ -138,6 +138,10 @@ static const char *string_at(const struct bundle *b, uint32_t offset)
 	return NULL;
 }
 
+/* The xsu byte of the format (docs/own-code.md, "The bundle") is the mode as the kernel knows it. */
+_Static_assert(XSU_MODE_OFF == 0 && XSU_MODE_ON == 1 && XSU_MODE_CORE == 2,
+	       "the bundle's xsu byte: 0 off, 1 on, 2 core");
+
 static enum bundle_status check_params_ranges(const struct bundle_params *p, const char **reason)
 {
 	if (p->unroll_count == 0 || p->unroll_count > BUNDLE_MAX_UNROLL_COUNT)
@@ -150,7 +154,7 @@ static enum bundle_status check_params_ranges(const struct bundle_params *p, con
 		return fail(reason, BUNDLE_BAD_PARAMS, "a warm-up count out of range");
 	if (p->alignment_offset > BUNDLE_MAX_ALIGNMENT_OFFSET)
 		return fail(reason, BUNDLE_BAD_PARAMS, "alignment_offset out of range");
-	if (p->aggregate > BUNDLE_MAX || p->xsu > BUNDLE_XSU_CORE ||
+	if (p->aggregate > BUNDLE_MAX || p->xsu >= XSU_MODE_COUNT ||
 	    p->sibling > BUNDLE_SIBLING_WORK || (p->ring != 0 && p->ring != 3))
 		return fail(reason, BUNDLE_BAD_PARAMS,
 			    "an unknown aggregate function, XSU mode, ring or kind of sibling");
@@ -176,7 +180,7 @@ static enum bundle_status read_params(struct bundle *b, const struct section *s,
 	p->initial_warm_up_count = le32(d + 16);
 	p->alignment_offset = le32(d + 20);
 	p->aggregate = d[24];
-	p->xsu = d[25];
+	p->xsu = d[25]; /* the format's numbers are enum xsu_mode's (below) */
 	p->ring = d[26];
 	p->sibling = d[27];
 	p->flags = le32(d + 28);
@@ -444,12 +448,6 @@ const char *bundle_aggregate_name(unsigned aggregate)
 {
 	static const char *const names[] = { "avg", "median", "min", "max" };
 	return name_of(names, 4, aggregate);
-}
-
-const char *bundle_xsu_name(unsigned xsu)
-{
-	static const char *const names[] = { "off", "on", "core" };
-	return name_of(names, 3, xsu);
 }
 
 const char *bundle_sibling_name(unsigned sibling)

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmu/xsu_mode.h"
+
 #define BUNDLE_VERSION 1
 #define BUNDLE_HEADER_SIZE 32
 #define BUNDLE_SECTION_SIZE 16
@@ -65,7 +67,6 @@ enum bundle_part {
 };
 
 enum bundle_aggregate { BUNDLE_AVG, BUNDLE_MEDIAN, BUNDLE_MIN, BUNDLE_MAX };
-enum bundle_xsu { BUNDLE_XSU_OFF, BUNDLE_XSU_ON, BUNDLE_XSU_CORE };
 enum bundle_sibling { BUNDLE_SIBLING_NONE, BUNDLE_SIBLING_CODE, BUNDLE_SIBLING_WORK };
 
 /* Parameter flags. */
@@ -83,7 +84,7 @@ struct bundle_params {
 	uint32_t initial_warm_up_count;
 	uint32_t alignment_offset; /* the code starts at a 64-byte boundary plus this */
 	uint8_t aggregate;	   /* enum bundle_aggregate */
-	uint8_t xsu;		   /* enum bundle_xsu */
+	uint8_t xsu;		   /* enum xsu_mode (pmu/xsu_mode.h): 0 off, 1 on, 2 core */
 	uint8_t ring;		   /* 0 or 3 */
 	uint8_t sibling;	   /* enum bundle_sibling */
 	uint32_t flags;		   /* BUNDLE_BASIC_MODE ... */
@@ -169,9 +170,9 @@ bool bundle_insn_at(const struct bundle *b, enum bundle_part part, uint32_t offs
 
 /* "one_time_init", "init", "late_init", "code", "sibling"; "?" for another value. */
 const char *bundle_part_name(unsigned part);
-/* "avg", "median", "min", "max"; "off", "on", "core"; "none", "code", "work"; "?" otherwise. */
+/* "avg", "median", "min", "max"; "none", "code", "work"; "?" otherwise (the XSU mode's names are
+ * xsu_mode_name()'s). */
 const char *bundle_aggregate_name(unsigned aggregate);
-const char *bundle_xsu_name(unsigned xsu);
 const char *bundle_sibling_name(unsigned sibling);
 
 /* What a measurement's difference is divided by: max(loop_count, 1) x unroll_count, or 1 with

@@ -3,7 +3,7 @@
 # (tests/host/test_bundle.c, test_bench_aggregate.c) and the fuzzer (tests/fuzz/fuzz_bundle.c)
 # check them. The Python tests of tools/pmu-bench live here too (tests/run.py finds them).
 OWNCODE_PURE := tests/owncode/bundle.c tests/owncode/aggregate.c tests/owncode/codegen.c \
-	tests/owncode/trace.c tests/owncode/passes.c
+	tests/owncode/trace.c
 PURE_SRCS += $(OWNCODE_PURE)
 # The kernel's side: the bundles as boot modules, run on the pair (tests/owncode/bench.h).
 KERNEL_SRCS += tests/owncode/bench.c tests/owncode/bench_exec.c tests/owncode/bench_pass.c \

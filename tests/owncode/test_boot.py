@@ -1,7 +1,9 @@
 """pmu-bench --qemu: nanoBench's published examples and the issue's, as bundles of one boot
 (QEMU's multiboot1 loader, the bundles as -initrd modules, in order), and a boot whose modules
 are damaged bundles. The expected figures are nanoBench's published per-copy values
-(instructions exact to two decimals under the model's trace)."""
+(instructions exact to two decimals under the model's trace); a corrupting event (0xD0-0xD3)
+keeps its whole count under -xsu core only: under the default, Linux's XSU, the 2.4% of a load
+(2.5% of a store) that the erratum moves into the sibling's unused counter is lost."""
 
 import json
 import os
@@ -32,6 +34,8 @@ EXAMPLES = [
     ("add", ["-asm", ADD, "-fixed_counters", "-config", "{traced}"]),
     ("latency", ["-asm_init", LATENCY_INIT, "-asm", "mov RAX, [RAX]", "-fixed_counters",
                  "-config", "{traced}"]),
+    ("latency-core", ["-asm_init", LATENCY_INIT, "-asm", "mov RAX, [RAX]", "-fixed_counters",
+                      "-config", "{traced}", "-xsu", "core"]),
     ("loop", ["-asm", ADD, "-loop_count", "100", "-fixed_counters"]),
     ("basic", ["-asm", ADD, "-basic_mode", "-fixed_counters"]),
     ("many", ["-asm", "push RAX; pop RAX", "-config", "{many}"]),
@@ -122,8 +126,11 @@ class Examples(unittest.TestCase):
 
     def test_load_latency(self):
         self.assertValue("latency", "Instructions retired", 1.0)
-        self.assertValue("latency", "MEM_UOPS_RETIRED.ALL_LOADS", 1.0)
-        self.assertValue("latency", "MEM_UOPS_RETIRED.ALL_STORES", 0.0)
+        # Linux's XSU: the load's leak into HT1's unused counter is lost; core gives it back.
+        self.assertValue("latency", "MEM_UOPS_RETIRED.ALL_LOADS", 0.98)
+        self.assertValue("latency-core", "MEM_UOPS_RETIRED.ALL_LOADS", 1.0)
+        for name in ("latency", "latency-core"):
+            self.assertValue(name, "MEM_UOPS_RETIRED.ALL_STORES", 0.0)
 
     def test_loop_and_basic_mode(self):
         # The loop's own two instructions per 1000 copies leave 2.00 at two decimals.
@@ -137,8 +144,9 @@ class Examples(unittest.TestCase):
         for e in events.values():
             self.assertTrue(e["value"] is not None or e["reason"], e)
         self.assertEqual(events["INST_RETIRED.ANY_P"]["value"], 2.0)
-        self.assertEqual(events["MEM_UOPS_RETIRED.ALL_LOADS"]["value"], 1.0)
-        self.assertEqual(events["MEM_UOPS_RETIRED.ALL_STORES"]["value"], 1.0)
+        # Under Linux's XSU each loses its leak: 2.4% of a load, 2.5% of a store.
+        self.assertEqual(events["MEM_UOPS_RETIRED.ALL_LOADS"]["value"], 0.98)
+        self.assertEqual(events["MEM_UOPS_RETIRED.ALL_STORES"]["value"], 0.98)
 
     def test_empty_snippet(self):
         for name, e in self.values("empty").items():

@@ -198,5 +198,100 @@ class TheChecksThemselves(unittest.TestCase):
         self.assertNotIn("table", found)
 
 
+# ---- One XSU engine (issue 23; docs/ARCHITECTURE.md, "Scheduling") ---------------------------
+# The multiplexer knows no XSU: pmu/mux.[ch] say nothing of it (the grep of the issue, line by
+# line). One XSU planner: one enum of the XSU modes in product code (an enum with an _OFF, an _ON
+# and a _CORE spelling), and no code outside the engine's files makes XSU's decisions: calls its
+# primitives (the sibling's states, the joint placement, the catchers' places) or weighs an
+# event's corrupting word against the sibling's counters (`corrupting` beside `^ 1`), as
+# tests/owncode/passes.c once did beside the engine.
+
+MUX_FILES = ("pmu/mux.c", "pmu/mux.h")
+MUX_NOT_ITS_WORDS = re.compile(r"xsu|corrupt|catcher|leak", re.I)
+XSU_ENGINE = ("pmu/xsu.", "pmu/xsu_core.", "pmu/xsu_passes.", "pmu/xsu_mode.", "pmu/core_sched.",
+              "pmu/mux_pair.")
+XSU_DECISIONS = re.compile(r"\b(xsu_mask|xsu_dynamic_constraint|xsu_start|xsu_release|xsu_commit|"
+                           r"core_sched|xsu_catchers)\s*\(")
+XSU_SIBLING_WEIGHED = re.compile(r"\bcorrupting\b.*\^\s*1\b|\^\s*1\b.*\bcorrupting\b")
+ENUM_BODY = re.compile(r"\benum\s+(\w+)\s*\{([^}]*)\}")
+
+
+def xsu_word_lines(text):
+    """The lines that name XSU, a corrupting event, a catcher or a leak (grep -ci)."""
+    return sum(1 for line in text.split("\n") if MUX_NOT_ITS_WORDS.search(line))
+
+
+def xsu_mode_enums(text):
+    """The enums of text that spell the three XSU modes."""
+    found = []
+    for name, body in ENUM_BODY.findall(blank_comments_and_strings(text)):
+        spellings = re.findall(r"\b[A-Z][A-Z0-9_]*\b", body)
+        if all(any(s.endswith(end) for s in spellings) for end in ("_OFF", "_ON", "_CORE")):
+            found.append(name)
+    return found
+
+
+def xsu_planning_lines(text):
+    """[(line number, line)] where code makes one of XSU's decisions itself."""
+    lines = blank_comments_and_strings(text).split("\n")
+    return [(i + 1, line.strip()) for i, line in enumerate(lines)
+            if XSU_DECISIONS.search(line) or XSU_SIBLING_WEIGHED.search(line)]
+
+
+class OneXsuEngine(unittest.TestCase):
+    def setUp(self):
+        self.files = committed_sources()
+        if self.files is None:
+            self.skipTest("not a git checkout: no list of the committed sources")
+
+    def test_the_multiplexer_knows_no_xsu(self):
+        counts = {f: xsu_word_lines(read(f)) for f in MUX_FILES}
+        self.assertEqual(counts, {f: 0 for f in MUX_FILES},
+                         "lines of the multiplexer that speak of XSU")
+
+    def test_one_xsu_mode_enum(self):
+        enums = ["%s: enum %s" % (f, name) for f in self.files
+                 for name in xsu_mode_enums(read(f))]
+        self.assertEqual(enums, ["pmu/xsu_mode.h: enum xsu_mode"])
+
+    def test_one_xsu_planner(self):
+        planners = ["%s:%d: %s" % (f, n, line) for f in self.files
+                    if not f.startswith(XSU_ENGINE) for n, line in xsu_planning_lines(read(f))]
+        self.assertEqual(planners, [], "XSU decided outside its engine: %s" % planners)
+
+
+class TheXsuChecksThemselves(unittest.TestCase):
+    """Each check of OneXsuEngine must catch what it is there for."""
+
+    def test_xsu_words_are_counted(self):
+        text = ("/* What the hooks allow. */\n"
+                "static void commit(int c, bool corrupting);\n"
+                "struct xsu_usage mux_usage(void); uint64_t leak;\n"
+                "uint8_t catchers;\n")
+        self.assertEqual(xsu_word_lines(text), 3)
+        self.assertEqual(xsu_word_lines("void mux_tick(struct mux_thread *t);\n"), 0)
+
+    def test_a_second_mode_enum_is_found(self):
+        text = ("enum xsu_mode { XSU_MODE_OFF, XSU_MODE_ON, XSU_MODE_CORE, XSU_MODE_COUNT };\n"
+                "enum bundle_xsu { BUNDLE_XSU_OFF, BUNDLE_XSU_ON, BUNDLE_XSU_CORE };\n"
+                "enum key_kind { KEY_UINT, KEY_CORE };\n"
+                "/* enum old { A_OFF, A_ON, A_CORE }; */\n")
+        self.assertEqual(xsu_mode_enums(text), ["xsu_mode", "bundle_xsu"])
+
+    def test_a_second_planner_is_found(self):
+        # tests/owncode/passes.c's own exclusion and catchers, beside the engine's
+        planner = ("\t\tfree &= (uint8_t)~s->corrupting[t ^ 1];\n"
+                   "\tif (e->corrupting)\n"
+                   "\t\tfree &= (uint8_t)~s->used[t ^ 1];\n"
+                   "\tout->catchers[p][t ^ 1] = s.corrupting[t];\n"
+                   "\tuint64_t m = xsu_mask(states, t, true);\n")
+        self.assertEqual([n for n, _ in xsu_planning_lines(planner)], [1, 4, 5])
+        # a bundle asking the engine, and words in comments, are no planner
+        user = ("\t/* the sibling's corrupting events: t ^ 1 */\n"
+                "\txsu_plan_passes(xsu_ops_of(s->b.params.xsu, false), in, &s->plan);\n"
+                "\tpe->constraint.corrupting = uarch_event_corrupting(u, &ev);\n")
+        self.assertEqual(xsu_planning_lines(user), [])
+
+
 if __name__ == "__main__":
     unittest.main()

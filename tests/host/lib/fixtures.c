@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "pmu/event_parse.h"
+#include "pmu/mux_pair.h"
 #include "tests/host/lib/fixtures.h"
 
 void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const char *events,
@@ -41,7 +42,7 @@ void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const 
 static void check_alone(const struct mux_thread *t)
 {
 	struct xsu_usage idle = { 0, 0 };
-	struct xsu_usage mine = mux_usage(t);
+	struct xsu_usage mine = xsu_usage_now(t);
 
 	if (t->hooks != &sched_hooks_none)
 		assert_true(t->thread ? xsu_invariant(t->shared, idle, mine)

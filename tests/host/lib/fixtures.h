@@ -6,6 +6,7 @@
 #define TESTS_HOST_LIB_FIXTURES_H
 
 #include "pmu/mux.h"
+#include "pmu/xsu.h"
 
 /*
  * Parse events for uarch (by name) and load them into t, with gp GP counters (0: the uarch's

@@ -180,7 +180,7 @@ static void handler(struct pair_sim *s, unsigned t, bool timer)
 	int to = HANDOVER_NONE;
 
 	s->handling = (int)t;
-	if (s->cfg.ops->joint) {
+	if (s->cfg.ops->ticking == XSU_TICK_JOINT) {
 		to = handover_tick(&s->h, t, timer, now);
 	} else {
 		thread_counters_own_tick(&s->tc[t], now.own[t]);
@@ -195,7 +195,7 @@ static void start(struct pair_sim *s)
 {
 	for (unsigned t = 0; t < 2; t++) {
 		s->handling = (int)t;
-		if (!s->cfg.ops->joint) {
+		if (s->cfg.ops->ticking != XSU_TICK_JOINT) {
 			thread_counters_own_start(&s->tc[t], pair_sim_own_time(s, t));
 		} else {
 			if (t == 1)
@@ -213,7 +213,7 @@ static void finish(struct pair_sim *s)
 		thread_counters_ended(&s->tc[t]);
 	for (unsigned t = 0; t < 2; t++) {
 		s->handling = (int)t;
-		if (s->cfg.ops->joint) {
+		if (s->cfg.ops->ticking == XSU_TICK_JOINT) {
 			s->pair.ops->stop(&s->pair, t, pair_sim_own_time(s, t));
 		} else {
 			thread_counters_read(&s->tc[t], ~0ull);
@@ -221,7 +221,7 @@ static void finish(struct pair_sim *s)
 		}
 		s->handling = -1;
 	}
-	if (!s->cfg.ops->joint)
+	if (s->cfg.ops->ticking != XSU_TICK_JOINT)
 		return;
 	s->unanswered = handover_end(&s->h, s->now);
 	for (unsigned t = 0; t < 2; t++)
@@ -231,7 +231,8 @@ static void finish(struct pair_sim *s)
 void pair_sim_run(struct pair_sim *s, const struct pair_sim_config *cfg)
 {
 	uint64_t end = cfg->period * cfg->ticks;
-	uint64_t timer[2] = { cfg->period, cfg->ops->joint ? UINT64_MAX : cfg->period / 2 };
+	uint64_t timer[2] = { cfg->period,
+			      cfg->ops->ticking == XSU_TICK_JOINT ? UINT64_MAX : cfg->period / 2 };
 
 	setup(s, cfg);
 	start(s);
@@ -277,7 +278,7 @@ uint64_t pair_sim_reads(const struct pair_sim *s, unsigned t)
 uint64_t pair_sim_error_ppm(const struct pair_sim *s, unsigned t, unsigned i)
 {
 	const struct mux_event *e = &s->list[t].events[i];
-	struct mux_reading r = mux_read(e);
+	struct mux_reading r = mux_pair_read(&s->pair, t, i);
 	uint64_t truth;
 
 	assert_true(model_truth(&s->ledger[t], &e->event, &truth));
@@ -310,5 +311,5 @@ uint64_t pair_sim_worst_ppm(const struct pair_sim *s, bool corrupting_only, unsi
 
 uint64_t pair_sim_ticks(const struct pair_sim *s, unsigned t)
 {
-	return s->cfg.ops->joint ? s->h.ticks[t] : s->own_ticks[t];
+	return s->cfg.ops->ticking == XSU_TICK_JOINT ? s->h.ticks[t] : s->own_ticks[t];
 }

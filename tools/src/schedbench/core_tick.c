@@ -84,7 +84,7 @@ static void load(struct mux_thread t[2], struct mux_pair *core, const struct pai
 /* One core tick under policy: one joint call, or each thread's. */
 static void tick(struct mux_pair *core, uint64_t now)
 {
-	if (core->ops->joint) {
+	if (core->ops->ticking == XSU_TICK_JOINT) {
 		core->ops->tick(core, 0, now);
 		return;
 	}

@@ -72,10 +72,10 @@ static bool replay(struct mux_pair *core, unsigned iterations)
 		for (unsigned t = 0; t < 2; t++) {
 			if (k == t)
 				ops->start(core, t, k);
-			else if (k > t && !ops->joint)
+			else if (k > t && ops->ticking != XSU_TICK_JOINT)
 				ops->tick(core, t, k);
 		}
-		if (ops->joint) {
+		if (ops->ticking == XSU_TICK_JOINT) {
 			ops->tick(core, 0, k);
 			mux_pair_commit_all(core, k);
 		}
@@ -207,7 +207,7 @@ int fair_sweep(unsigned n, unsigned long long seed, unsigned iterations, bool js
 						     : tally[p].gap_worst;
 			tally[p].missed += best - lowest > TARGET;
 			tally[p].total_sum += sum;
-			if (policies[p].ops->joint) {
+			if (policies[p].ops->ticking == XSU_TICK_JOINT) {
 				lex_worst = worst > lex_worst ? worst : lex_worst;
 				lex_sum += worst;
 				lex_off += worst > TARGET;

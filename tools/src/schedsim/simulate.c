@@ -193,14 +193,14 @@ struct sim_checks {
 static void check(const struct mux_pair *core, struct sim_checks *c, unsigned iteration)
 {
 	c->schedules++;
-	if (!xsu_no_corruption(mux_usage(core->thread[0]), mux_usage(core->thread[1])))
+	if (!xsu_no_corruption(xsu_usage_now(core->thread[0]), xsu_usage_now(core->thread[1])))
 		c->exposure++;
 	if ((core->ops->mode != XSU_MODE_OFF) && !mux_pair_invariant(core) && !c->violations++)
 		c->first_violation = iteration + 1;
 }
 
 /* The leak catchers a thread counts, with the sibling's events they catch for. */
-static void print_catchers(const struct mux_pair *core, unsigned t, const struct mux_schedule *s)
+static void print_catchers(const struct mux_pair *core, unsigned t, const struct xsu_schedule *s)
 {
 	const struct mux_thread *sibling = core->thread[t ^ 1];
 
@@ -217,14 +217,14 @@ static void print_header(const struct sim_options *o, const struct mux_pair *cor
 {
 	sim_print_processor(o->uarch, o->gp, o->fixed);
 	printf("Scheduling Algorithm      : %s%s\n",
-	       core->ops->joint ? "core-wide (both threads, max-min fair)"
-				: sched_algorithm_title(o->algorithm),
+	       core->ops->ticking == XSU_TICK_JOINT ? "core-wide (both threads, max-min fair)"
+						    : sched_algorithm_title(o->algorithm),
 	       o->past_failure ? ", past the first failure up to 2N events" : "");
 	if (replay) {
 		printf("XSU                       : %s", xsu_mode_name(core->ops->mode));
 		if (o->uarch->erratum)
 			printf(" (erratum %s)", o->uarch->erratum);
-		if (core->ops->joint)
+		if (core->ops->ticking == XSU_TICK_JOINT)
 			printf(", leak catcher %s\n", core->catcher ? core->catcher->name : "none");
 		else
 			printf(", starvation limit %s\n", o->limit ? "on" : "off");
@@ -244,6 +244,7 @@ static void iterate(const struct sim_options *o, struct mux_pair *core, unsigned
 		    unsigned k, struct sim_checks *c)
 {
 	const struct xsu_ops *p = core->ops;
+	bool joint = p->ticking == XSU_TICK_JOINT;
 
 	for (unsigned t = 0; t < threads; t++) {
 		unsigned start = t ? o->offset : 0;
@@ -252,12 +253,12 @@ static void iterate(const struct sim_options *o, struct mux_pair *core, unsigned
 			continue;
 		if (k == start)
 			p->start(core, t, k);
-		else if (!p->joint)
+		else if (!joint)
 			p->tick(core, t, k);
-		if (!p->joint && threads == 2)
+		if (!joint && threads == 2)
 			check(core, c, k);
 	}
-	if (p->joint) {
+	if (joint) {
 		/* The joint schedule, and a handover of no time to it. */
 		p->tick(core, 0, k);
 		mux_pair_commit_all(core, k);
@@ -279,7 +280,7 @@ static void print_json_string(const char *s)
 
 /* --json: the run as one object (docs/schedsim.md). */
 static void print_json(const struct sim_options *o, const struct mux_pair *core, unsigned threads,
-		       const struct mux_schedule *last, const struct sim_checks *c)
+		       const struct xsu_schedule *last, const struct sim_checks *c)
 {
 	printf("{\"uarch\": \"%s\", \"xsu\": \"%s\", \"iterations\": %u, \"offset\": %u, "
 	       "\"threads\": [",
@@ -317,7 +318,7 @@ static void print_json(const struct sim_options *o, const struct mux_pair *core,
 }
 
 static void print_result(const struct sim_options *o, const struct mux_pair *core, unsigned threads,
-			 const struct mux_schedule *last, const struct xsu_states *states,
+			 const struct xsu_schedule *last, const struct xsu_states *states,
 			 const struct sim_checks *c)
 {
 	bool replay = threads == 2, xsu = core->ops->mode != XSU_MODE_OFF;
@@ -333,7 +334,7 @@ static void print_result(const struct sim_options *o, const struct mux_pair *cor
 			       o->iterations);
 			continue;
 		}
-		print_iteration(core->thread[t], &last[t], who, true, replay && xsu);
+		print_iteration(core->thread[t], &last[t].events, who, true, replay && xsu);
 		if (replay)
 			print_catchers(core, t, &last[t]);
 	}
@@ -354,7 +355,7 @@ static void print_result(const struct sim_options *o, const struct mux_pair *cor
 int simulate(const struct sim_options *o)
 {
 	static struct mux_thread thread[2];
-	struct mux_schedule last[2];
+	struct xsu_schedule last[2];
 	struct mux_pair core;
 	struct xsu_states states;
 	struct sim_checks c = { 0, 0, 0, 0 };
@@ -381,7 +382,7 @@ int simulate(const struct sim_options *o)
 			printf("Iteration %u\n", k + 1);
 			for (unsigned t = 0; t < threads; t++)
 				if (thread[t].running)
-					print_iteration(&thread[t], &core.schedule[t],
+					print_iteration(&thread[t], &core.schedule[t].events,
 							replay ? (t ? "HT1: " : "HT0: ") : "",
 							false,
 							replay && (o->ops->mode != XSU_MODE_OFF));
