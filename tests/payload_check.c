@@ -248,18 +248,18 @@ static void check_tick(struct warnings *w, const struct payload_config *config)
 {
 	char value[16], accepted[96], message[CMDLINE_ACCEPTED_MAX];
 
-	if ((uint64_t)config->mux_ms * EXP_MIN_TICKS <= config->dur_ms)
+	if ((uint64_t)config->mux_ms * threshold_of(TH_TICKS) <= config->dur_ms)
 		return;
 	format_snprintf(value, sizeof(value), "%u", config->mux_ms);
 	format_snprintf(accepted, sizeof(accepted),
-			"at most dur_ms / %u (%u) for runs a verdict can judge", EXP_MIN_TICKS,
-			config->dur_ms / EXP_MIN_TICKS);
+			"at most dur_ms / %u (%u) for runs a verdict can judge",
+			threshold_of(TH_TICKS), config->dur_ms / threshold_of(TH_TICKS));
 	format_snprintf(message, sizeof(message),
 			"mux_ms=%u with dur_ms=%u: a run ticks %u times, fewer than the %u its "
 			"verdicts need: the runs are measured and their verdicts skipped "
 			"(too_little_data)",
 			config->mux_ms, config->dur_ms, config->dur_ms / config->mux_ms,
-			EXP_MIN_TICKS);
+			threshold_of(TH_TICKS));
 	warn(w, "mux_ms", value, accepted, value, message);
 }
 
