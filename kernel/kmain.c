@@ -203,8 +203,8 @@ static void topology_setup(void)
 	}
 	topology_build(ids, n, &shifts, &topology);
 
-	int boot_core = topology_core_of(&topology, boot_id);
-	chosen_core = boot_core;
+	unsigned boot_core;
+	chosen_core = topology_core_of(&topology, boot_id, &boot_core) ? (int)boot_core : -1;
 	if (config.core != CONFIG_CORE_BOOT) {
 		if ((unsigned)config.core < topology.core_count)
 			chosen_core = config.core;
@@ -263,7 +263,8 @@ static void smp_setup(void)
 	if (config.selftest == SELFTEST_MISSING_AP) {
 		/* An id no CPU has: the start must time out and the run go on. */
 		uint32_t unused = 0;
-		while (cpu_by_apic(unused) || topology_core_of(&topology, unused) >= 0)
+		unsigned core;
+		while (cpu_by_apic(unused) || topology_core_of(&topology, unused, &core))
 			unused++;
 		start_ap(unused);
 	}
@@ -285,7 +286,8 @@ static void park_unused_cpus(void)
 {
 	for (unsigned i = 1; i < percpu_count; i++) {
 		struct percpu *cpu = &percpu[i];
-		if (cpu->online && pair_thread_of(cpu) < 0)
+		unsigned thread;
+		if (cpu->online && !pair_thread_of(cpu, &thread))
 			smp_post(cpu, smp_park, NULL);
 	}
 }
@@ -438,15 +440,16 @@ static void emit_cpu_records(void)
 	for (unsigned i = 0; i < ap_result_count; i++) {
 		struct record r;
 		struct percpu *cpu = ap_results[i].cpu;
-		int core = topology_core_of(&topology, ap_results[i].apic_id);
+		unsigned core;
+		bool in_core = topology_core_of(&topology, ap_results[i].apic_id, &core);
 
 		record_begin(&r, "cpu");
 		record_uint(&r, "apic", ap_results[i].apic_id);
 		record_uint(&r, "index", cpu->index);
 		record_bool(&r, "started", ap_results[i].started);
 		record_uint(&r, "start_us", tsc_to_ns(ap_results[i].elapsed_tsc) / 1000);
-		if (core >= 0)
-			record_uint(&r, "core", (uint64_t)core);
+		if (in_core)
+			record_uint(&r, "core", core);
 		else
 			record_null(&r, "core");
 		if (ap_results[i].started) {

@@ -13,12 +13,14 @@
 
 struct pair the_pair;
 
-int pair_thread_of(const struct percpu *cpu)
+bool pair_thread_of(const struct percpu *cpu, unsigned *thread)
 {
 	for (unsigned t = 0; t < the_pair.thread_count; t++)
-		if (the_pair.cpu[t] == cpu)
-			return (int)t;
-	return -1;
+		if (the_pair.cpu[t] == cpu) {
+			*thread = t;
+			return true;
+		}
+	return false;
 }
 
 /* Both threads start this long after the last one reaches the barrier: enough for the release to

@@ -18,8 +18,8 @@ struct pair {
 
 extern struct pair the_pair;
 
-/* The pair thread (0 or 1) cpu is, or -1 when it is not one of the chosen core's threads. */
-int pair_thread_of(const struct percpu *cpu);
+/* Whether cpu is one of the chosen core's threads, and which (0 or 1) into *thread. */
+bool pair_thread_of(const struct percpu *cpu, unsigned *thread);
 
 struct pair_job {
 	void (*fn)(unsigned thread,

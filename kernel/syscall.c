@@ -31,9 +31,9 @@ static void syscall_dispatch(struct trap_frame *frame)
 	uint64_t number = frame->rax;
 
 	if (number < SYS_COUNT && handlers[number])
-		frame->rax = (uint64_t)handlers[number](frame, frame->rdi, frame->rsi, frame->rdx);
+		frame->rax = handlers[number](frame, frame->rdi, frame->rsi, frame->rdx);
 	else
-		frame->rax = (uint64_t)-1;
+		frame->rax = SYSCALL_UNKNOWN;
 }
 
 /*

@@ -10,9 +10,10 @@
 #include "kernel/lib/syscall_abi.h"
 #include "kernel/trap.h"
 
-/* A handler gets the frame the entry built, as an interrupt's handler does; its result goes
+/* A handler gets the frame the entry built, as an interrupt's handler does; its status goes
  * back in RAX. */
-typedef int64_t (*syscall_handler)(struct trap_frame *frame, uint64_t a0, uint64_t a1, uint64_t a2);
+typedef enum syscall_status (*syscall_handler)(struct trap_frame *frame, uint64_t a0, uint64_t a1,
+					       uint64_t a2);
 
 /*
  * Program this CPU's SYSCALL MSRs: IA32_EFER.SCE, IA32_STAR (from the GDT's selectors),

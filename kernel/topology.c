@@ -169,10 +169,12 @@ void topology_build(const uint32_t *apic_ids, unsigned count, const struct topol
 	}
 }
 
-int topology_core_of(const struct topology *t, uint32_t apic_id)
+bool topology_core_of(const struct topology *t, uint32_t apic_id, unsigned *core)
 {
 	for (unsigned i = 0; i < t->cpu_count; i++)
-		if (t->cpus[i].apic_id == apic_id)
-			return t->cpus[i].core_index;
-	return -1;
+		if (t->cpus[i].apic_id == apic_id) {
+			*core = t->cpus[i].core_index;
+			return true;
+		}
+	return false;
 }

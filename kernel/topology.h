@@ -90,7 +90,7 @@ struct topology {
 void topology_build(const uint32_t *apic_ids, unsigned count, const struct topology_shifts *shifts,
 		    struct topology *out);
 
-/* Index into cores[] of the core holding apic_id, or -1. */
-int topology_core_of(const struct topology *t, uint32_t apic_id);
+/* Whether a core holds apic_id, and its index into cores[] into *core. */
+bool topology_core_of(const struct topology *t, uint32_t apic_id, unsigned *core);
 
 #endif

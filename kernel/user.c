@@ -18,8 +18,8 @@ __attribute__((noreturn)) void user_exit(uint64_t return_rsp, uint64_t result);
 
 extern char __user_start[], __user_end[];
 
-static int64_t sys_exit(struct trap_frame *frame, uint64_t result, uint64_t unused1,
-			uint64_t unused2)
+static enum syscall_status sys_exit(struct trap_frame *frame, uint64_t result, uint64_t unused1,
+				    uint64_t unused2)
 {
 	(void)frame;
 	(void)unused1;
@@ -34,17 +34,17 @@ static int64_t sys_exit(struct trap_frame *frame, uint64_t result, uint64_t unus
  * before the halt and leave the CPU asleep until the next one. The local APIC timer (the tick) is
  * what wakes the CPU: without it armed nothing might, so the call refuses instead of hanging.
  */
-static int64_t sys_halt(struct trap_frame *frame, uint64_t unused0, uint64_t unused1,
-			uint64_t unused2)
+static enum syscall_status sys_halt(struct trap_frame *frame, uint64_t unused0, uint64_t unused1,
+				    uint64_t unused2)
 {
 	(void)frame;
 	(void)unused0;
 	(void)unused1;
 	(void)unused2;
 	if (!apic_timer_current(&local_apic))
-		return -1;
+		return SYSCALL_REFUSED;
 	__asm__ volatile("sti\n\thlt\n\tcli" ::: "memory");
-	return 0;
+	return SYSCALL_DONE;
 }
 
 void user_init(void)

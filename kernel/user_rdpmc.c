@@ -45,11 +45,11 @@ static bool is_user_rdpmc(const struct trap_frame *frame)
 
 bool user_rdpmc_emulate(struct trap_frame *frame)
 {
-	int thread = pair_thread_of(this_cpu());
+	unsigned thread;
 	uint64_t value = 0;
 	bool ok;
 
-	if (!model || thread < 0 || !is_user_rdpmc(frame))
+	if (!model || !pair_thread_of(this_cpu(), &thread) || !is_user_rdpmc(frame))
 		return false;
 	/* Exceptions come through interrupt gates: IF is clear, no tick can take the lock here. */
 	spin_lock(model_lock);

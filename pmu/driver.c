@@ -59,11 +59,12 @@ static enum pmu_drv_status check(const struct pmu_driver *d, const struct pmu_as
 		if (used & regs_global_bit(idx))
 			return PMU_DRV_EBUSY;
 		used |= regs_global_bit(idx);
-		int j = regs_fixed_counter_for(a[k].event);
-		if (fixed && j != (int)(idx - PMU_FIXED_BASE))
+		unsigned j;
+		bool fixed_event = regs_fixed_counter_for(a[k].event, &j);
+		if (fixed && (!fixed_event || j != idx - PMU_FIXED_BASE))
 			return PMU_DRV_EFIXED;
 		/* Reference cycles exist only on their fixed counter (no GP encoding). */
-		if (!fixed && j >= 0 && !regs_fixed_event_gp_ok((unsigned)j))
+		if (!fixed && fixed_event && !regs_fixed_event_gp_ok(j))
 			return PMU_DRV_EFIXED;
 		if (a[k].event->any && !pmu_geometry_any_thread(&d->geo))
 			return PMU_DRV_EANY;

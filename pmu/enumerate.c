@@ -245,7 +245,8 @@ static const struct {
 
 bool pmu_event_supported(const struct pmu_geometry *g, const struct pmu_event *e, const char **why)
 {
-	int j = regs_fixed_counter_for(e);
+	unsigned j;
+	bool fixed_event = regs_fixed_counter_for(e, &j);
 
 	*why = NULL;
 	if (e->any && g->version < 3)
@@ -253,7 +254,7 @@ bool pmu_event_supported(const struct pmu_geometry *g, const struct pmu_event *e
 		       "has an older version (the write would raise #GP)";
 	else if (e->any && !pmu_geometry_any_thread(g))
 		*why = "AnyThread is deprecated on this PMU (CPUID.0AH:EDX[15])";
-	else if (j >= 0 && !regs_fixed_event_gp_ok((unsigned)j) && (unsigned)j >= g->fixed)
+	else if (fixed_event && !regs_fixed_event_gp_ok(j) && j >= g->fixed)
 		*why = "reference cycles need fixed counter 2, which this PMU does not have";
 	for (unsigned ev = 0; !*why && ev < ARCH_EVENT_COUNT; ev++)
 		if (pmu_event_code(e) == arch_events[ev].code &&

@@ -93,7 +93,7 @@ static void say_uint(struct message *m, uint64_t v)
 	}
 }
 
-/* Start the message about text[at..at+n): the caller says the rest; parsing returns -1. */
+/* Start the message about text[at..at+n): the caller says the rest; parsing returns false. */
 static struct message blame(struct parser *p, size_t at, size_t n)
 {
 	struct message m = { p->error->message, 0 };
@@ -105,7 +105,7 @@ static struct message blame(struct parser *p, size_t at, size_t n)
 }
 
 /* "<before>'<text[at..at+n)>'<after>", or "<before><after>" when the part is empty. */
-static int fail(struct parser *p, size_t at, size_t n, const char *before, const char *after)
+static bool fail(struct parser *p, size_t at, size_t n, const char *before, const char *after)
 {
 	struct message m = blame(p, at, n);
 
@@ -113,20 +113,23 @@ static int fail(struct parser *p, size_t at, size_t n, const char *before, const
 	if (n)
 		say_quoted(&m, p->text + at, n);
 	say(&m, after);
-	return -1;
+	return false;
 }
 
 /* ---- characters and numbers -------------------------------------------------------------- */
 
-static int hex_digit(char c)
+/* The value of hexadecimal digit c into *value; false when c is no such digit. */
+static bool hex_digit(char c, unsigned *value)
 {
 	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+		*value = (unsigned)(c - '0');
+	else if (c >= 'a' && c <= 'f')
+		*value = (unsigned)(c - 'a' + 10);
+	else if (c >= 'A' && c <= 'F')
+		*value = (unsigned)(c - 'A' + 10);
+	else
+		return false;
+	return true;
 }
 
 /* s[0..n) as 0x-prefixed hexadecimal or as decimal; false on a bad digit or overflow. */
@@ -143,11 +146,11 @@ static bool parse_number(const char *s, size_t n, uint64_t *out)
 	if (n == 0)
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		int d = hex_digit(s[i]);
+		unsigned d;
 
-		if (d < 0 || (unsigned)d >= base || v > (UINT64_MAX - (unsigned)d) / base)
+		if (!hex_digit(s[i], &d) || d >= base || v > (UINT64_MAX - d) / base)
 			return false;
-		v = v * base + (unsigned)d;
+		v = v * base + d;
 	}
 	*out = v;
 	return true;
@@ -179,7 +182,7 @@ static void decode_selection(uint64_t config, struct pmu_event *e)
 /* ---- pieces of an event ------------------------------------------------------------------ */
 
 /* text[at..at+n) are modifier letters (u, k, D); merged into *mod. */
-static int parse_modifier_letters(struct parser *p, size_t at, size_t n, struct modifiers *mod)
+static bool parse_modifier_letters(struct parser *p, size_t at, size_t n, struct modifiers *mod)
 {
 	for (size_t i = 0; i < n; i++) {
 		switch (p->text[at + i]) {
@@ -206,7 +209,7 @@ static int parse_modifier_letters(struct parser *p, size_t at, size_t n, struct 
 			return fail(p, at + i, 1, "unknown modifier ", " (" MODIFIER_HELP ")");
 		}
 	}
-	return 0;
+	return true;
 }
 
 /* The term word of text[at..at+n) (before any '='): "cmask", "inv", "edge", or NULL. */
@@ -238,8 +241,8 @@ static bool is_modifier(const char *s, size_t n)
 }
 
 /* A term modifier text[at..at+n): cmask=N, inv[=0|1], edge[=0|1]; merged into *mod. */
-static int parse_modifier_term(struct parser *p, size_t at, size_t n, const char *term,
-			       struct modifiers *mod)
+static bool parse_modifier_term(struct parser *p, size_t at, size_t n, const char *term,
+				struct modifiers *mod)
 {
 	size_t word = strlen(term);
 	uint64_t v = 1;
@@ -255,7 +258,7 @@ static int parse_modifier_term(struct parser *p, size_t at, size_t n, const char
 		say(&m, "value of ");
 		say_quoted(&m, p->text + at, n);
 		say(&m, is_cmask ? " does not fit in 8 bits" : " is neither 0 nor 1");
-		return -1;
+		return false;
 	}
 	if (is_cmask) {
 		mod->cmask_given = true;
@@ -267,11 +270,12 @@ static int parse_modifier_term(struct parser *p, size_t at, size_t n, const char
 		mod->edge_given = true;
 		mod->edge = v != 0;
 	}
-	return 0;
+	return true;
 }
 
 /* text[at..at+n) is one modifier component: letters, or a term when terms is true. */
-static int parse_modifiers(struct parser *p, size_t at, size_t n, struct modifiers *mod, bool terms)
+static bool parse_modifiers(struct parser *p, size_t at, size_t n, struct modifiers *mod,
+			    bool terms)
 {
 	const char *term = modifier_term(p->text + at, n);
 
@@ -298,7 +302,8 @@ static void apply_filters(const struct modifiers *mod, struct pmu_event *e)
 		e->edge = mod->edge;
 }
 
-static struct pmu_event *new_event(struct parser *p, size_t at, size_t end)
+/* The next event of the list, named text[at..end), into *out; false when the list is full. */
+static bool new_event(struct parser *p, size_t at, size_t end, struct pmu_event **out)
 {
 	struct pmu_event *e;
 	size_t n = end - at;
@@ -308,16 +313,16 @@ static struct pmu_event *new_event(struct parser *p, size_t at, size_t end)
 
 		say(&m, "too many events: at most ");
 		say_uint(&m, p->max);
-		return NULL;
+		return false;
 	}
-	e = &p->events[p->n++];
+	e = *out = &p->events[p->n++];
 	memset(e, 0, sizeof(*e));
 	if (n >= PMU_EVENT_NAME_MAX)
 		n = PMU_EVENT_NAME_MAX - 1;
 	memcpy(e->name, p->text + at, n);
 	e->name[n] = 0;
 	e->group = p->group;
-	return e;
+	return true;
 }
 
 /* cpu/term,term/ starting at p->text[at]; *end receives the position after the closing '/'. */
@@ -350,8 +355,8 @@ struct term_text {
 	size_t name, name_len, value, value_len;
 };
 
-/* The term at *pos up to ',' or '/', which *pos is left on; -1 when the list is not closed. */
-static int read_term(struct parser *p, size_t at, size_t *pos, struct term_text *t)
+/* The term at *pos up to ',' or '/', which *pos is left on; false when the list is not closed. */
+static bool read_term(struct parser *p, size_t at, size_t *pos, struct term_text *t)
 {
 	*t = (struct term_text){ *pos, 0, 0, 0 };
 	while (*pos < p->len && p->text[*pos] != '=' && p->text[*pos] != ',' &&
@@ -366,12 +371,12 @@ static int read_term(struct parser *p, size_t at, size_t *pos, struct term_text 
 	}
 	if (*pos >= p->len)
 		return fail(p, at, 4, "missing '/' to close ", "");
-	return 0;
+	return true;
 }
 
 /* Which term t names, and its value (1 when it has none), checked against its width. A word
  * alone that is no term is an event's name (TERM_ALIAS); name= takes any word. */
-static int check_term(struct parser *p, const struct term_text *t, enum pmu_term *id, uint64_t *v)
+static bool check_term(struct parser *p, const struct term_text *t, enum pmu_term *id, uint64_t *v)
 {
 	const char *name = p->text + t->name;
 	unsigned i;
@@ -389,16 +394,15 @@ static int check_term(struct parser *p, const struct term_text *t, enum pmu_term
 				    " (event, umask, cmask, inv, edge, any, config, name, or an "
 				    "event's name alone)");
 		*id = TERM_ALIAS;
-		return 0;
+		return true;
 	}
 	*id = (enum pmu_term)i;
 	if (pmu_terms[i].needs_value && (!t->value || !t->value_len))
 		return fail(p, t->name, t->name_len, "term ",
 			    i == TERM_NAME ? " needs a value (=WORD)" : " needs a value (=N)");
 	if (i == TERM_NAME)
-		return t->value_len < PMU_EVENT_NAME_MAX
-			       ? 0
-			       : fail(p, t->value, t->value_len, "name ", " is too long");
+		return t->value_len < PMU_EVENT_NAME_MAX ||
+		       fail(p, t->value, t->value_len, "name ", " is too long");
 	if (t->value && !parse_number(p->text + t->value, t->value_len, v))
 		return fail(p, t->value, t->value_len, "bad number ",
 			    " (decimal or 0x-hexadecimal)");
@@ -412,15 +416,15 @@ static int check_term(struct parser *p, const struct term_text *t, enum pmu_term
 		say(&m, " does not fit in ");
 		say_uint(&m, pmu_terms[i].bits);
 		say(&m, pmu_terms[i].bits == 1 ? " bit" : " bits");
-		return -1;
+		return false;
 	}
-	return 0;
+	return true;
 }
 
-static int fail_refused(struct parser *p, size_t at, size_t n, const char *reason);
+static bool fail_refused(struct parser *p, size_t at, size_t n, const char *reason);
 
 /* An event's name alone inside cpu/.../ (perf's sysfs aliases: cpu/cycles/, cpu/instructions/). */
-static int apply_alias(struct parser *p, const struct term_text *t, struct pmu_event *e)
+static bool apply_alias(struct parser *p, const struct term_text *t, struct pmu_event *e)
 {
 	const char *canonical, *reason;
 	enum event_resolution r =
@@ -432,12 +436,12 @@ static int apply_alias(struct parser *p, const struct term_text *t, struct pmu_e
 		return fail(p, t->name, t->name_len, "unknown term or event ",
 			    " (event, umask, cmask, inv, edge, any, config, name, or an event's "
 			    "name alone)");
-	return 0;
+	return true;
 }
 
 /* Term id = v into e (name= into *name); *have_event when it selects the event. */
-static int apply_term(struct parser *p, const struct term_text *t, enum pmu_term id, uint64_t v,
-		      struct pmu_event *e, bool *have_event)
+static bool apply_term(struct parser *p, const struct term_text *t, enum pmu_term id, uint64_t v,
+		       struct pmu_event *e, bool *have_event)
 {
 	switch (id) {
 	case TERM_NAME:
@@ -445,8 +449,8 @@ static int apply_term(struct parser *p, const struct term_text *t, enum pmu_term
 		e->name[t->value_len] = 0;
 		break;
 	case TERM_ALIAS:
-		if (apply_alias(p, t, e))
-			return -1;
+		if (!apply_alias(p, t, e))
+			return false;
 		*have_event = true;
 		break;
 	case TERM_EVENT:
@@ -476,10 +480,10 @@ static int apply_term(struct parser *p, const struct term_text *t, enum pmu_term
 		*have_event = true;
 		break;
 	}
-	return 0;
+	return true;
 }
 
-static int parse_pmu_terms(struct parser *p, size_t at, struct pmu_event *e, size_t *end)
+static bool parse_pmu_terms(struct parser *p, size_t at, struct pmu_event *e, size_t *end)
 {
 	size_t pos = at + 4; /* after "cpu/" */
 	bool have_event = false;
@@ -489,9 +493,9 @@ static int parse_pmu_terms(struct parser *p, size_t at, struct pmu_event *e, siz
 		enum pmu_term id;
 		uint64_t v;
 
-		if (read_term(p, at, &pos, &t) || check_term(p, &t, &id, &v) ||
-		    apply_term(p, &t, id, v, e, &have_event))
-			return -1;
+		if (!read_term(p, at, &pos, &t) || !check_term(p, &t, &id, &v) ||
+		    !apply_term(p, &t, id, v, e, &have_event))
+			return false;
 		if (p->text[pos] == '/')
 			break;
 		pos++; /* ',' */
@@ -499,7 +503,7 @@ static int parse_pmu_terms(struct parser *p, size_t at, struct pmu_event *e, siz
 	if (!have_event)
 		return fail(p, at, pos + 1 - at, "", " needs event= (or config=)");
 	*end = pos + 1;
-	return 0;
+	return true;
 }
 
 /* Perf's software events, which no hardware counter counts: worth a precise message. */
@@ -541,8 +545,8 @@ static bool say_listed(struct message *m, const char *name, size_t n, bool first
 }
 
 /* "unknown unit mask 'COND' of event 'BR_INST_RETIRED' (Haswell has: ALL_BRANCHES, ...)" */
-static int fail_unit_mask(struct parser *p, size_t at, size_t event_len, size_t umask_at,
-			  size_t umask_len)
+static bool fail_unit_mask(struct parser *p, size_t at, size_t event_len, size_t umask_at,
+			   size_t umask_len)
 {
 	struct message m = blame(p, umask_at, umask_len);
 	unsigned pos = 0;
@@ -566,11 +570,11 @@ static int fail_unit_mask(struct parser *p, size_t at, size_t event_len, size_t 
 		first = false;
 	}
 	say(&m, ")");
-	return -1;
+	return false;
 }
 
 /* The name text[at..at+n) is not known on p->u: say the closest ones, or where it exists. */
-static int fail_unknown(struct parser *p, size_t at, size_t n)
+static bool fail_unknown(struct parser *p, size_t at, size_t n)
 {
 	const struct uarch *other = event_name_elsewhere(p->text + at, n, p->u);
 	const char *closest[3];
@@ -585,7 +589,7 @@ static int fail_unknown(struct parser *p, size_t at, size_t n)
 		say(&m, " (it does on ");
 		say(&m, other->display_name);
 		say(&m, ")");
-		return -1;
+		return false;
 	}
 	say(&m, "unknown event ");
 	say_quoted(&m, p->text + at, n);
@@ -595,11 +599,11 @@ static int fail_unknown(struct parser *p, size_t at, size_t n)
 	}
 	if (found)
 		say(&m, ")");
-	return -1;
+	return false;
 }
 
 /* "event 'LLC-loads' needs an offcore response MSR ..." */
-static int fail_refused(struct parser *p, size_t at, size_t n, const char *reason)
+static bool fail_refused(struct parser *p, size_t at, size_t n, const char *reason)
 {
 	struct message m = blame(p, at, n);
 
@@ -607,30 +611,31 @@ static int fail_refused(struct parser *p, size_t at, size_t n, const char *reaso
 	say_quoted(&m, p->text + at, n);
 	say(&m, " ");
 	say(&m, reason);
-	return -1;
+	return false;
 }
 
-/* Raw: r followed by hexadecimal digits, the whole first component (perf's PE_RAW). 1 when
- * text[at..stop) is one, into e; 0 when it is not; -1 when it is a bad one. */
-static int parse_raw(struct parser *p, size_t at, size_t stop, struct pmu_event *e)
+/* Raw: r followed by hexadecimal digits, the whole first component (perf's PE_RAW). *raw when
+ * text[at..stop) is one, into e; false when it is a bad one. */
+static bool parse_raw(struct parser *p, size_t at, size_t stop, struct pmu_event *e, bool *raw)
 {
 	const char *s = p->text;
 	uint64_t config = 0;
+	unsigned d = 0;
 	size_t i;
 
+	*raw = false;
 	if (s[at] != 'r' || stop - at < 2)
-		return 0;
-	for (i = at + 1; i < stop && hex_digit(s[i]) >= 0; i++)
-		;
+		return true;
+	for (i = at + 1; i < stop && hex_digit(s[i], &d); i++)
+		config = config << 4 | d;
 	if (i != stop)
-		return 0;
-	for (i = at + 1; i < stop; i++)
-		config = config << 4 | (uint64_t)hex_digit(s[i]);
+		return true;
 	if (stop - at - 1 > 16 || (config & RAW_REFUSED_BITS))
 		return fail(p, at, stop - at, "raw event ",
 			    " sets pin control or bits above 31 of PERFEVTSEL");
 	decode_selection(config, e);
-	return 1;
+	*raw = true;
+	return true;
 }
 
 /*
@@ -638,13 +643,13 @@ static int parse_raw(struct parser *p, size_t at, size_t stop, struct pmu_event 
  * components. The name is the longest run of leading components that names an event (Intel's
  * names have one or two dots); the components after it are modifiers.
  */
-static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event *e,
-		       struct modifiers *mod)
+static bool parse_named(struct parser *p, size_t at, size_t end, struct pmu_event *e,
+			struct modifiers *mod)
 {
 	size_t start[PMU_EVENT_NAME_MAX], stop[PMU_EVENT_NAME_MAX];
 	unsigned comps = 0, named = 0, candidate = 1;
 	const char *s = p->text;
-	int raw;
+	bool raw;
 
 	for (size_t pos = at; pos <= end && comps < PMU_EVENT_NAME_MAX; comps++) {
 		start[comps] = pos;
@@ -656,10 +661,9 @@ static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event
 	if (stop[0] == start[0])
 		return fail(p, at, end - at, "missing event name in ", "");
 
-	raw = parse_raw(p, at, stop[0], e);
-	if (raw < 0)
-		return -1;
-	named = (unsigned)raw;
+	if (!parse_raw(p, at, stop[0], e, &raw))
+		return false;
+	named = raw;
 	for (unsigned k = comps; k >= 1 && !named; k--) {
 		const char *canonical, *reason;
 		enum event_resolution r =
@@ -692,13 +696,13 @@ static int parse_named(struct parser *p, size_t at, size_t end, struct pmu_event
 	    p->u && event_name_event_known(s + at, stop[0] - at, p->u))
 		return fail_unit_mask(p, at, stop[0] - at, start[1], stop[1] - start[1]);
 	for (unsigned k = named; k < comps; k++)
-		if (parse_modifiers(p, start[k], stop[k] - start[k], mod, true))
-			return -1;
-	return 0;
+		if (!parse_modifiers(p, start[k], stop[k] - start[k], mod, true))
+			return false;
+	return true;
 }
 
 /* One event at p->text[*pos], up to a delimiter; in_group forbids D. */
-static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privilege)
+static bool parse_event(struct parser *p, size_t *pos, bool in_group, bool *privilege)
 {
 	size_t at = *pos, end = at, body_end;
 	struct modifiers mod;
@@ -711,20 +715,19 @@ static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privi
 		struct pmu_event probe;
 
 		memset(&probe, 0, sizeof(probe));
-		if (parse_pmu_terms(p, at, &probe, &body_end))
-			return -1;
+		if (!parse_pmu_terms(p, at, &probe, &body_end))
+			return false;
 		end = body_end;
 		if (s[end] == ':')
 			end++;
 		while (!is_delimiter(s[end]))
 			end++;
 		if (end > body_end &&
-		    parse_modifiers(p, body_end + (s[body_end] == ':'),
-				    end - body_end - (s[body_end] == ':'), &mod, false))
-			return -1;
-		e = new_event(p, at, end);
-		if (!e)
-			return -1;
+		    !parse_modifiers(p, body_end + (s[body_end] == ':'),
+				     end - body_end - (s[body_end] == ':'), &mod, false))
+			return false;
+		if (!new_event(p, at, end, &e))
+			return false;
 		probe.group = e->group;
 		if (!probe.name[0]) /* perf's name= names it; else as written */
 			memcpy(probe.name, e->name, sizeof(probe.name));
@@ -738,11 +741,8 @@ static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privi
 			if (s[i] == '/')
 				return fail(p, at, i - at, "unknown PMU ",
 					    " (only cpu/.../ is known)");
-		e = new_event(p, at, end);
-		if (!e)
-			return -1;
-		if (parse_named(p, at, end, e, &mod))
-			return -1;
+		if (!new_event(p, at, end, &e) || !parse_named(p, at, end, e, &mod))
+			return false;
 		apply_filters(&mod, e);
 	}
 
@@ -755,11 +755,11 @@ static int parse_event(struct parser *p, size_t *pos, bool in_group, bool *privi
 	e->precise = mod.precise;
 	*privilege = mod.privilege;
 	*pos = end;
-	return 0;
+	return true;
 }
 
 /* '{' event, ... '}' [':' modifiers] at p->text[*pos]. */
-static int parse_group(struct parser *p, size_t *pos)
+static bool parse_group(struct parser *p, size_t *pos)
 {
 	size_t open = *pos, at = open + 1;
 	unsigned first = p->n;
@@ -775,8 +775,8 @@ static int parse_group(struct parser *p, size_t *pos)
 			return fail(p, at, 1, "groups cannot nest: ", "");
 		if (p->text[at] == '}' && p->n == first)
 			return fail(p, open, at + 1 - open, "empty group ", "");
-		if (parse_event(p, &at, true, &privilege))
-			return -1;
+		if (!parse_event(p, &at, true, &privilege))
+			return false;
 		if (privilege && p->n - 1 - first < 64)
 			own_privilege |= 1ull << (p->n - 1 - first);
 		if (p->text[at] == ',') {
@@ -793,8 +793,8 @@ static int parse_group(struct parser *p, size_t *pos)
 
 		while (!is_delimiter(p->text[at]))
 			at++;
-		if (parse_modifiers(p, m, at - m, &mod, false))
-			return -1;
+		if (!parse_modifiers(p, m, at - m, &mod, false))
+			return false;
 	}
 	for (unsigned i = first; i < p->n; i++) {
 		struct pmu_event *e = &p->events[i];
@@ -807,11 +807,11 @@ static int parse_group(struct parser *p, size_t *pos)
 		e->pinned = mod.pinned;
 	}
 	*pos = at;
-	return 0;
+	return true;
 }
 
-int event_parse_list(const char *text, const struct uarch *u, struct pmu_event *events,
-		     unsigned max, struct event_parse_error *error)
+bool event_parse_list(const char *text, const struct uarch *u, struct pmu_event *events,
+		      unsigned max, unsigned *count, struct event_parse_error *error)
 {
 	struct parser p = {
 		.text = text,
@@ -825,6 +825,7 @@ int event_parse_list(const char *text, const struct uarch *u, struct pmu_event *
 	};
 	size_t pos = 0;
 
+	*count = 0;
 	error->offset = 0;
 	error->length = 0;
 	error->message[0] = 0;
@@ -833,11 +834,11 @@ int event_parse_list(const char *text, const struct uarch *u, struct pmu_event *
 
 	for (;;) {
 		bool privilege;
-		int r = text[pos] == '{' ? parse_group(&p, &pos)
-					 : parse_event(&p, &pos, false, &privilege);
+		bool parsed = text[pos] == '{' ? parse_group(&p, &pos)
+					       : parse_event(&p, &pos, false, &privilege);
 
-		if (r)
-			return -1;
+		if (!parsed)
+			return false;
 		p.group++;
 		if (text[pos] == 0)
 			break;
@@ -847,5 +848,6 @@ int event_parse_list(const char *text, const struct uarch *u, struct pmu_event *
 		if (text[pos] == 0)
 			return fail(&p, pos, 0, "missing event after the last ','", "");
 	}
-	return (int)p.n;
+	*count = p.n;
+	return true;
 }

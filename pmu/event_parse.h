@@ -44,9 +44,10 @@ struct event_parse_error {
 
 /*
  * Parse text into events[0..max-1], resolving names for microarchitecture u (NULL: only names
- * common to all). Returns the number of events, or -1 with *error filled in.
+ * common to all), their number into *count. False, with *error filled in (and *count 0), when the
+ * list is bad.
  */
-int event_parse_list(const char *text, const struct uarch *u, struct pmu_event *events,
-		     unsigned max, struct event_parse_error *error);
+bool event_parse_list(const char *text, const struct uarch *u, struct pmu_event *events,
+		      unsigned max, unsigned *count, struct event_parse_error *error);
 
 #endif

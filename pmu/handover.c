@@ -62,7 +62,7 @@ static void settled(struct handover *h)
 
 /* Thread 0 without a sibling that follows: its own half alone, corrupting events held back
  * while a sibling may yet come to catch their leaks. */
-static int alone(struct handover *h, struct handover_time now)
+static enum handover_raise alone(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[0];
 	struct xsu_schedule next = part_of(tc, &h->pair->schedule[0], true);
@@ -76,7 +76,8 @@ static int alone(struct handover *h, struct handover_time now)
 }
 
 /* Nothing can leak: thread 0 switches now, thread 1 when raised, if its half changed. */
-static int direct(struct handover *h, bool sibling_changes, struct handover_time now)
+static enum handover_raise direct(struct handover *h, bool sibling_changes,
+				  struct handover_time now)
 {
 	thread_counters_switch(h->tc[0], &h->pair->schedule[0], 0);
 	commit(h, 0, &h->pair->schedule[0], now);
@@ -89,11 +90,11 @@ static int direct(struct handover *h, bool sibling_changes, struct handover_time
 	h->began_at = now.wall;
 	h->waited = 0;
 	h->handovers++;
-	return 1;
+	return HANDOVER_RAISE_THREAD1;
 }
 
 /* Step 1, thread 0: the joint schedule, and the way to it. */
-static int begin(struct handover *h, struct handover_time now)
+static enum handover_raise begin(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[0];
 	struct mux_pair *pair = h->pair;
@@ -129,11 +130,11 @@ static int begin(struct handover *h, struct handover_time now)
 	h->began_at = now.wall;
 	h->waited = 0;
 	h->handovers++;
-	return 1;
+	return HANDOVER_RAISE_THREAD1;
 }
 
 /* Step 2, thread 1: S' with the corrupting events that change held until step 4. */
-static int step2(struct handover *h, struct handover_time now)
+static enum handover_raise step2(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[1];
 	const struct xsu_schedule *next = &h->pair->schedule[1];
@@ -149,20 +150,20 @@ static int step2(struct handover *h, struct handover_time now)
 			running.events.counter[i] = next->events.counter[i];
 	commit(h, 1, &running, now);
 	h->step = HANDOVER_STEP3;
-	return 0;
+	return HANDOVER_RAISE_THREAD0;
 }
 
 /* Step 3, thread 0: its whole half of S'. */
-static int step3(struct handover *h, struct handover_time now)
+static enum handover_raise step3(struct handover *h, struct handover_time now)
 {
 	thread_counters_switch(h->tc[0], &h->pair->schedule[0], 0);
 	commit(h, 0, &h->pair->schedule[0], now);
 	h->step = HANDOVER_STEP4;
-	return 1;
+	return HANDOVER_RAISE_THREAD1;
 }
 
 /* Step 4, thread 1: its held corrupting events start (or, nothing corrupting, its switch). */
-static int step4(struct handover *h, struct handover_time now)
+static enum handover_raise step4(struct handover *h, struct handover_time now)
 {
 	struct thread_counters *tc = h->tc[1];
 
@@ -179,7 +180,7 @@ static int step4(struct handover *h, struct handover_time now)
 	return HANDOVER_NONE;
 }
 
-static int leader_tick(struct handover *h, bool timer, struct handover_time now)
+static enum handover_raise leader_tick(struct handover *h, bool timer, struct handover_time now)
 {
 	if (h->step == HANDOVER_STEP3)
 		return step3(h, now);
@@ -190,10 +191,10 @@ static int leader_tick(struct handover *h, bool timer, struct handover_time now)
 	/* Thread 1 has not answered within a period: the IPI was late or lost; send it again. */
 	h->retries++;
 	h->waited++;
-	return 1;
+	return HANDOVER_RAISE_THREAD1;
 }
 
-static int follower_tick(struct handover *h, struct handover_time now)
+static enum handover_raise follower_tick(struct handover *h, struct handover_time now)
 {
 	if (!h->following)
 		return HANDOVER_NONE;
@@ -204,29 +205,30 @@ static int follower_tick(struct handover *h, struct handover_time now)
 	return HANDOVER_NONE; /* an IPI sent again that crossed the answer */
 }
 
-int handover_tick(struct handover *h, unsigned thread, bool timer, struct handover_time now)
+enum handover_raise handover_tick(struct handover *h, unsigned thread, bool timer,
+				  struct handover_time now)
 {
 	return thread == 0 ? leader_tick(h, timer, now) : follower_tick(h, now);
 }
 
 /* A change (a thread joined, thread 1 came) begins a handover at once. */
-static int hurry(struct handover *h, unsigned thread, struct handover_time now)
+static enum handover_raise hurry(struct handover *h, unsigned thread, struct handover_time now)
 {
 	if (h->step != HANDOVER_IDLE)
 		return HANDOVER_NONE;
 	if (thread == 0)
 		return begin(h, now);
 	h->hurry = true;
-	return 0;
+	return HANDOVER_RAISE_THREAD0;
 }
 
-int handover_enter(struct handover *h, struct handover_time now)
+enum handover_raise handover_enter(struct handover *h, struct handover_time now)
 {
 	h->following = true;
 	return hurry(h, 1, now);
 }
 
-int handover_join(struct handover *h, unsigned thread, struct handover_time now)
+enum handover_raise handover_join(struct handover *h, unsigned thread, struct handover_time now)
 {
 	return hurry(h, thread, now);
 }

@@ -59,8 +59,12 @@ struct handover_time {
 	uint64_t wall, own[2];
 };
 
-/* No thread to raise. */
-#define HANDOVER_NONE (-1)
+/* Which thread a step raises by IPI, its number, or none: a handover answers with one. */
+enum handover_raise {
+	HANDOVER_RAISE_THREAD0 = 0,
+	HANDOVER_RAISE_THREAD1 = 1,
+	HANDOVER_NONE, /* no thread to raise */
+};
 
 /*
  * A handover still waiting for thread 1 at the end was never answered when its IPI and one sent
@@ -101,16 +105,17 @@ void handover_init(struct handover *h, struct mux_pair *pair, struct thread_coun
  * A tick of thread `thread` at now: its own timer (timer, thread 0 only) or raised by the other.
  * Does the step due on it; returns the thread to raise by IPI, or HANDOVER_NONE.
  */
-int handover_tick(struct handover *h, unsigned thread, bool timer, struct handover_time now);
+enum handover_raise handover_tick(struct handover *h, unsigned thread, bool timer,
+				  struct handover_time now);
 
 /* Thread 1 enters at now: it follows thread 0's ticks. Returns the thread to raise. */
-int handover_enter(struct handover *h, struct handover_time now);
+enum handover_raise handover_enter(struct handover *h, struct handover_time now);
 
 /*
  * Thread `thread` joins at now (pair->ops->start done): a handover to a schedule with its events
  * begins at once. Returns the thread to raise.
  */
-int handover_join(struct handover *h, unsigned thread, struct handover_time now);
+enum handover_raise handover_join(struct handover *h, unsigned thread, struct handover_time now);
 
 /*
  * Thread 1 follows no more (both threads departed): a handover under way ends here, its gap

@@ -746,9 +746,10 @@ static uint64_t profile_truth(const struct model_profile *p, uint32_t key, bool 
 
 bool model_truth(const struct model_ledger *ledger, const struct pmu_event *e, uint64_t *count)
 {
-	int j = regs_fixed_counter_for(e);
-	uint32_t key = j >= 0 ? fixed_key((unsigned)j)
-			      : sel_key(e->event, e->umask, e->cmask, e->edge, e->inv);
+	unsigned j;
+	uint32_t key = regs_fixed_counter_for(e, &j)
+			       ? fixed_key(j)
+			       : sel_key(e->event, e->umask, e->cmask, e->edge, e->inv);
 
 	*count = 0;
 	if (e->any)

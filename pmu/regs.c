@@ -152,13 +152,13 @@ bool regs_fixed_event_gp_ok(unsigned j)
 	return j < PMU_MAX_FIXED && fixed_events[j].gp_ok;
 }
 
-int regs_fixed_counter_for(const struct pmu_event *e)
+bool regs_fixed_counter_for(const struct pmu_event *e, unsigned *j)
 {
 	/* A fixed counter counts the plain event only (Linux FIXED_EVENT_FLAGS). */
 	if (e->edge || e->inv || e->cmask)
-		return -1;
-	for (unsigned j = 0; j < PMU_MAX_FIXED; j++)
-		if (pmu_event_code(e) == fixed_events[j].code)
-			return (int)j;
-	return -1;
+		return false;
+	for (*j = 0; *j < PMU_MAX_FIXED; (*j)++)
+		if (pmu_event_code(e) == fixed_events[*j].code)
+			return true;
+	return false;
 }

@@ -139,10 +139,10 @@ uint16_t regs_fixed_event_code(unsigned j);
 bool regs_fixed_event_gp_ok(unsigned j);
 
 /*
- * The fixed counter that can count e, or -1: e must be one of the architectural fixed-counter
- * events with edge, inv and cmask clear (a fixed counter has no such filters).
+ * Whether a fixed counter can count e, and which into *j: e must be one of the architectural
+ * fixed-counter events with edge, inv and cmask clear (a fixed counter has no such filters).
  */
-int regs_fixed_counter_for(const struct pmu_event *e);
+bool regs_fixed_counter_for(const struct pmu_event *e, unsigned *j);
 
 static inline bool regs_idx_is_fixed(unsigned idx)
 {

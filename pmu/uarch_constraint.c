@@ -27,17 +27,17 @@ struct constraint uarch_constraint(const struct uarch *u, const struct pmu_event
 	uint64_t gp_all = PMU_GP_MASK(gp);
 	struct constraint out;
 	uint64_t intel;
-	int j = regs_fixed_counter_for(e);
+	unsigned j;
 
 	/*
 	 * The fixed-counter events head every Linux table (FIXED_EVENT_CONSTRAINT) and are the same
 	 * in all of them: their fixed counter, if this PMU has it, and every GP counter when the
 	 * event has a GP encoding too (Linux intel_pmu_init; pmu/regs.c has the table).
 	 */
-	if (j >= 0) {
-		out.mask = (unsigned)j < fixed ? PMU_FIXED_BIT(j) : 0;
+	if (regs_fixed_counter_for(e, &j)) {
+		out.mask = j < fixed ? PMU_FIXED_BIT(j) : 0;
 		out.corrupting = false;
-		if (regs_fixed_event_gp_ok((unsigned)j))
+		if (regs_fixed_event_gp_ok(j))
 			out.mask |= gp_all;
 		return out;
 	}

@@ -75,27 +75,24 @@ static bool group_fits(const struct pmu_event *events, unsigned n, const struct 
 	return hk_assign(masks, n, g->gp, assign) == 0;
 }
 
-/* Why part (n events, parsed or not) cannot be counted, into why; NULL: it can. */
-static const char *refusal(const struct pmu_event *events, int n, unsigned total,
-			   const struct event_parse_error *error, const struct payload_machine *m,
-			   char *why, size_t size)
+/* Why part (its n events, parsed) cannot be counted, into why; NULL: it can. */
+static const char *refusal(const struct pmu_event *events, unsigned n, unsigned total,
+			   const struct payload_machine *m, char *why, size_t size)
 {
 	const char *unsupported = NULL;
 
-	if (n < 0)
-		return error->message;
-	for (int i = 0; i < n && !unsupported; i++)
+	for (unsigned i = 0; i < n && !unsupported; i++)
 		pmu_event_supported(m->geometry, &events[i], &unsupported);
 	if (unsupported)
 		return unsupported;
-	if (!group_fits(events, (unsigned)n, m)) {
+	if (!group_fits(events, n, m)) {
 		format_snprintf(why, size,
-				"%d events that can never be on the %u GP and %u fixed counters "
+				"%u events that can never be on the %u GP and %u fixed counters "
 				"together",
 				n, m->geometry->gp, m->geometry->fixed);
 		return why;
 	}
-	if (total + (unsigned)n > EXP_MAX_EVENTS)
+	if (total + n > EXP_MAX_EVENTS)
 		return "more events than a thread's list holds";
 	return NULL;
 }
@@ -116,14 +113,16 @@ static void take_part(struct warnings *w, const char *key, const char *part,
 	struct pmu_event events[EXP_MAX_EVENTS];
 	struct event_parse_error error;
 	char why_buf[96];
-	int n = event_parse_list(part, m->uarch, events, EXP_MAX_EVENTS, &error);
-	const char *why = refusal(events, n, *total, &error, m, why_buf, sizeof(why_buf));
+	unsigned n;
+	const char *why = event_parse_list(part, m->uarch, events, EXP_MAX_EVENTS, &n, &error)
+				  ? refusal(events, n, *total, m, why_buf, sizeof(why_buf))
+				  : error.message;
 
 	if (why) {
 		warn_part(w, key, part, why, "counting without it");
 		return;
 	}
-	for (int i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++)
 		if (events[i].precise) {
 			warn_part(w, key, part, "precise sampling (:p) does not apply to counting",
 				  "counted as perf stat counts it, without it");
@@ -131,7 +130,7 @@ static void take_part(struct warnings *w, const char *key, const char *part,
 		}
 	size_t len = strlen(out);
 	format_snprintf(out + len, CONFIG_EVENTS_MAX - len, "%s%s", len ? "," : "", part);
-	*total += (unsigned)n;
+	*total += n;
 }
 
 /* Thread t's list, part by part: what is taken stays, the rest is warned about. */
@@ -249,18 +248,18 @@ static void check_tick(struct warnings *w, const struct payload_config *config)
 {
 	char value[16], accepted[96], message[CMDLINE_ACCEPTED_MAX];
 
-	if ((uint64_t)config->mux_ms * EXP_MIN_TICKS <= config->dur_ms)
+	if ((uint64_t)config->mux_ms * threshold_of(TH_TICKS) <= config->dur_ms)
 		return;
 	format_snprintf(value, sizeof(value), "%u", config->mux_ms);
 	format_snprintf(accepted, sizeof(accepted),
-			"at most dur_ms / %u (%u) for runs a verdict can judge", EXP_MIN_TICKS,
-			config->dur_ms / EXP_MIN_TICKS);
+			"at most dur_ms / %u (%u) for runs a verdict can judge",
+			threshold_of(TH_TICKS), config->dur_ms / threshold_of(TH_TICKS));
 	format_snprintf(message, sizeof(message),
 			"mux_ms=%u with dur_ms=%u: a run ticks %u times, fewer than the %u its "
 			"verdicts need: the runs are measured and their verdicts skipped "
 			"(too_little_data)",
 			config->mux_ms, config->dur_ms, config->dur_ms / config->mux_ms,
-			EXP_MIN_TICKS);
+			threshold_of(TH_TICKS));
 	warn(w, "mux_ms", value, accepted, value, message);
 }
 

@@ -163,7 +163,7 @@ enum exp_result_kind { RESULT_PASS, RESULT_FAIL, RESULT_SKIP };
 struct exp_verdict {
 	uint8_t result;	  /* enum exp_result_kind */
 	const char *skip; /* skip code: "no_smt", "no_erratum", ... */
-	char reason[256];
+	char reason[384]; /* the longest: xsu-fairness core, its threshold and repetitions named */
 	uint64_t exposure;
 	unsigned checked, corrupted;
 };

@@ -169,7 +169,7 @@ bool rule_xsu_held(unsigned mode, const struct exp_machine *m, uint64_t violatio
 
 /* The verdict with XSU: nothing corrupted, nothing exposed, the invariant held throughout. */
 bool rule_clean(const struct mode_view *v, unsigned mode, const struct exp_machine *m,
-		struct exp_verdict *out)
+		const char *held_to, struct exp_verdict *out)
 {
 	char worst[PMU_EVENT_NAME_MAX + 64];
 
@@ -177,12 +177,14 @@ bool rule_clean(const struct mode_view *v, unsigned mode, const struct exp_machi
 		return false;
 	if (v->corrupted) {
 		rule_set(out, RESULT_FAIL, NULL);
-		rule_say(out, "%u of %u checked counts corrupted with XSU %s: %s", v->corrupted,
-			 v->checked, rule_mode_name(mode),
-			 rule_worst_text(v, worst, sizeof(worst)));
+		rule_say(out, "%u of %u checked counts corrupted with XSU %s%s%s: %s", v->corrupted,
+			 v->checked, rule_mode_name(mode), held_to ? ", past " : "",
+			 held_to ? held_to : "", rule_worst_text(v, worst, sizeof(worst)));
 	} else if (v->deviating) {
+		/* Below a baseline by more than its tolerance: only a rule with one can say so. */
 		rule_set(out, RESULT_FAIL, NULL);
-		rule_say(out, "%u checked counts far below their baselines", v->deviating);
+		rule_say(out, "%u checked counts far below their baselines, past %s", v->deviating,
+			 held_to ? held_to : "0");
 	} else if (v->not_counted == v->checked) {
 		/* XSU may starve events (thesis ch. 8); with none counted, nothing was verified. */
 		rule_set(out, RESULT_FAIL, NULL);

@@ -20,11 +20,30 @@
  */
 static uint64_t baseline_tolerance(uint64_t base, const struct mux_reading *m)
 {
-	uint64_t share = base * EXP_TOLERANCE_PCT / 100, floor = EXP_TOLERANCE_ABS;
+	uint64_t share = base * threshold_of(TH_BASELINE) / 100;
+	uint64_t floor = threshold_of(TH_BASELINE_FLOOR);
 
 	if (m->counted && m->time_running && m->time_running < m->time_enabled)
-		floor = mux_mul_div(EXP_TOLERANCE_ABS, m->time_enabled, m->time_running);
+		floor = mux_mul_div(floor, m->time_enabled, m->time_running);
 	return share > floor ? share : floor;
+}
+
+/*
+ * How the experiment's rule holds a count to its baseline, for its texts: "the baseline
+ * threshold (25% or 100 events, the hardware's)"; NULL for rule_zero, whose checked events must
+ * count exactly 0.
+ */
+static const char *held_to(const struct experiment *e, char *buf, size_t size)
+{
+	char share[24], floor[24];
+
+	if (e->rule != &rule_baseline)
+		return NULL;
+	format_snprintf(buf, size, "the %s threshold (%s or %s, %s)", thresholds[TH_BASELINE].name,
+			threshold_value_text(TH_BASELINE, share, sizeof(share)),
+			threshold_value_text(TH_BASELINE_FLOOR, floor, sizeof(floor)),
+			threshold_source_text(TH_BASELINE));
+	return buf;
 }
 
 /* rule_baseline: the baseline run's rate of the same event on the same thread. */
@@ -57,35 +76,39 @@ static void annotate_zero(const struct exp_results *r, unsigned index, unsigned 
 
 /* The XSU-off verdict of the corruption rules: corruption seen exactly where the erratum is. */
 static void judge_corruption_off(const struct mode_view *v, const struct exp_machine *m,
-				 struct exp_verdict *out)
+				 const char *held_to, struct exp_verdict *out)
 {
-	char worst[PMU_EVENT_NAME_MAX + 64];
+	char worst[PMU_EVENT_NAME_MAX + 64], past[THRESHOLD_TEXT_MAX + 8] = "";
+	const char *within = held_to ? held_to : "their baselines";
 
+	if (held_to)
+		format_snprintf(past, sizeof(past), ", past %s", held_to);
+	if (v->corrupted)
+		rule_worst_text(v, worst, sizeof(worst));
 	if (v->corrupted && m->erratum) {
 		rule_set(out, RESULT_PASS, NULL);
 		rule_say(out,
 			 "corruption as in the thesis: %u of %u checked counts above their "
-			 "baselines, "
-			 "%s",
-			 v->corrupted, v->checked, rule_worst_text(v, worst, sizeof(worst)));
+			 "baselines%s, %s",
+			 v->corrupted, v->checked, past, worst);
 	} else if (v->corrupted) {
 		rule_set(out, RESULT_FAIL, NULL);
 		rule_say(out,
-			 "%u checked counts corrupted on %s, which has no cross-HT erratum: %s",
-			 v->corrupted, m->uarch, rule_worst_text(v, worst, sizeof(worst)));
+			 "%u checked counts corrupted on %s, which has no cross-HT erratum%s: %s",
+			 v->corrupted, m->uarch, past, worst);
 	} else if (m->erratum) {
 		rule_set(out, RESULT_FAIL, NULL);
 		rule_say(out,
 			 "no corruption although %s has the erratum: all %u checked counts within "
-			 "their baselines",
-			 m->uarch, v->checked);
+			 "%s",
+			 m->uarch, v->checked, within);
 	} else {
 		rule_set(out, RESULT_SKIP, "no_erratum");
 		rule_say(
 			out,
-			"%s has no cross-HT erratum: the corruption is not observable here (all %u "
-			"checked counts clean)",
-			m->uarch, v->checked);
+			"%s has no cross-HT erratum: the corruption is not observable here, all %u "
+			"checked counts within %s",
+			m->uarch, v->checked, within);
 	}
 }
 
@@ -93,24 +116,26 @@ static void judge_corruption_off(const struct mode_view *v, const struct exp_mac
 static void judge_corruption(const struct exp_results *r, unsigned mode,
 			     const struct exp_machine *m, struct exp_verdict *out)
 {
+	char buf[THRESHOLD_TEXT_MAX];
+	const char *held = held_to(r->exp, buf, sizeof(buf));
+	const char *within = held ? held : "their baselines";
 	struct mode_view v;
 
 	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
 	if (mode == XSU_MODE_OFF) {
-		judge_corruption_off(&v, m, out);
+		judge_corruption_off(&v, m, held, out);
 		return;
 	}
-	if (!rule_clean(&v, mode, m, out))
+	if (!rule_clean(&v, mode, m, held, out))
 		return;
 	rule_set(out, RESULT_PASS, NULL);
 	if (v.not_counted)
 		rule_say(out,
-			 "the %u checked counts that ran are within their baselines (%u never ran: "
-			 "starved by XSU, as in ch. 8), exposure 0",
-			 v.checked - v.not_counted, v.not_counted);
+			 "the %u checked counts that ran are within %s (%u never ran: starved by "
+			 "XSU, as in ch. 8), exposure 0",
+			 v.checked - v.not_counted, within, v.not_counted);
 	else
-		rule_say(out, "all %u checked counts within their baselines, exposure 0",
-			 v.checked);
+		rule_say(out, "all %u checked counts within %s, exposure 0", v.checked, within);
 }
 
 /*
@@ -128,7 +153,7 @@ static void judge_aligned(const struct exp_results *r, unsigned mode, const stru
 
 	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
 	if (mode != XSU_MODE_OFF) {
-		if (rule_clean(&v, mode, m, out)) {
+		if (rule_clean(&v, mode, m, NULL, out)) {
 			rule_set(out, RESULT_PASS, NULL);
 			rule_say(out, "%s stayed exactly 0 on both threads, exposure 0",
 				 r->exp->checked);
@@ -159,7 +184,7 @@ static void describe_baseline(const struct experiment *e, char *buf, size_t size
 			"XSU off: %s above the baseline run's rate where the CPU has the erratum; "
 			"with XSU: within %u%% of it or %u events, whichever is larger (the events "
 			"times enabled/running for a multiplexed count), exposure 0",
-			e->checked, EXP_TOLERANCE_PCT, EXP_TOLERANCE_ABS);
+			e->checked, threshold_of(TH_BASELINE), threshold_of(TH_BASELINE_FLOOR));
 }
 
 static void describe_zero(const struct experiment *e, char *buf, size_t size)

@@ -21,7 +21,7 @@ static void annotate_loss(const struct exp_results *r, unsigned index, unsigned 
 	    rule_scaled_reference(&ref->thread[0], c, r->runs[index].thread[t].units, &base)) {
 		c->has_baseline = true;
 		c->baseline = base;
-		c->tolerance = base * EXP_LOSS_MATCH_PCT / 100;
+		c->tolerance = base * threshold_of(TH_RATE) / 100;
 	}
 }
 
@@ -90,31 +90,44 @@ static bool kept_ratio(const struct exp_results *r, unsigned mode, unsigned thre
 	return kept_alone != 0;
 }
 
+/* Whether a ratio (per mille) is within TH_RATE of 1000: the same rate. */
+static bool same_rate(uint64_t ratio)
+{
+	uint64_t off = threshold_of(TH_RATE) * 10;
+
+	return ratio >= 1000 - off && ratio <= 1000 + off;
+}
+
 /* rule_loss with XSU off: aligned siblings compensate the loss alone, where the erratum is. */
 static void judge_loss_off(const char *given, uint64_t ratio, const struct exp_machine *m,
 			   struct exp_verdict *out)
 {
-	uint64_t high = 1000 + EXP_LOSS_MATCH_PCT * 10, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
-	bool compensated = ratio >= 1000 + EXP_LOSS_COMPENSATION_PCT * 10;
+	bool compensated = ratio >= 1000 + threshold_of(TH_COMPENSATION) * 10;
+	char th[THRESHOLD_TEXT_MAX];
 
+	threshold_text(m->erratum ? TH_COMPENSATION : TH_RATE, th, sizeof(th));
 	if (m->erratum && compensated) {
 		rule_set(out, RESULT_PASS, NULL);
 		rule_say(out,
 			 "alone, %s loses %llu%% of its count into the unused sibling counter; "
-			 "aligned "
-			 "siblings compensate (%llu.%02llu times the rate alone), as in ch. 8",
+			 "aligned siblings compensate, %llu.%02llu times the rate alone, past %s, "
+			 "as in ch. 8",
 			 given, (unsigned long long)(1000 - 1000000 / ratio) / 10,
-			 (unsigned long long)ratio / 1000, (unsigned long long)ratio % 1000 / 10);
-	} else if (!m->erratum && ratio >= low && ratio <= high) {
+			 (unsigned long long)ratio / 1000, (unsigned long long)ratio % 1000 / 10,
+			 th);
+	} else if (!m->erratum && same_rate(ratio)) {
 		rule_set(out, RESULT_SKIP, "no_erratum");
-		rule_say(out, "%s has no cross-HT erratum: no loss alone, nothing to compensate",
-			 m->uarch);
+		rule_say(out,
+			 "%s has no cross-HT erratum: no loss alone, nothing to compensate; the "
+			 "aligned rate within %s of the rate alone",
+			 m->uarch, th);
 	} else {
 		rule_set(out, RESULT_FAIL, NULL);
-		rule_say(out, "%s aligned at %llu per mille of the rate alone: expected %s", given,
-			 (unsigned long long)ratio,
-			 m->erratum ? "a loss alone that aligned siblings compensate"
-				    : "the same rate (no erratum)");
+		rule_say(out, "%s aligned at %llu per mille of the rate alone: expected %s %s",
+			 given, (unsigned long long)ratio,
+			 m->erratum ? "a loss alone that aligned siblings compensate, past"
+				    : "the same rate (no erratum), within",
+			 th);
 	}
 }
 
@@ -183,22 +196,24 @@ static void view_truth(const struct exp_results *r, unsigned threads, struct tru
 }
 
 /* A rate per unit of work needs the counters to have counted the run's work: not when the
- * threads spent more than EXP_MAX_JOINT_GAP_PER_MILLE of an XSU core run handing over joint
- * schedules (some events stopped meanwhile). Says so in out. */
+ * threads spent more than TH_HANDOVER of an XSU core run handing over joint schedules (some
+ * events stopped meanwhile). Says so in out. */
 static bool handover_too_long(const struct exp_results *r, struct exp_verdict *out)
 {
 	const struct exp_run_result *run;
+	char th[THRESHOLD_TEXT_MAX];
 
 	for_each_run(run, r, .modes = XSU_MODE_BIT(XSU_MODE_CORE))
 	{
-		if (run->joint_gap_per_mille <= EXP_MAX_JOINT_GAP_PER_MILLE)
+		if (run->joint_gap_per_mille <= threshold_of(TH_HANDOVER))
 			continue;
 		rule_set(out, RESULT_SKIP, "too_little_data");
 		rule_say(out,
 			 "the threads spent %u.%u%% of the run handing over joint schedules, some "
-			 "events stopped meanwhile (IPIs held back): a rate per unit of work shows "
-			 "nothing",
-			 run->joint_gap_per_mille / 10, run->joint_gap_per_mille % 10);
+			 "events stopped meanwhile (IPIs held back), over %s: a rate per unit of "
+			 "work shows nothing",
+			 run->joint_gap_per_mille / 10, run->joint_gap_per_mille % 10,
+			 threshold_text(TH_HANDOVER, th, sizeof(th)));
 		return true;
 	}
 	return false;
@@ -208,9 +223,9 @@ static bool handover_too_long(const struct exp_results *r, struct exp_verdict *o
  * On real counters there is no true count, but triad knows its own: two loads per element
  * (c[i] = a[i] + k * b[i]). So each thread's MEM_UOPS_RETIRED.ALL_LOADS under XSU core, what its
  * counters counted plus the leak its sibling's catchers caught, scaled, must be twice its units
- * within EXP_CORE_LOADS_PCT: the re-integration checked on the hardware, with no model. False
- * when the run does not count that event with triad on both threads (then the aligned rate is
- * the reference).
+ * within TH_CORE_LOADS: the re-integration checked on the hardware, with no model. False when the
+ * run does not count that event with triad on both threads (then the aligned rate is the
+ * reference).
  */
 /* Of thread t in run, triad's loads, scaled, and twice its units; false when it has none. */
 static bool loads_of(const struct exp_run_result *run, unsigned t, uint64_t *got, uint64_t *want)
@@ -252,15 +267,16 @@ static bool judge_loads_per_unit(const struct exp_results *r, const struct exp_m
 	}
 	if (!checked)
 		return false;
-	bool kept = worst <= EXP_CORE_LOADS_PCT * 100;
+	bool kept = worst <= threshold_of(TH_CORE_LOADS) * 100;
+	char th[THRESHOLD_TEXT_MAX];
 	rule_set(out, kept ? RESULT_PASS : RESULT_FAIL, NULL);
 	rule_say(out,
 		 "%s: with XSU core each thread's %s, counted plus the leak caught opposite it, is "
-		 "twice its triad elements within %llu.%02llu%% (HT%u %'llu against %'llu; at most "
-		 "%u%%)",
+		 "twice its triad elements within %llu.%02llu%% (HT%u %'llu against %'llu), %s %s",
 		 kept ? "no load lost" : "loads lost", TRIAD_LOADS, (unsigned long long)worst / 100,
 		 (unsigned long long)worst % 100, worst_t, (unsigned long long)got[worst_t],
-		 (unsigned long long)want[worst_t], EXP_CORE_LOADS_PCT);
+		 (unsigned long long)want[worst_t], kept ? "within" : "past",
+		 threshold_text(TH_CORE_LOADS, th, sizeof(th)));
 	return true;
 }
 
@@ -270,7 +286,8 @@ static bool judge_loads_per_unit(const struct exp_results *r, const struct exp_m
 static void judge_loss_core_hw(const struct exp_results *r, const struct exp_machine *m,
 			       const char *given, uint64_t core_ratio, struct exp_verdict *out)
 {
-	uint64_t off_ratio, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
+	uint64_t off_ratio;
+	char th[THRESHOLD_TEXT_MAX];
 
 	if (handover_too_long(r, out) || judge_loads_per_unit(r, m, out))
 		return;
@@ -281,33 +298,100 @@ static void judge_loss_core_hw(const struct exp_results *r, const struct exp_mac
 		return;
 	}
 	uint64_t against = mux_mul_div(core_ratio, 1000, off_ratio);
-	bool kept = against >= low && against <= 1000 + EXP_LOSS_MATCH_PCT * 10;
+	bool kept = same_rate(against);
 	rule_set(out, kept ? RESULT_PASS : RESULT_FAIL, NULL);
 	rule_say(out,
 		 "with XSU core %s runs at %llu per mille of the aligned XSU-off rate, where the "
-		 "leaks compensate (within %u%% expected: the catchers give the leak back)",
-		 given, (unsigned long long)against, EXP_LOSS_MATCH_PCT);
+		 "leaks compensate: expected within %s, the catchers giving the leak back",
+		 given, (unsigned long long)against, threshold_text(TH_RATE, th, sizeof(th)));
 }
 
-/* Core-wide XSU gives the leak back: every corrupting count within EXP_CORE_TRUE_PCT of its true
- * count, the catchers having caught something where the erratum is. */
+/* Core-wide XSU where no event corrupts: nothing to give back, the rate as alone. */
+static void judge_loss_core_no_erratum(const struct exp_results *r, const struct exp_machine *m,
+				       const char *given, uint64_t ratio, struct exp_verdict *out)
+{
+	char th[THRESHOLD_TEXT_MAX];
+
+	if (handover_too_long(r, out))
+		return;
+	bool kept = same_rate(ratio);
+	rule_set(out, kept ? RESULT_SKIP : RESULT_FAIL, kept ? "no_erratum" : NULL);
+	rule_say(out,
+		 "%s has no cross-HT erratum: no event corrupts, nothing leaks to give back; %s "
+		 "runs at %llu per mille of its rate alone, %s %s",
+		 m->uarch, given, (unsigned long long)ratio, kept ? "within" : "past",
+		 threshold_text(TH_RATE, th, sizeof(th)));
+}
+
+/* A thread's work, sampled as its counts were, too uneven for the core truth (TH_CORE_PACE). */
+static bool pace_too_uneven(const struct truth_view *v, struct exp_verdict *out)
+{
+	char th[THRESHOLD_TEXT_MAX];
+
+	if (v->pace_per_mille <= threshold_of(TH_CORE_PACE) * 10)
+		return false;
+	rule_set(out, RESULT_SKIP, "too_little_data");
+	rule_say(out,
+		 "HT%u's work, sampled as its counts were, came %llu.%llu%% off the work it did "
+		 "(its CPU ran in bursts), over %s: too uneven to judge a count within %u%% of its "
+		 "truth",
+		 v->pace_thread, (unsigned long long)v->pace_per_mille / 10,
+		 (unsigned long long)v->pace_per_mille % 10,
+		 threshold_text(TH_CORE_PACE, th, sizeof(th)), threshold_of(TH_CORE_TRUTH));
+	return true;
+}
+
+/* "HT1 r08d1:u 304,000,000 against 304,572,701 at its thread's pace, 292,858,367 in all". */
+static const char *truth_worst_text(const struct truth_view *v, char *buf, size_t size)
+{
+	const struct exp_count *c = v->worst;
+
+	if (v->worst_paced == c->truth)
+		format_snprintf(buf, size, "HT%u %s %'llu against %'llu", v->worst_thread,
+				c->event.name, (unsigned long long)c->reading.scaled,
+				(unsigned long long)c->truth);
+	else
+		format_snprintf(
+			buf, size, "HT%u %s %'llu against %'llu at its thread's pace, %'llu in all",
+			v->worst_thread, c->event.name, (unsigned long long)c->reading.scaled,
+			(unsigned long long)v->worst_paced, (unsigned long long)c->truth);
+	return buf;
+}
+
+/* Every corrupting count within TH_CORE_TRUTH of its true count at its thread's pace, the
+ * catchers having caught something (the erratum is there). */
+static void judge_truth(const struct truth_view *v, const struct exp_machine *m,
+			struct exp_verdict *out)
+{
+	char worst[PMU_EVENT_NAME_MAX + 128], th[THRESHOLD_TEXT_MAX];
+
+	truth_worst_text(v, worst, sizeof(worst));
+	if (!v->leak) {
+		rule_set(out, RESULT_FAIL, NULL);
+		rule_say(out, "the leak catchers caught nothing although %s has the erratum: %s",
+			 m->uarch, worst);
+		return;
+	}
+	bool kept = v->worst_per_mille <= threshold_of(TH_CORE_TRUTH) * 10;
+	rule_set(out, kept ? RESULT_PASS : RESULT_FAIL, NULL);
+	rule_say(out,
+		 "%s: all %u corrupting counts within %llu.%llu%% of their true counts at their "
+		 "threads' pace (%s), %s %s; %'llu leaked events caught and given back, exposure 0",
+		 kept ? "no count lost" : "counts lost", v->checked,
+		 (unsigned long long)v->worst_per_mille / 10,
+		 (unsigned long long)v->worst_per_mille % 10, worst, kept ? "within" : "past",
+		 threshold_text(TH_CORE_TRUTH, th, sizeof(th)), (unsigned long long)v->leak);
+}
+
+/* Core-wide XSU gives the leak back: under the model every corrupting count against its true
+ * count; on real counters, triad's loads or the aligned rate. */
 static void judge_loss_core(const struct exp_results *r, const struct exp_machine *m,
 			    const char *given, uint64_t ratio, struct exp_verdict *out)
 {
 	struct truth_view v;
-	char worst[PMU_EVENT_NAME_MAX + 128];
 
 	if (!m->erratum) {
-		if (handover_too_long(r, out))
-			return;
-		bool kept = ratio >= 1000 - EXP_LOSS_MATCH_PCT * 10 &&
-			    ratio <= 1000 + EXP_LOSS_MATCH_PCT * 10;
-		rule_set(out, kept ? RESULT_SKIP : RESULT_FAIL, kept ? "no_erratum" : NULL);
-		rule_say(out,
-			 "%s has no cross-HT erratum: no event corrupts, nothing leaks to give "
-			 "back; "
-			 "%s runs at %llu per mille of its rate alone",
-			 m->uarch, given, (unsigned long long)ratio);
+		judge_loss_core_no_erratum(r, m, given, ratio, out);
 		return;
 	}
 	if (!m->model) {
@@ -320,45 +404,8 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 		rule_say(out, "no corrupting count of XSU core had a true count to compare");
 		return;
 	}
-	if (v.pace_per_mille > EXP_CORE_PACE_PCT * 10) {
-		rule_set(out, RESULT_SKIP, "too_little_data");
-		rule_say(
-			out,
-			"HT%u's work, sampled as its counts were, came %llu.%llu%% off the work it "
-			"did (its CPU ran in bursts): too uneven to judge a count within %u%% of "
-			"its "
-			"truth (at most %u%%)",
-			v.pace_thread, (unsigned long long)v.pace_per_mille / 10,
-			(unsigned long long)v.pace_per_mille % 10, EXP_CORE_TRUE_PCT,
-			EXP_CORE_PACE_PCT);
-		return;
-	}
-	if (v.worst_paced == v.worst->truth)
-		format_snprintf(worst, sizeof(worst), "HT%u %s %'llu against %'llu", v.worst_thread,
-				v.worst->event.name, (unsigned long long)v.worst->reading.scaled,
-				(unsigned long long)v.worst->truth);
-	else
-		format_snprintf(worst, sizeof(worst),
-				"HT%u %s %'llu against %'llu at its thread's pace, %'llu in all",
-				v.worst_thread, v.worst->event.name,
-				(unsigned long long)v.worst->reading.scaled,
-				(unsigned long long)v.worst_paced,
-				(unsigned long long)v.worst->truth);
-	if (!v.leak) {
-		rule_set(out, RESULT_FAIL, NULL);
-		rule_say(out, "the leak catchers caught nothing although %s has the erratum: %s",
-			 m->uarch, worst);
-		return;
-	}
-	bool kept = v.worst_per_mille <= EXP_CORE_TRUE_PCT * 10;
-	rule_set(out, kept ? RESULT_PASS : RESULT_FAIL, NULL);
-	rule_say(out,
-		 "%s: all %u corrupting counts within %llu.%llu%% of their true counts at their "
-		 "threads' pace (%s), %'llu "
-		 "leaked events caught and given back, exposure 0",
-		 kept ? "no count lost" : "counts lost", v.checked,
-		 (unsigned long long)v.worst_per_mille / 10,
-		 (unsigned long long)v.worst_per_mille % 10, worst, (unsigned long long)v.leak);
+	if (!pace_too_uneven(&v, out))
+		judge_truth(&v, m, out);
 }
 
 static void judge_loss(const struct exp_results *r, unsigned mode, const struct exp_machine *m,
@@ -386,17 +433,17 @@ static void judge_loss(const struct exp_results *r, unsigned mode, const struct 
 		judge_loss_core(r, m, given, ratio, out);
 		return;
 	}
-	uint64_t high = 1000 + EXP_LOSS_MATCH_PCT * 10, low = 1000 - EXP_LOSS_MATCH_PCT * 10;
 	uint64_t kept;
 	bool model = kept_ratio(r, mode, m->threads, given, &kept);
 	uint64_t judged = model ? kept : ratio;
-	rule_set(out, judged >= low && judged <= high ? RESULT_PASS : RESULT_FAIL, NULL);
+	char th[THRESHOLD_TEXT_MAX];
+	rule_set(out, same_rate(judged) ? RESULT_PASS : RESULT_FAIL, NULL);
 	rule_say(out,
-		 "with XSU %s %s %s at %llu per mille of %s alone (within %u%% expected: XSU "
-		 "neither causes nor prevents the loss), exposure 0",
+		 "with XSU %s %s %s at %llu per mille of %s alone, expected within %s: XSU neither "
+		 "causes nor prevents the loss; exposure 0",
 		 rule_mode_name(mode), given, model ? "keeps its true count" : "runs",
 		 (unsigned long long)judged, model ? "what it keeps" : "its rate",
-		 EXP_LOSS_MATCH_PCT);
+		 threshold_text(TH_RATE, th, sizeof(th)));
 }
 
 static void describe_loss(const struct experiment *e, char *buf, size_t size)
@@ -408,8 +455,8 @@ static void describe_loss(const struct experiment *e, char *buf, size_t size)
 			"the erratum; XSU on (with the half-of-the-counters limit): within %u%% of "
 			"the run alone; XSU core: every corrupting count within %u%% of its true "
 			"count (the model's; on real counters, of the aligned rate); exposure 0",
-			rule_first_checked(e, name, sizeof(name)), EXP_LOSS_COMPENSATION_PCT,
-			EXP_LOSS_MATCH_PCT, EXP_CORE_TRUE_PCT);
+			rule_first_checked(e, name, sizeof(name)), threshold_of(TH_COMPENSATION),
+			threshold_of(TH_RATE), threshold_of(TH_CORE_TRUTH));
 }
 
 const struct exp_rule rule_loss = { "loss", describe_loss, annotate_loss, judge_loss };

@@ -22,54 +22,68 @@ static uint64_t total_running(const struct exp_run_result *run, unsigned threads
 	return sum;
 }
 
-static void judge_hk_vs_greedy(const struct exp_results *r, unsigned mode,
-			       const struct exp_machine *m, struct exp_verdict *out)
+/* The measured runs of the mode with the greedy and the Hopcroft-Karp scheduler; false when one
+ * is missing (said in out). */
+static bool greedy_and_hk(const struct exp_results *r, unsigned mode,
+			  const struct exp_run_result **greedy, const struct exp_run_result **hk,
+			  struct exp_verdict *out)
 {
-	const struct exp_run_result *run, *greedy = NULL, *hk = NULL;
-	struct mode_view v;
+	const struct exp_run_result *run;
 
+	*greedy = *hk = NULL;
 	for_each_run(run, r, .modes = XSU_MODE_BIT(mode))
 	{
 		if (run->run->own_sched && run->run->sched == SCHED_GREEDY)
-			greedy = run;
+			*greedy = run;
 		if (run->run->own_sched && run->run->sched == SCHED_HK)
-			hk = run;
+			*hk = run;
 	}
-	if (!greedy || !hk) {
-		rule_set(out, RESULT_FAIL, NULL);
-		rule_say(out, "the greedy or the Hopcroft-Karp run is missing");
-		return;
-	}
+	if (*greedy && *hk)
+		return true;
+	rule_set(out, RESULT_FAIL, NULL);
+	rule_say(out, "the greedy or the Hopcroft-Karp run is missing");
+	return false;
+}
+
+/*
+ * Beyond the margin (TH_HK_MARGIN per event), the difference is the schedulers'. Where the lists
+ * were built so that greedy loses (thesis 6.4: Hopcroft-Karp finds a maximum assignment where
+ * greedy need not), a tie means the constraints did not act and fails; elsewhere a tie is all
+ * there is.
+ */
+static void judge_hk_vs_greedy(const struct exp_results *r, unsigned mode,
+			       const struct exp_machine *m, struct exp_verdict *out)
+{
+	const struct exp_run_result *greedy, *hk;
+	struct mode_view v;
+	unsigned events = 0;
+	char th[THRESHOLD_TEXT_MAX];
+
 	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
-	if (!rule_xsu_held(mode, m, v.violations, v.exposure, out))
+	if (!greedy_and_hk(r, mode, &greedy, &hk, out) ||
+	    !rule_xsu_held(mode, m, v.violations, v.exposure, out))
 		return;
 	uint64_t g = total_running(greedy, m->threads), h = total_running(hk, m->threads);
-	unsigned events = 0;
 	for (unsigned t = 0; t < m->threads; t++)
 		events += hk->thread[t].nr_events;
-	/*
-	 * Beyond the margin, the difference is the schedulers'. Where the lists were built so that
-	 * greedy loses (thesis 6.4: Hopcroft-Karp finds a maximum assignment where greedy need
-	 * not), a tie means the constraints did not act and fails; elsewhere a tie is all there is.
-	 */
-	uint64_t margin = (uint64_t)EXP_HK_MARGIN * events;
+	uint64_t margin = (uint64_t)threshold_of(TH_HK_MARGIN) * events;
 	bool more = h > g + margin, not_worse = h + margin >= g;
 	bool must_win = r->exp->hk_wins_on && exp_list_contains(r->exp->hk_wins_on, m->uarch);
 	const char *what =
-		": the same schedules here (these constraints leave greedy nothing to lose)";
+		"the same schedules here (these constraints leave greedy nothing to lose), within";
 	if (more)
-		what = ": Hopcroft-Karp lets more events run";
+		what = "Hopcroft-Karp lets more events run, beyond";
 	else if (!not_worse)
-		what = ": Hopcroft-Karp ran less";
+		what = "Hopcroft-Karp ran less, beyond";
 	else if (must_win)
-		what = ": no more than greedy, although greedy loses these lists here";
+		what = "no more than greedy, although greedy loses these lists here, within";
 	rule_set(out, (must_win ? more : not_worse) ? RESULT_PASS : RESULT_FAIL, NULL);
 	rule_say(out,
 		 "mean running fraction per event: greedy %llu.%02llu%%, Hopcroft-Karp "
-		 "%llu.%02llu%%%s",
+		 "%llu.%02llu%%: %s %s",
 		 (unsigned long long)(g / events / 100), (unsigned long long)(g / events % 100),
 		 (unsigned long long)(h / events / 100), (unsigned long long)(h / events % 100),
-		 what);
+		 what, threshold_text(TH_HK_MARGIN, th, sizeof(th)));
 }
 
 static void describe_hk_vs_greedy(const struct experiment *e, char *buf, size_t size)
@@ -79,7 +93,7 @@ static void describe_hk_vs_greedy(const struct experiment *e, char *buf, size_t 
 		"XSU on: Hopcroft-Karp's mean running fraction more than %u%% above greedy's "
 		"where the constraints make greedy lose these lists (%s), at least greedy's "
 		"elsewhere; exposure 0",
-		EXP_HK_MARGIN / 100, e->hk_wins_on);
+		threshold_of(TH_HK_MARGIN) / 100, e->hk_wins_on);
 }
 /* The smallest and the mean running fraction (hundredths of a percent) of a run's events. */
 struct fractions {
@@ -171,7 +185,7 @@ static void compare_core_run(struct fairness *f, const struct exp_run_result *ru
 	const struct exp_thread_result *leader = &run->thread[0];
 
 	if (leader->ticks_lost * 100 >
-	    (leader->ticks + leader->ticks_lost) * EXP_MAX_CORE_LOST_TICKS_PCT) {
+	    (leader->ticks + leader->ticks_lost) * threshold_of(TH_CORE_LOST_TICKS)) {
 		f->held++;
 		f->len = append(f->text, sizeof(f->text), f->len,
 				"%s%s not judged (HT0 lost %llu of its %llu ticks)",
@@ -182,7 +196,7 @@ static void compare_core_run(struct fairness *f, const struct exp_run_result *ru
 	}
 	struct fractions fr = run_fractions(run, threads);
 	unsigned handover = run->joint_gap_per_mille * 10;
-	f->fair = f->fair && fr.min + handover + EXP_FAIR_MARGIN >= best;
+	f->fair = f->fair && fr.min + handover + threshold_of(TH_FAIRNESS) >= best;
 	f->compared = true;
 	f->len = append(f->text, sizeof(f->text), f->len,
 			"%s%s %u%% (%u.%u%% handing over) against %u%%", f->len ? ", " : "",
@@ -197,6 +211,7 @@ static void judge_fairness(const struct exp_results *r, unsigned mode, const str
 	struct fairness f = { .fair = true };
 	struct mode_view v;
 	unsigned best;
+	char th[THRESHOLD_TEXT_MAX];
 
 	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
 	if (!rule_xsu_held(mode, m, v.violations, v.exposure, out))
@@ -212,12 +227,9 @@ static void judge_fairness(const struct exp_results *r, unsigned mode, const str
 		rule_set(out, RESULT_SKIP, "too_little_data");
 		if (f.held)
 			rule_say(out,
-				 "%s: its host held thread 0, whose ticks change the joint "
-				 "schedule, "
-				 "so the running fractions show the host (more than %u%% of the "
-				 "ticks "
-				 "lost)",
-				 f.text, EXP_MAX_CORE_LOST_TICKS_PCT);
+				 "%s: the host held thread 0, whose ticks change the joint "
+				 "schedule, over %s",
+				 f.text, threshold_text(TH_CORE_LOST_TICKS, th, sizeof(th)));
 		else
 			rule_say(out,
 				 "core-wide XSU is compared with Linux's XSU, which did not run "
@@ -225,8 +237,11 @@ static void judge_fairness(const struct exp_results *r, unsigned mode, const str
 		return;
 	}
 	rule_set(out, f.fair ? RESULT_PASS : RESULT_FAIL, NULL);
-	rule_say(out, "smallest running fraction, core-wide against the best of Linux's XSU: %s%s",
-		 f.text, f.fair ? "" : ": core-wide XSU starves more");
+	rule_say(out,
+		 "smallest running fraction, core-wide against the best of Linux's XSU less %s: "
+		 "%s%s",
+		 threshold_text(TH_FAIRNESS, th, sizeof(th)), f.text,
+		 f.fair ? "" : ": core-wide XSU starves more");
 }
 
 static void describe_fairness(const struct experiment *e, char *buf, size_t size)
@@ -238,7 +253,7 @@ static void describe_fairness(const struct experiment *e, char *buf, size_t size
 		"running fractions; XSU core: its smallest running fraction at least that of "
 		"the best of the three (less %u.%02u%% and the time spent handing over joint "
 		"schedules) on every pair of lists; exposure 0",
-		EXP_FAIR_MARGIN / 100, EXP_FAIR_MARGIN % 100);
+		threshold_of(TH_FAIRNESS) / 100, threshold_of(TH_FAIRNESS) % 100);
 }
 
 const struct exp_rule rule_hk_vs_greedy = { "hk-vs-greedy", describe_hk_vs_greedy, NULL,

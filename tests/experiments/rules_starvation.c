@@ -38,14 +38,14 @@ static const struct exp_count *least_running(const struct exp_results *r, unsign
 	return least;
 }
 
-/* Core-wide XSU: no event of either thread starves (EXP_CORE_MIN_RUNNING); the optimum of the
+/* Core-wide XSU: no event of either thread starves (TH_CORE_RUNNING); the optimum of the
  * thesis's case is 80% for every event (HT1 runs a fraction x, HT0's four events 1 - x/4 each). */
 static void judge_starvation_core(const struct exp_results *r, const struct exp_machine *m,
 				  struct exp_verdict *out)
 {
 	struct mode_view v;
 	unsigned t = 0, handover = 0;
-	char ran[48];
+	char ran[48], th[THRESHOLD_TEXT_MAX];
 
 	rule_view_mode(r, XSU_MODE_CORE, PHASE_MEASURE, m->threads, &v);
 	if (!rule_xsu_held(XSU_MODE_CORE, m, v.violations, v.exposure, out))
@@ -57,19 +57,67 @@ static void judge_starvation_core(const struct exp_results *r, const struct exp_
 		return;
 	}
 	rule_running_text(least, ran, sizeof(ran));
-	bool fair = least->reading.percent + handover >= EXP_CORE_MIN_RUNNING;
+	threshold_text(TH_CORE_RUNNING, th, sizeof(th));
+	bool fair = least->reading.percent + handover >= threshold_of(TH_CORE_RUNNING);
 	rule_set(out, fair ? RESULT_PASS : RESULT_FAIL, NULL);
 	if (!m->erratum)
 		rule_say(out,
 			 "%s has no cross-HT erratum: core-wide XSU schedules as without XSU; the "
-			 "least running event, HT%u's %s, %s",
-			 m->uarch, t, least->event.name, ran);
+			 "least running event, HT%u's %s, %s, %s %s",
+			 m->uarch, t, least->event.name, ran, fair ? "at least" : "below", th);
 	else
 		rule_say(out,
 			 "no thread starves: the least running event, HT%u's %s, %s and %u.%02u%% "
-			 "handing over (%s %u%% in all; the optimum is 80%%), exposure 0",
+			 "handing over, %s %s in all (the optimum is 80%%), exposure 0",
 			 t, least->event.name, ran, handover / 100, handover % 100,
-			 fair ? "at least" : "below", EXP_CORE_MIN_RUNNING / 100);
+			 fair ? "at least" : "below", th);
+}
+
+/* Linux's XSU where no event corrupts: it excludes nothing, so nothing starves. */
+static void judge_starvation_no_erratum(const struct exp_count *measured, const char *given,
+					const char *ran, const struct exp_machine *m,
+					struct exp_verdict *out)
+{
+	bool starved = measured->reading.percent < threshold_of(TH_STARVED);
+	char th[THRESHOLD_TEXT_MAX];
+
+	rule_set(out, starved ? RESULT_FAIL : RESULT_SKIP, starved ? NULL : "no_erratum");
+	rule_say(out, "%s has no cross-HT erratum: XSU excludes nothing and HT1's %s %s, %s %s",
+		 m->uarch, given, ran, starved ? "starved for no reason, below" : "at least",
+		 threshold_text(TH_STARVED, th, sizeof(th)));
+}
+
+/* Linux's XSU: HT1's event starved, and given counters again by the half-of-the-counters limit. */
+static void judge_starvation_on(const struct exp_results *r, unsigned mode,
+				const struct exp_count *measured, const char *given,
+				const struct exp_machine *m, struct exp_verdict *out)
+{
+	char ran[48], th[THRESHOLD_TEXT_MAX];
+	struct mode_view v, limit;
+
+	rule_running_text(measured, ran, sizeof(ran));
+	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
+	rule_view_mode(r, mode, PHASE_LIMIT, m->threads, &limit);
+	if (!rule_xsu_held(mode, m, v.violations + limit.violations, v.exposure + limit.exposure,
+			   out))
+		return;
+	if (!m->erratum) {
+		judge_starvation_no_erratum(measured, given, ran, m, out);
+		return;
+	}
+	bool starved = measured->reading.percent < threshold_of(TH_STARVED);
+	const struct exp_count *limited =
+		rule_count_of(r, PHASE_LIMIT, mode, 1, given, false, NULL);
+	bool relieved = limited && limited->reading.counted;
+	rule_set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
+	rule_say(out,
+		 "HT1's %s %s: %s %s; with the half-of-the-counters limit %u.%02u%%; exposure 0",
+		 given, ran,
+		 starved ? "starved by four corrupting events on HT0, as in ch. 8, below"
+			 : "not starved, at least",
+		 threshold_text(TH_STARVED, th, sizeof(th)),
+		 limited ? limited->reading.percent / 100 : 0,
+		 limited ? limited->reading.percent % 100 : 0);
 }
 
 static void judge_starvation(const struct exp_results *r, unsigned mode,
@@ -79,48 +127,22 @@ static void judge_starvation(const struct exp_results *r, unsigned mode,
 	const char *given = rule_first_checked(r->exp, name, sizeof(name));
 	const struct exp_count *measured =
 		rule_count_of(r, PHASE_MEASURE, mode, 1, given, false, NULL);
-	struct mode_view v, limit;
 
 	if (!measured) {
 		rule_set(out, RESULT_FAIL, NULL);
 		rule_say(out, "HT1 did not measure %s", given);
-		return;
-	}
-	rule_running_text(measured, ran, sizeof(ran));
-	if (mode == XSU_MODE_OFF) {
+	} else if (mode == XSU_MODE_OFF) {
+		rule_running_text(measured, ran, sizeof(ran));
 		rule_set(out, measured->reading.counted ? RESULT_PASS : RESULT_FAIL, NULL);
 		rule_say(out,
 			 "without XSU, HT1's %s %s (no starvation, but nothing keeps it off a "
 			 "counter facing a corrupting event)",
 			 given, ran);
-		return;
-	}
-	if (mode == XSU_MODE_CORE) {
+	} else if (mode == XSU_MODE_CORE) {
 		judge_starvation_core(r, m, out);
-		return;
+	} else {
+		judge_starvation_on(r, mode, measured, given, m, out);
 	}
-	rule_view_mode(r, mode, PHASE_MEASURE, m->threads, &v);
-	rule_view_mode(r, mode, PHASE_LIMIT, m->threads, &limit);
-	if (!rule_xsu_held(mode, m, v.violations + limit.violations, v.exposure + limit.exposure,
-			   out))
-		return;
-	bool starved = measured->reading.percent < EXP_STARVED_BELOW;
-	if (!m->erratum) {
-		/* Nothing is corrupting here: XSU has nothing to exclude, so nothing starves. */
-		rule_set(out, starved ? RESULT_FAIL : RESULT_SKIP, starved ? NULL : "no_erratum");
-		rule_say(out, "%s has no cross-HT erratum: XSU excludes nothing and HT1's %s %s%s",
-			 m->uarch, given, ran, starved ? ", starved for no reason" : "");
-		return;
-	}
-	const struct exp_count *limited =
-		rule_count_of(r, PHASE_LIMIT, mode, 1, given, false, NULL);
-	bool relieved = limited && limited->reading.counted;
-	rule_set(out, starved && relieved ? RESULT_PASS : RESULT_FAIL, NULL);
-	rule_say(out, "HT1's %s %s (%s); with the half-of-the-counters limit %u.%02u%%; exposure 0",
-		 given, ran,
-		 starved ? "starved by four corrupting events on HT0, as in ch. 8" : "not starved",
-		 limited ? limited->reading.percent / 100 : 0,
-		 limited ? limited->reading.percent % 100 : 0);
 }
 
 static void describe_starvation(const struct experiment *e, char *buf, size_t size)
@@ -134,7 +156,7 @@ static void describe_starvation(const struct experiment *e, char *buf, size_t si
 		"thesis) where the CPU has the erratum, and counted again with the "
 		"half-of-the-counters limit; XSU core: every event of both threads %u%% of the "
 		"time or more; exposure 0",
-		given, given, EXP_STARVED_BELOW / 100, EXP_CORE_MIN_RUNNING / 100);
+		given, given, threshold_of(TH_STARVED) / 100, threshold_of(TH_CORE_RUNNING) / 100);
 }
 
 const struct exp_rule rule_starvation = { "starvation", describe_starvation, NULL,

@@ -54,19 +54,19 @@ static bool parse_events(const struct pmu *pmu, const char *text, struct pmu_eve
 	*count = 0;
 	if (!text[0])
 		return true;
-	int n = event_parse_list(text, pmu->info.uarch, events, EXP_MAX_EVENTS, &e);
-	if (n < 0) {
+	unsigned n;
+	if (!event_parse_list(text, pmu->info.uarch, events, EXP_MAX_EVENTS, &n, &e)) {
 		say(out, "event list \"%s\": %s (at character %u)", text, e.message, e.offset);
 		return false;
 	}
-	for (int i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		if (pmu_event_supported(&pmu->geometry, &events[i], &why))
 			continue;
 		say(out, "%s cannot be counted here: %s", events[i].name, why);
 		out->unsupported = true;
 		return false;
 	}
-	*count = (unsigned)n;
+	*count = n;
 	return true;
 }
 

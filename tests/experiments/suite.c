@@ -133,8 +133,8 @@ static void emit_exp(const struct suite *s, const struct experiment *e,
 	record_end_object(&r);
 	if (e->rule == &rule_baseline) {
 		record_begin_object(&r, "tolerance");
-		record_uint(&r, "pct", EXP_TOLERANCE_PCT);
-		record_uint(&r, "abs", EXP_TOLERANCE_ABS);
+		record_uint(&r, "pct", threshold_of(TH_BASELINE));
+		record_uint(&r, "abs", threshold_of(TH_BASELINE_FLOOR));
 		record_end_object(&r);
 	}
 	record_emit(&r);

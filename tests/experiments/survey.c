@@ -143,7 +143,8 @@ static bool measure_point(struct suite *s, const struct experiment *e, const cha
 
 static bool observable(const struct survey_point *p)
 {
-	return p->count >= SURVEY_MIN_COUNT && p->overlap_pct >= EXP_MIN_OVERLAP_PCT;
+	return p->count >= threshold_of(TH_SURVEY_COUNT) &&
+	       p->overlap_pct >= threshold_of(TH_OVERLAP);
 }
 
 static void print_ppm(uint64_t ppm)

@@ -30,8 +30,6 @@
 
 /* GP counter indices the survey walks: the bottom four, where the erratum's events may count. */
 #define SURVEY_INDICES 4
-/* An event that counted less than this in a measurement cannot show a leak: not observable. */
-#define SURVEY_MIN_COUNT 1000
 
 /* What HT1's counter sibling_index does in a measurement (the record's sibling_state). */
 enum survey_state {
@@ -65,9 +63,9 @@ uint64_t survey_share_ppm(const struct survey_point *p);
 
 /*
  * The verdict: where the CPU has the erratum, every event the table calls corrupting and that
- * counted enough leaks at the same index, and nothing else leaks (no control, no other index);
- * without the erratum, nothing leaks. A measurement the siblings did not count side by side
- * (EXP_MIN_OVERLAP_PCT) shows nothing either way. Too little to observe is a skip. Only the
+ * counted enough (TH_SURVEY_COUNT) leaks at the same index, and nothing else leaks (no control, no
+ * other index); without the erratum, nothing leaks. A measurement the siblings did not count side
+ * by side (TH_OVERLAP) shows nothing either way. Too little to observe is a skip. Only the
  * zero-event points are judged: the unused states are what the hardware does, to be seen.
  */
 void survey_judge(const struct survey_point *points, unsigned n, const struct exp_machine *m,

@@ -35,9 +35,9 @@ static void view(const struct survey_point *points, unsigned n, struct survey_vi
 	for (unsigned i = 0; i < n; i++) {
 		const struct survey_point *p = &points[i];
 		bool same = p->index == p->sibling_index;
-		if (p->overlap_pct < EXP_MIN_OVERLAP_PCT || p->state != SURVEY_ZERO_EVENT)
+		if (p->overlap_pct < threshold_of(TH_OVERLAP) || p->state != SURVEY_ZERO_EVENT)
 			continue;
-		if (p->corrupting && same && p->count >= SURVEY_MIN_COUNT) {
+		if (p->corrupting && same && p->count >= threshold_of(TH_SURVEY_COUNT)) {
 			v->observed++;
 			if (p->leak) {
 				uint64_t ppm = survey_share_ppm(p);
@@ -64,6 +64,51 @@ static void say(struct exp_verdict *v, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A leak where nothing should leak: a control event, or another index. */
+static void judge_stray(const struct survey_view *v, struct exp_verdict *out)
+{
+	const struct survey_point *p = v->first_stray;
+
+	out->result = RESULT_FAIL;
+	say(out,
+	    "%u measurements leak where nothing should: r%04x:u on gp%u leaked %'llu into the "
+	    "sibling's gp%u%s",
+	    v->stray, p->code, p->index, (unsigned long long)p->leak, p->sibling_index,
+	    p->corrupting ? " (another index)" : " (not a corrupting event)");
+}
+
+/* Where the erratum is: every corrupting event counted enough leaks at its own index. */
+static void judge_erratum(const struct survey_view *v, const struct exp_machine *m,
+			  struct exp_verdict *out)
+{
+	const struct survey_point *p = v->first_silent;
+	char th[THRESHOLD_TEXT_MAX];
+
+	threshold_text(TH_SURVEY_COUNT, th, sizeof(th));
+	out->result = v->silent ? RESULT_FAIL : v->observed ? RESULT_PASS : RESULT_SKIP;
+	if (v->silent)
+		say(out,
+		    "%u corrupting measurements leak nothing although %s has the erratum: r%04x:u "
+		    "counted %'llu on gp%u, reaching %s, and the sibling's gp%u caught 0",
+		    v->silent, m->uarch, p->code, (unsigned long long)p->count, p->index, th,
+		    p->sibling_index);
+	else if (!v->observed)
+		say(out, "no corrupting event reached %s under this workload: no leak to observe",
+		    th);
+	else
+		say(out,
+		    "every corrupting event that reached %s leaks into the sibling's counter of "
+		    "its "
+		    "own index (%u measurements, %llu.%04llu%% to %llu.%04llu%% of its "
+		    "occurrences), "
+		    "none into another index, no control event leaks",
+		    th, v->leaking, (unsigned long long)(v->min_ppm / 10000),
+		    (unsigned long long)(v->min_ppm % 10000),
+		    (unsigned long long)(v->max_ppm / 10000),
+		    (unsigned long long)(v->max_ppm % 10000));
+	out->skip = v->observed || v->silent ? NULL : "too_little_data";
+}
+
 void survey_judge(const struct survey_point *points, unsigned n, const struct exp_machine *m,
 		  struct exp_verdict *out)
 {
@@ -74,43 +119,14 @@ void survey_judge(const struct survey_point *points, unsigned n, const struct ex
 	out->checked = n;
 	out->corrupted = v.leaking + v.stray;
 	if (v.stray) {
-		const struct survey_point *p = v.first_stray;
-		out->result = RESULT_FAIL;
-		say(out,
-		    "%u measurements leak where nothing should: r%04x:u on gp%u leaked %'llu "
-		    "into the sibling's gp%u%s",
-		    v.stray, p->code, p->index, (unsigned long long)p->leak, p->sibling_index,
-		    p->corrupting ? " (another index)" : " (not a corrupting event)");
-	} else if (m->erratum && v.silent) {
-		const struct survey_point *p = v.first_silent;
-		out->result = RESULT_FAIL;
-		say(out,
-		    "%u corrupting measurements leak nothing although %s has the erratum: "
-		    "r%04x:u counted %'llu on gp%u and the sibling's gp%u caught 0",
-		    v.silent, m->uarch, p->code, (unsigned long long)p->count, p->index,
-		    p->sibling_index);
-	} else if (m->erratum && !v.observed) {
-		out->result = RESULT_SKIP;
-		out->skip = "too_little_data";
-		say(out,
-		    "no corrupting event counted %u or more under this workload: no leak to "
-		    "observe",
-		    SURVEY_MIN_COUNT);
+		judge_stray(&v, out);
 	} else if (m->erratum) {
-		out->result = RESULT_PASS;
-		say(out,
-		    "every corrupting event leaks into the sibling's counter of its own index "
-		    "(%u measurements, %llu.%04llu%% to %llu.%04llu%% of its occurrences), none "
-		    "into another index, no control event leaks",
-		    v.leaking, (unsigned long long)(v.min_ppm / 10000),
-		    (unsigned long long)(v.min_ppm % 10000),
-		    (unsigned long long)(v.max_ppm / 10000),
-		    (unsigned long long)(v.max_ppm % 10000));
+		judge_erratum(&v, m, out);
 	} else {
 		out->result = RESULT_PASS;
 		say(out,
-		    "%s has no cross-HT erratum and nothing leaks: %u measurements, the zero "
-		    "event stayed 0 on every index",
+		    "%s has no cross-HT erratum and nothing leaks: %u measurements, the zero event "
+		    "stayed 0 on every index",
 		    m->uarch, n);
 	}
 }
@@ -123,7 +139,7 @@ static void describe(const struct experiment *e, char *buf, size_t size)
 		"XSU off, where the CPU has the erratum: every event the table calls "
 		"corrupting and counting %u or more leaks into the sibling's counter of the "
 		"same index, and nothing else leaks; without the erratum nothing leaks",
-		SURVEY_MIN_COUNT);
+		threshold_of(TH_SURVEY_COUNT));
 }
 
 /* Judged by survey_judge(), over its measurements (the survey makes its own runs). */

@@ -39,12 +39,73 @@ static bool run_serves_mode(const struct exp_run *run, unsigned mode)
 	return exp_run_is_reference(run) || exp_run_in_mode(run, mode);
 }
 
+/*
+ * Too little data to judge thread t of a run: each check below, in turn, says so in out (and
+ * returns true) or passes. Each names the threshold it applied.
+ */
+typedef bool (*too_little_check)(const struct exp_run_result *run, unsigned t,
+				 struct exp_verdict *out);
+
+/* "the measured run of XSU on", into buf. */
+static const char *run_words(const struct exp_run_result *run, char *buf, size_t size)
+{
+	format_snprintf(buf, size, "the %s run of XSU %s", rule_phase_word(run->run),
+			rule_mode_name(run->run->xsu));
+	return buf;
+}
+
+static bool did_no_work(const struct exp_run_result *run, unsigned t, struct exp_verdict *out)
+{
+	char in[48];
+
+	if (run->thread[t].units)
+		return false;
+	rule_say(out,
+		 "HT%u did no work in %s (it started after the run's end, or its CPU never ran): "
+		 "nothing to judge",
+		 t, run_words(run, in, sizeof(in)));
+	return true;
+}
+
+/* The siblings did not count side by side (TH_OVERLAP): thread 1 says it for both. */
+static bool apart(const struct exp_run_result *run, unsigned t, struct exp_verdict *out)
+{
+	char in[48], th[THRESHOLD_TEXT_MAX];
+
+	if (t != 1 || run->overlap_pct >= threshold_of(TH_OVERLAP))
+		return false;
+	rule_say(out,
+		 "the siblings counted side by side for %u%% of %s (a CPU started or stopped "
+		 "late: held back by its host), below %s",
+		 run->overlap_pct, run_words(run, in, sizeof(in)),
+		 threshold_text(TH_OVERLAP, th, sizeof(th)));
+	return true;
+}
+
 static bool multiplexed(const struct exp_thread_result *tr)
 {
 	for (unsigned i = 0; i < tr->nr_events; i++)
 		if (tr->counts[i].reading.time_running < tr->counts[i].reading.time_enabled)
 			return true;
 	return false;
+}
+
+/* A multiplexed thread that lost too many ticks (TH_LOST_TICKS): it ran in bursts. */
+static bool in_bursts(const struct exp_run_result *run, unsigned t, struct exp_verdict *out)
+{
+	const struct exp_thread_result *tr = &run->thread[t];
+	char in[48], th[THRESHOLD_TEXT_MAX];
+
+	if (!multiplexed(tr) ||
+	    tr->ticks_lost * 100 <= (tr->ticks + tr->ticks_lost) * threshold_of(TH_LOST_TICKS))
+		return false;
+	rule_say(out,
+		 "HT%u lost %llu of its %llu ticks in %s (its CPU ran in bursts), over %s: its "
+		 "multiplexed counts cannot be scaled",
+		 t, (unsigned long long)tr->ticks_lost,
+		 (unsigned long long)(tr->ticks + tr->ticks_lost), run_words(run, in, sizeof(in)),
+		 threshold_text(TH_LOST_TICKS, th, sizeof(th)));
+	return true;
 }
 
 /* The count of tr whose thread's work, sampled as it was, is furthest from the work done
@@ -64,67 +125,60 @@ static const struct exp_count *worst_pace(const struct exp_thread_result *tr, ui
 	return worst;
 }
 
-/* Too little data to judge (EXP_MIN_TICKS, EXP_MIN_TICKS_PCT): a skip, with the reason. */
-static bool thread_too_little(const struct exp_run_result *run, unsigned mode, unsigned t,
-			      struct exp_verdict *out)
+/* A thread whose work, sampled as a count was, came too far off the work it did (TH_PACE). */
+static bool uneven(const struct exp_run_result *run, unsigned t, struct exp_verdict *out)
+{
+	uint64_t pace;
+	const struct exp_count *worst = worst_pace(&run->thread[t], &pace);
+	char in[48], th[THRESHOLD_TEXT_MAX];
+
+	if (!worst || pace <= threshold_of(TH_PACE) * 10)
+		return false;
+	rule_say(out,
+		 "HT%u's own work, sampled as its %s was, came %llu.%llu%% off the %'llu units it "
+		 "did in %s (its CPU ran in bursts), over %s: its multiplexed counts cannot be "
+		 "scaled",
+		 t, worst->event.name, (unsigned long long)pace / 10, (unsigned long long)pace % 10,
+		 (unsigned long long)worst->reading.work_enabled, run_words(run, in, sizeof(in)),
+		 threshold_text(TH_PACE, th, sizeof(th)));
+	return true;
+}
+
+/* Too few ticks (TH_TICKS): to rotate multiplexed events, or to check XSU's guarantee at. */
+static bool few_ticks(const struct exp_run_result *run, unsigned t, struct exp_verdict *out)
 {
 	const struct exp_thread_result *tr = &run->thread[t];
-	uint64_t pace;
-	const struct exp_count *uneven = worst_pace(tr, &pace);
+	char in[48], th[THRESHOLD_TEXT_MAX];
 
-	if (!tr->units) {
-		rule_say(
-			out,
-			"HT%u did no work in the %s run of XSU %s (it started after the run's end, "
-			"or its CPU never ran): nothing to judge",
-			t, rule_phase_word(run->run), rule_mode_name(run->run->xsu));
-	} else if (t == 1 && run->overlap_pct < EXP_MIN_OVERLAP_PCT) {
-		rule_say(
-			out,
-			"the siblings counted side by side for %u%% of the %s run of XSU %s (a CPU "
-			"started or stopped late: held back by its host), below the %u%% the rules "
-			"need",
-			run->overlap_pct, rule_phase_word(run->run), rule_mode_name(run->run->xsu),
-			EXP_MIN_OVERLAP_PCT);
-	} else if (multiplexed(tr) &&
-		   tr->ticks_lost * 100 > (tr->ticks + tr->ticks_lost) * EXP_MAX_LOST_TICKS_PCT) {
-		rule_say(out,
-			 "HT%u lost %llu of its %llu ticks in the %s run of XSU %s (its CPU ran in "
-			 "bursts): its multiplexed counts cannot be scaled",
-			 t, (unsigned long long)tr->ticks_lost,
-			 (unsigned long long)(tr->ticks + tr->ticks_lost),
-			 rule_phase_word(run->run), rule_mode_name(run->run->xsu));
-	} else if (uneven && pace > EXP_MAX_PACE_PCT * 10) {
-		rule_say(out,
-			 "HT%u's own work, sampled as its %s was, came %llu.%llu%% off the %'llu "
-			 "units it did in the %s run of XSU %s (its CPU ran in bursts, not at an "
-			 "even pace; at most %u%%): its multiplexed counts cannot be scaled",
-			 t, uneven->event.name, (unsigned long long)pace / 10,
-			 (unsigned long long)pace % 10,
-			 (unsigned long long)uneven->reading.work_enabled,
-			 rule_phase_word(run->run), rule_mode_name(run->run->xsu),
-			 EXP_MAX_PACE_PCT);
-	} else if (multiplexed(tr) && tr->ticks < EXP_MIN_TICKS) {
-		rule_say(out,
-			 "HT%u's events were multiplexed over %llu ticks in the %s run of XSU %s: "
-			 "judging them needs at least %u (a longer dur_ms or a shorter mux_ms)",
-			 t, (unsigned long long)tr->ticks, rule_phase_word(run->run),
-			 rule_mode_name(run->run->xsu), EXP_MIN_TICKS);
-	} else if (tr->ticks < EXP_MIN_TICKS) {
-		/* Not multiplexed, but XSU's guarantee and the exposure are checked at ticks. */
-		rule_say(out,
-			 "HT%u ticked %llu times in the %s run of XSU %s: XSU's guarantee is "
-			 "checked "
-			 "at ticks, and judging the run needs at least %u (a longer dur_ms or a "
-			 "shorter mux_ms)",
-			 t, (unsigned long long)tr->ticks, rule_phase_word(run->run),
-			 rule_mode_name(run->run->xsu), EXP_MIN_TICKS);
-	} else {
+	if (tr->ticks >= threshold_of(TH_TICKS))
 		return false;
-	}
-	(void)mode;
-	rule_set(out, RESULT_SKIP, "too_little_data");
+	run_words(run, in, sizeof(in));
+	threshold_text(TH_TICKS, th, sizeof(th));
+	if (multiplexed(tr))
+		rule_say(out,
+			 "HT%u's events were multiplexed over %llu ticks in %s, below %s: a longer "
+			 "dur_ms or a shorter mux_ms",
+			 t, (unsigned long long)tr->ticks, in, th);
+	else
+		rule_say(out,
+			 "HT%u ticked %llu times in %s, below %s: XSU's guarantee is checked at "
+			 "ticks; a longer dur_ms or a shorter mux_ms",
+			 t, (unsigned long long)tr->ticks, in, th);
 	return true;
+}
+
+/* Too little data to judge: a skip, with the reason of the first check that finds it. */
+static bool thread_too_little(const struct exp_run_result *run, unsigned t, struct exp_verdict *out)
+{
+	static const too_little_check checks[] = { did_no_work, apart, in_bursts, uneven,
+						   few_ticks };
+
+	for (unsigned i = 0; i < sizeof(checks) / sizeof(checks[0]); i++)
+		if (checks[i](run, t, out)) {
+			rule_set(out, RESULT_SKIP, "too_little_data");
+			return true;
+		}
+	return false;
 }
 
 /* A count whose counter was written behind the kernel's back (pmu/driver.h: interference). */
@@ -176,7 +230,7 @@ static bool runs_judgeable(const struct exp_results *r, unsigned mode, const str
 		if (!run->run || !run_serves_mode(run->run, mode))
 			continue;
 		for (unsigned t = 0; t < m->threads; t++)
-			if (thread_too_little(run, mode, t, out))
+			if (thread_too_little(run, t, out))
 				return false;
 	}
 	return true;

@@ -36,9 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct event_parse_error error;
 
 	memset(&error, 0xa5, sizeof(error)); /* whatever was there must not leak into a message */
-	int n = event_parse_list(text, u, events, room, &error);
-	FUZZ_CHECK(n >= -1 && n <= (int)room);
-	if (n < 0) {
+	unsigned n = 0xa5a5;
+	bool parsed = event_parse_list(text, u, events, room, &n, &error);
+	FUZZ_CHECK(parsed ? n <= room : n == 0);
+	if (!parsed) {
 		FUZZ_CHECK(FUZZ_TERMINATED(error.message));
 		FUZZ_CHECK(error.message[0] != 0);
 		FUZZ_CHECK(error.offset <= length);

@@ -80,10 +80,13 @@ static unsigned mask_of(const char *counters)
 	return mask;
 }
 
-static int parse_one(const char *text, const struct uarch *u, struct pmu_event *e,
-		     struct event_parse_error *error)
+/* Whether text parses on u as exactly one event, into *e. */
+static bool parse_one(const char *text, const struct uarch *u, struct pmu_event *e,
+		      struct event_parse_error *error)
 {
-	return event_parse_list(text, u, e, 1, error);
+	unsigned n;
+
+	return event_parse_list(text, u, e, 1, &n, error) && n == 1;
 }
 
 /* name as perf writes it (lower case) and as libpfm4 does (':' for the first '.'). */
@@ -158,26 +161,26 @@ static void test_every_event_parses(void **state)
 		if (strchr(l->event, ',')) {
 			/* Two event selects: OFFCORE_RESPONSE, MSR_OFFCORE_RSP_0/1. */
 			c->offcore++;
-			assert_int_equal(parse_one(l->name, u, &e, &error), -1);
+			assert_false(parse_one(l->name, u, &e, &error));
 			assert_non_null(strstr(error.message, "MSR_OFFCORE_RSP_0/1"));
 			continue;
 		}
 		if (strcmp(l->msr, "-")) {
 			c->msr++;
-			assert_int_equal(parse_one(l->name, u, &e, &error), -1);
+			assert_false(parse_one(l->name, u, &e, &error));
 			assert_non_null(strstr(error.message,
 					       strcmp(l->msr, "0x3f6") ? "(0x3F7)" : "(0x3F6)"));
 			continue;
 		}
 		c->encodable++;
 		spellings(l->name, perf, libpfm4, sizeof(perf));
-		if (parse_one(l->name, u, &e, &error) != 1)
+		if (!parse_one(l->name, u, &e, &error))
 			print_error("%s on %s: %s\n", l->name, l->part, error.message);
-		assert_int_equal(parse_one(l->name, u, &e, &error), 1);
+		assert_true(parse_one(l->name, u, &e, &error));
 		expect_encoding(l, u, &e);
-		assert_int_equal(parse_one(perf, u, &e, &error), 1);
+		assert_true(parse_one(perf, u, &e, &error));
 		expect_encoding(l, u, &e);
-		assert_int_equal(parse_one(libpfm4, u, &e, &error), 1);
+		assert_true(parse_one(libpfm4, u, &e, &error));
 		expect_encoding(l, u, &e);
 		c->parsed++;
 	}

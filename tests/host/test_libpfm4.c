@@ -143,7 +143,9 @@ static void compare(const struct uarch *u, const char *pmu, const char *name, st
 	struct event_parse_error error;
 	struct known *k;
 
-	if (event_parse_list(name, u, &e, 1, &error) != 1)
+	unsigned n;
+
+	if (!event_parse_list(name, u, &e, 1, &n, &error))
 		return; /* refused here (needs an MSR) */
 	libpfm4_name(pmu, name, pfm, sizeof(pfm));
 	if (!libpfm4_encode(pfm, &theirs)) {

@@ -42,7 +42,16 @@ static struct exp_verdict judge(const struct exp_machine *m)
 	struct exp_verdict v;
 
 	survey_judge(points, n, m, &v);
+	assert_true(strlen(v.reason) + 48 < sizeof(v.reason)); /* none is cut */
 	return v;
+}
+
+/* The verdict names the count a corrupting event needs to show its leak. */
+static void assert_names_survey_count(const struct exp_verdict *v)
+{
+	char th[THRESHOLD_TEXT_MAX];
+
+	assert_non_null(strstr(v->reason, threshold_text(TH_SURVEY_COUNT, th, sizeof(th))));
 }
 
 static void test_the_thesis_shape_passes(void **state)
@@ -59,6 +68,7 @@ static void test_the_thesis_shape_passes(void **state)
 	assert_non_null(strstr(v.reason, "2.3949%"));  /* 137.6M of 5747M */
 	assert_non_null(strstr(v.reason, "45.2474%")); /* 137.6M of 304.2M */
 	assert_non_null(strstr(v.reason, "8 measurements"));
+	assert_names_survey_count(&v);
 	assert_int_equal(survey_share_ppm(&points[5]), 452474);
 }
 
@@ -88,8 +98,9 @@ static void test_what_must_not_leak(void **state)
 	v = judge(&haswell);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "gp3 caught 0"));
+	assert_names_survey_count(&v);
 	/* ... unless the siblings did not count side by side then: that shows nothing. */
-	points[3].overlap_pct = EXP_MIN_OVERLAP_PCT - 1;
+	points[3].overlap_pct = threshold_of(TH_OVERLAP) - 1;
 	assert_int_equal(judge(&haswell).result, RESULT_PASS);
 }
 
@@ -136,11 +147,12 @@ static void test_nothing_observable_skips(void **state)
 {
 	(void)state;
 	n = 0;
-	event(0x21d0, true, SURVEY_MIN_COUNT - 1, 0);
+	event(0x21d0, true, threshold_of(TH_SURVEY_COUNT) - 1, 0);
 	event(0x00c4, false, 1000000, 0);
 	struct exp_verdict v = judge(&haswell);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "too_little_data");
+	assert_names_survey_count(&v);
 }
 
 int main(void)

@@ -72,7 +72,35 @@ static struct exp_verdict judge(struct exp_results *r, unsigned mode, const stru
 
 	annotate_all(r);
 	assert_true(exp_judge(r, mode, m, &v));
+	/* Every reason fits, with room for a repetition's words (suite.c): none is cut. */
+	if (strlen(v.reason) + 48 >= sizeof(v.reason))
+		print_error("a reason of %zu bytes: %s\n", strlen(v.reason), v.reason);
+	assert_true(strlen(v.reason) + 48 < sizeof(v.reason));
 	return v;
+}
+
+/* The verdict names the threshold it applied, as thresholds.h words it. */
+static void assert_names(const struct exp_verdict *v, enum threshold_id id)
+{
+	char th[THRESHOLD_TEXT_MAX];
+
+	threshold_text(id, th, sizeof(th));
+	if (!strstr(v->reason, th))
+		print_error("\"%s\" does not name %s\n", v->reason, th);
+	assert_non_null(strstr(v->reason, th));
+}
+
+/* rule_baseline's tolerance, both its thresholds in one: "the baseline threshold (25% or ...". */
+static void assert_names_baseline(const struct exp_verdict *v)
+{
+	char th[THRESHOLD_TEXT_MAX], share[24], floor[24];
+
+	snprintf(th, sizeof(th), "the baseline threshold (%s or %s, the hardware's)",
+		 threshold_value_text(TH_BASELINE, share, sizeof(share)),
+		 threshold_value_text(TH_BASELINE_FLOOR, floor, sizeof(floor)));
+	if (!strstr(v->reason, th))
+		print_error("\"%s\" does not name %s\n", v->reason, th);
+	assert_non_null(strstr(v->reason, th));
 }
 
 #define OFF XSU_MODE_OFF
@@ -112,9 +140,11 @@ static void test_baseline_rule(void **state)
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_int_equal(v.corrupted, 1);
 	assert_non_null(strstr(v.reason, "40,960,843"));
+	assert_names_baseline(&v);
 	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_int_equal(v.checked, 1);
+	assert_names_baseline(&v);
 
 	/* The baseline follows the work done: twice the units, twice the count, still clean. */
 	r.runs[2].thread[1].units = 2000000;
@@ -125,7 +155,9 @@ static void test_baseline_rule(void **state)
 
 	/* XSU on but corrupted: fail. */
 	branch_misses(&r, 40960843, 40960843);
-	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_FAIL);
+	assert_names_baseline(&v);
 	/* The erratum, XSU off, but nothing corrupted: the corruption did not show, fail. */
 	branch_misses(&r, 700, 700);
 	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_FAIL);
@@ -223,6 +255,7 @@ static void test_zero_and_aligned_rules(void **state)
 	struct exp_verdict v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "1 never ran"));
+	assert_null(strstr(v.reason, "threshold")); /* exactly 0: no threshold applies */
 
 	start(&r, "ch7-aligned");
 	for (unsigned run = 0; run < 2; run++)
@@ -271,7 +304,10 @@ static void test_loss_rule(void **state)
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "1.83 times"));
 	assert_non_null(strstr(v.reason, "r08d1:u")); /* the first checked event decides */
-	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_PASS);
+	assert_names(&v, TH_COMPENSATION);
+	v = judge(&r, ON, &haswell_model);
+	assert_int_equal(v.result, RESULT_PASS);
+	assert_names(&v, TH_RATE);
 	/* Aligned but no compensation on a CPU with the erratum: fail. */
 	loss(&r, 159592403, 160000000, 157542131);
 	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_FAIL);
@@ -280,7 +316,9 @@ static void test_loss_rule(void **state)
 	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
 	/* Without the erratum nothing is lost: skipped. */
 	loss(&r, 292858367, 292858367, 292858367);
-	assert_string_equal(judge(&r, OFF, &skylake_model).skip, "no_erratum");
+	v = judge(&r, OFF, &skylake_model);
+	assert_string_equal(v.skip, "no_erratum");
+	assert_names(&v, TH_RATE);
 	/* The aggregate does not care how the work was shared between the siblings. */
 	loss(&r, 159592403, 292858367, 157542131);
 	r.runs[1].thread[0].units = 500000;
@@ -328,6 +366,7 @@ static void test_starvation_rule(void **state)
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "starved"));
 	assert_non_null(strstr(v.reason, "branches"));
+	assert_names(&v, TH_STARVED);
 	/* Not starved where the thesis was: fail; not relieved by the limit: fail. */
 	r.runs[1].thread[1].counts[0].reading =
 		(struct mux_reading){ 1, 1, 1, 3000000, true, 5000, 0, 0 };
@@ -353,6 +392,7 @@ static void test_hk_vs_greedy_rule(void **state)
 	struct exp_verdict v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "lets more events run"));
+	assert_names(&v, TH_HK_MARGIN);
 	/* No XSU-off run: no verdict for XSU off. */
 	struct exp_verdict none;
 	assert_false(exp_judge(&r, OFF, &haswell_model, &none));
@@ -367,6 +407,7 @@ static void test_hk_vs_greedy_rule(void **state)
 	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "no more than greedy"));
+	assert_names(&v, TH_HK_MARGIN);
 	for (unsigned i = 0; i < 4; i++)
 		r.runs[1].thread[1].counts[i].reading.percent = 2500 * i + 200;
 	assert_int_equal(judge(&r, ON, &haswell_model).result, RESULT_FAIL);
@@ -412,19 +453,21 @@ static void test_too_little_data_skips(void **state)
 	/* A multiplexed list judged over too few ticks (dur_ms=30, mux_ms=1000). */
 	start(&r, "ch7-ten-events");
 	count(&r, 2, 1, "r10c4:u", 13, 3000);
-	r.runs[2].thread[1].ticks = EXP_MIN_TICKS - 1;
+	r.runs[2].thread[1].ticks = threshold_of(TH_TICKS) - 1;
 	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_non_null(strstr(v.reason, "multiplexed over 19 ticks"));
+	assert_names(&v, TH_TICKS);
 	/* Most ticks lost: the thread worked in bursts, a scaled count is a guess. */
 	r.runs[2].thread[1].ticks = 99;
 	r.runs[2].thread[1].ticks_lost = 406;
 	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_non_null(strstr(v.reason, "lost 406 of its 505 ticks"));
+	assert_names(&v, TH_LOST_TICKS);
 	r.runs[2].thread[1].ticks_lost = 66; /* 66 of 165: 40% */
 	assert_int_not_equal(judge(&r, ON, &haswell_model).result, RESULT_SKIP);
-	r.runs[2].thread[1].ticks = EXP_MIN_TICKS - 1;
+	r.runs[2].thread[1].ticks = threshold_of(TH_TICKS) - 1;
 	r.runs[2].thread[1].ticks_lost = 0;
 	/* Not multiplexed, and still too few ticks (issue 20: mux_ms=1000 dur_ms=20 ticked 0 times
 	 * and passed): XSU's guarantee and the exposure are checked at ticks, a skip. */
@@ -434,7 +477,8 @@ static void test_too_little_data_skips(void **state)
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "too_little_data");
 	assert_non_null(strstr(v.reason, "HT1 ticked 19 times"));
-	r.runs[2].thread[1].ticks = EXP_MIN_TICKS;
+	assert_names(&v, TH_TICKS);
+	r.runs[2].thread[1].ticks = threshold_of(TH_TICKS);
 	v = judge(&r, ON, &haswell_model);
 	assert_int_not_equal(v.result, RESULT_SKIP);
 
@@ -443,12 +487,13 @@ static void test_too_little_data_skips(void **state)
 	count(&r, 0, 0, "r08d1:u", 159592403, 10000);
 	count(&r, 1, 0, "r08d1:u", 160000000, 10000);
 	count(&r, 1, 1, "r08d1:u", 160000000, 10000);
-	r.runs[1].overlap_pct = EXP_MIN_OVERLAP_PCT - 1;
+	r.runs[1].overlap_pct = threshold_of(TH_OVERLAP) - 1;
 	v = judge(&r, OFF, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_non_null(strstr(v.reason, "side by side"));
+	assert_names(&v, TH_OVERLAP);
 	/* Side by side, the same counts are judged: no compensation where the erratum is. */
-	r.runs[1].overlap_pct = EXP_MIN_OVERLAP_PCT;
+	r.runs[1].overlap_pct = threshold_of(TH_OVERLAP);
 	assert_int_equal(judge(&r, OFF, &haswell_model).result, RESULT_FAIL);
 }
 
@@ -463,6 +508,7 @@ static void test_starvation_without_erratum_skips(void **state)
 	struct exp_verdict v = judge(&r, ON, &skylake_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "no_erratum");
+	assert_names(&v, TH_STARVED);
 	/* Starved where nothing is corrupting: something is wrong. */
 	r.runs[1].thread[1].counts[0].reading = (struct mux_reading){ .time_enabled = 1 };
 	assert_int_equal(judge(&r, ON, &skylake_model).result, RESULT_FAIL);
@@ -475,13 +521,13 @@ static void test_rule_texts(void **state)
 	char text[512], number[16];
 
 	exp_rule_text(find_experiment("ch4-branch-misses"), text, sizeof(text));
-	snprintf(number, sizeof(number), "%u%%", EXP_TOLERANCE_PCT);
+	snprintf(number, sizeof(number), "%u%%", threshold_of(TH_BASELINE));
 	assert_non_null(strstr(text, number));
-	snprintf(number, sizeof(number), "%u events", EXP_TOLERANCE_ABS);
+	snprintf(number, sizeof(number), "%u events", threshold_of(TH_BASELINE_FLOOR));
 	assert_non_null(strstr(text, number));
 	assert_non_null(strstr(text, "r00c5:u"));
 	exp_rule_text(find_experiment("ch8-corrupting-loss"), text, sizeof(text));
-	snprintf(number, sizeof(number), "%u%%", EXP_LOSS_MATCH_PCT);
+	snprintf(number, sizeof(number), "%u%%", threshold_of(TH_RATE));
 	assert_non_null(strstr(text, number));
 	assert_non_null(strstr(text, "r08d1:u"));
 	const struct exp_rule *const rules[] = {
@@ -605,11 +651,13 @@ static void test_core_starvation(void **state)
 	struct exp_verdict v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "HT0's r81d0:u, ran 80.00%"));
+	assert_names(&v, TH_CORE_RUNNING);
 	/* Below 70% for any event of either thread: it starves. */
-	r.runs[3].thread[1].counts[0].reading.percent = EXP_CORE_MIN_RUNNING - 1;
+	r.runs[3].thread[1].counts[0].reading.percent = threshold_of(TH_CORE_RUNNING) - 1;
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "HT1's branches"));
+	assert_names(&v, TH_CORE_RUNNING);
 	/* And XSU's own guarantee: exposure fails it whatever the fractions. */
 	r.runs[3].thread[1].counts[0].reading.percent = 8008;
 	r.runs[3].thread[0].exposure = 1;
@@ -648,11 +696,13 @@ static void test_core_loss_at_the_threads_pace(void **state)
 		strstr(v.reason, "within 0.1% of their true counts at their threads' pace"));
 	assert_non_null(strstr(
 		v.reason, "304,000,000 against 304,572,701 at its thread's pace, 292,858,367"));
-	/* A pace more uneven than EXP_CORE_PACE_PCT: a 3% judgement cannot be made. */
+	assert_names(&v, TH_CORE_TRUTH);
+	/* A pace more uneven than TH_CORE_PACE: a 3% judgement cannot be made. */
 	r.runs[3].thread[0].counts[0].reading.work_scaled = 1070000;
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_non_null(strstr(v.reason, "HT0's work, sampled as its counts were, came 7.0% off"));
+	assert_names(&v, TH_CORE_PACE);
 	r.runs[3].thread[0].counts[0].reading.work_scaled = 1040000;
 	/* Short of the truth at that pace (3.7% off the whole truth too): counts lost. */
 	r.runs[3].thread[1].counts[0].reading.scaled = 282000000;
@@ -667,6 +717,7 @@ static void test_core_loss_at_the_threads_pace(void **state)
 	assert_non_null(strstr(v.reason,
 			       "HT1's own work, sampled as its r08d1:u was, came 30.0% off "
 			       "the 1,000,000 units"));
+	assert_names(&v, TH_PACE);
 }
 
 /* Issue 10: with core-wide XSU the leak is caught and given back: counts match their true ones. */
@@ -696,6 +747,7 @@ static void test_core_loss(void **state)
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "HT1 r08d1:u 281,000,000 against 292,858,367"));
+	assert_names(&v, TH_CORE_TRUTH);
 	/* Nothing caught where the erratum is: the catchers did not work. */
 	r.runs[3].thread[1].counts[0].reading.scaled = 292000000;
 	r.runs[3].thread[0].counts[0].leak = r.runs[3].thread[1].counts[0].leak = 0;
@@ -707,10 +759,12 @@ static void test_core_loss(void **state)
 	v = judge(&r, CORE, &haswell_hw);
 	assert_int_equal(v.result, RESULT_SKIP); /* ... which needs the work counted: 10% was not */
 	assert_non_null(strstr(v.reason, "10.0% of the run handing over"));
-	r.runs[3].joint_gap_per_mille = EXP_MAX_JOINT_GAP_PER_MILLE;
+	assert_names(&v, TH_HANDOVER);
+	r.runs[3].joint_gap_per_mille = threshold_of(TH_HANDOVER);
 	v = judge(&r, CORE, &haswell_hw);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "of the aligned XSU-off rate"));
+	assert_names(&v, TH_RATE);
 	/* No erratum: nothing corrupts, nothing to give back; the rate must still be the rate alone,
 	 * unless the handovers took too much of the run to tell. */
 	for (unsigned t = 0; t < 2; t++)
@@ -718,12 +772,13 @@ static void test_core_loss(void **state)
 	v = judge(&r, CORE, &skylake_model);
 	assert_int_equal(v.result, RESULT_FAIL); /* 1.8 times the rate alone */
 	assert_non_null(strstr(v.reason, "skylake has no cross-HT erratum"));
+	assert_names(&v, TH_RATE);
 	for (unsigned t = 0; t < 2; t++)
 		r.runs[3].thread[t].counts[0].reading.scaled = 159592403;
 	v = judge(&r, CORE, &skylake_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "no_erratum");
-	r.runs[3].joint_gap_per_mille = EXP_MAX_JOINT_GAP_PER_MILLE + 1;
+	r.runs[3].joint_gap_per_mille = threshold_of(TH_HANDOVER) + 1;
 	for (unsigned t = 0; t < 2; t++)
 		r.runs[3].thread[t].counts[0].reading.scaled = 80000000;
 	v = judge(&r, CORE, &skylake_model);
@@ -751,6 +806,7 @@ static void test_core_loads_per_unit(void **state)
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "no load lost"));
 	assert_non_null(strstr(v.reason, "within 0.00%"));
+	assert_names(&v, TH_CORE_LOADS);
 	/* 0.8% short is within; 4.4% short (the defect of issue 16) is not, and named. */
 	r.runs[3].thread[1].counts[1].reading.scaled = 39680000;
 	assert_int_equal(judge(&r, CORE, &haswell_hw).result, RESULT_PASS);
@@ -759,8 +815,9 @@ static void test_core_loads_per_unit(void **state)
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "loads lost"));
 	assert_non_null(strstr(v.reason, "HT1 38,240,000 against 40,000,000"));
+	assert_names(&v, TH_CORE_LOADS);
 	/* Too much of the run handing over: the scaled counts are guesses, not judged. */
-	r.runs[3].joint_gap_per_mille = EXP_MAX_JOINT_GAP_PER_MILLE + 1;
+	r.runs[3].joint_gap_per_mille = threshold_of(TH_HANDOVER) + 1;
 	assert_int_equal(judge(&r, CORE, &haswell_hw).result, RESULT_SKIP);
 }
 
@@ -784,17 +841,19 @@ static void test_fairness(void **state)
 	struct exp_verdict v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "ch8-starvation 80% (0.0% handing over) against 50%"));
+	assert_names(&v, TH_FAIRNESS);
 	v = judge(&r, ON, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
 	assert_non_null(strstr(v.reason, "ch7-ten-events 0%/9%/15%"));
 	/* Core within the margin of the half limit passes; starving more than that fails. */
-	r.runs[11].thread[0].counts[0].reading.percent = 5000 - EXP_FAIR_MARGIN;
+	r.runs[11].thread[0].counts[0].reading.percent = 5000 - threshold_of(TH_FAIRNESS);
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_PASS);
-	r.runs[11].thread[0].counts[0].reading.percent = 5000 - EXP_FAIR_MARGIN - 100;
+	r.runs[11].thread[0].counts[0].reading.percent = 5000 - threshold_of(TH_FAIRNESS) - 100;
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_FAIL);
 	assert_non_null(strstr(v.reason, "starves more"));
+	assert_names(&v, TH_FAIRNESS);
 	/* The time spent handing over joint schedules is the IPIs' cost, not the schedule's. */
 	r.runs[11].joint_gap_per_mille = 10;
 	v = judge(&r, CORE, &haswell_model);
@@ -815,6 +874,7 @@ static void test_fairness(void **state)
 	v = judge(&r, CORE, &haswell_model);
 	assert_int_equal(v.result, RESULT_SKIP);
 	assert_string_equal(v.skip, "too_little_data");
+	assert_names(&v, TH_CORE_LOST_TICKS);
 	r.runs[11].thread[0].ticks = 38;
 	r.runs[11].thread[0].ticks_lost = 2; /* 2 of 40: 5%, the margin, still judged */
 	v = judge(&r, CORE, &haswell_model);
@@ -823,6 +883,42 @@ static void test_fairness(void **state)
 	for (unsigned i = 0; i < r.exp->nr_runs; i++)
 		assert_string_equal(exp_run_policy(&r.exp->runs[i], false), policies[i % 4]);
 	assert_string_equal(exp_run_policy(&r.exp->runs[1], true), "on-hk");
+}
+
+/* The table of thresholds: each named, with its rules and its reason, worded as the verdicts
+ * say it; and the relations its reasons state. */
+static void test_thresholds(void **state)
+{
+	(void)state;
+	char text[THRESHOLD_TEXT_MAX];
+	unsigned largest = 0;
+
+	for (unsigned i = 0; i < THRESHOLD_COUNT; i++) {
+		assert_non_null(thresholds[i].name);
+		assert_non_null(thresholds[i].rules);
+		assert_true(strlen(thresholds[i].why) > 40);
+		assert_true(thresholds[i].value > 0);
+		threshold_text((enum threshold_id)i, text, sizeof(text));
+		assert_true(strlen(text) + 1 < sizeof(text));
+	}
+	assert_string_equal(threshold_text(TH_PACE, text, sizeof(text)),
+			    "the pace threshold (25%, a busy host's)");
+	assert_string_equal(threshold_text(TH_HANDOVER, text, sizeof(text)),
+			    "the handover threshold (2%, a busy host's)"); /* 20 per mille */
+	assert_string_equal(threshold_value_text(TH_STARVED, text, sizeof(text)), "5%");
+	assert_string_equal(threshold_value_text(TH_TICKS, text, sizeof(text)), "20 ticks");
+	assert_string_equal(threshold_text(TH_BASELINE_FLOOR, text, sizeof(text)),
+			    "the baseline floor threshold (100 events, the hardware's)");
+	/* A stall of a share of thread 0's ticks moves a running fraction by up to that share:
+	 * core's lost ticks no more than the fairness margin. */
+	assert_int_equal(threshold_of(TH_CORE_LOST_TICKS) * 100, threshold_of(TH_FAIRNESS));
+	/* The pace of any scaled count: the largest tolerance of any rule in percent. */
+	const enum threshold_id tolerances[] = { TH_BASELINE, TH_RATE, TH_CORE_TRUTH,
+						 TH_CORE_LOADS };
+	for (unsigned i = 0; i < sizeof(tolerances) / sizeof(tolerances[0]); i++)
+		largest = threshold_of(tolerances[i]) > largest ? threshold_of(tolerances[i])
+								: largest;
+	assert_int_equal(threshold_of(TH_PACE), largest);
 }
 
 int main(void)
@@ -848,6 +944,7 @@ int main(void)
 		cmocka_unit_test(test_core_loss_at_the_threads_pace),
 		cmocka_unit_test(test_fairness),
 		cmocka_unit_test(test_core_loads_per_unit),
+		cmocka_unit_test(test_thresholds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

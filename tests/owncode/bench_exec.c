@@ -38,9 +38,10 @@ static const char *const mnemonics[32] = {
 	"#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM", "#VE",  "#CP",
 };
 
-static int this_thread(void)
+/* Which pair thread this CPU is, into *t; false on a CPU of neither. */
+static bool this_thread(unsigned *t)
 {
-	return pair_thread_of(this_cpu());
+	return pair_thread_of(this_cpu(), t);
 }
 
 void bench_exec_note(struct bench_exec *e, unsigned t, const char *vector, uint64_t rip,
@@ -69,35 +70,35 @@ static void escape(struct trap_frame *f, unsigned t)
 
 /* The frame is the bundle's code: at CPL 3 anything (a sibling workload too), at CPL 0 the
  * generated programs only. */
-static bool in_program(const struct trap_frame *f, int t)
+static bool in_program(const struct trap_frame *f, unsigned t)
 {
-	if (t < 0 || !x || !x->active[t])
+	if (!x || !x->active[t])
 		return false;
 	if ((f->cs & 3) == 3)
 		return true;
 	return x->ring0[t] && f->rip >= x->code_start && f->rip < x->code_end;
 }
 
-static bool over_time(const struct trap_frame *f, int t);
+static bool over_time(const struct trap_frame *f, unsigned t);
 
 static void fault_handler(struct trap_frame *f)
 {
-	int t = this_thread();
+	unsigned t;
 
-	if (!in_program(f, t))
+	if (!this_thread(&t) || !in_program(f, t))
 		trap_report_unexpected(f);
-	bench_exec_note(x, (unsigned)t, f->vector < 32 ? mnemonics[f->vector] : "?", f->rip, true);
-	escape(f, (unsigned)t);
+	bench_exec_note(x, t, f->vector < 32 ? mnemonics[f->vector] : "?", f->rip, true);
+	escape(f, t);
 }
 
 static void debug_handler(struct trap_frame *f)
 {
-	int t = this_thread();
+	unsigned t;
 
-	if (!in_program(f, t) || !x->tracing)
+	if (!this_thread(&t) || !in_program(f, t) || !x->tracing)
 		trap_report_unexpected(f);
 	if (over_time(f, t)) {
-		escape(f, (unsigned)t);
+		escape(f, t);
 		return;
 	}
 	if (bench_trace_step(&x->tracer, f->rip)) {
@@ -110,10 +111,10 @@ static void debug_handler(struct trap_frame *f)
  * the workloads' own code): EDX:EAX from the model, RIP past it. */
 static bool rdpmc_fixup(struct trap_frame *f)
 {
-	int t = this_thread();
+	unsigned t;
 	uint64_t value = 0;
 
-	if (!in_program(f, t) || !x->pmu->model || f->rip < x->code_start ||
+	if (!this_thread(&t) || !in_program(f, t) || !x->pmu->model || f->rip < x->code_start ||
 	    f->rip + RDPMC_LENGTH > x->code_end)
 		return false;
 	const uint8_t *insn = (const uint8_t *)(uintptr_t)f->rip;
@@ -150,7 +151,7 @@ static void watch_ring0(void)
 }
 
 /* The time limit, and the other thread's request to end (HT1's loop once HT0 gave up on it). */
-static bool over_time(const struct trap_frame *f, int t)
+static bool over_time(const struct trap_frame *f, unsigned t)
 {
 	if (!in_program(f, t))
 		return false;
@@ -158,26 +159,29 @@ static bool over_time(const struct trap_frame *f, int t)
 		return true;
 	if (rdtsc() < x->deadline[t])
 		return false;
-	bench_exec_note(x, (unsigned)t, "timeout", f->rip, true);
+	bench_exec_note(x, t, "timeout", f->rip, true);
 	return true;
 }
 
 static void tick_hook(struct trap_frame *f, void *context)
 {
-	int t = this_thread();
+	unsigned t;
 
 	(void)context;
+	if (!this_thread(&t))
+		return;
 	if (t == 1)
 		watch_ring0();
 	if (over_time(f, t))
-		escape(f, (unsigned)t);
+		escape(f, t);
 }
 
 static bool nmi_claim(struct trap_frame *f)
 {
 	uint64_t sent = __atomic_load_n(&watch_sent, __ATOMIC_ACQUIRE);
+	unsigned t;
 
-	if (this_thread() != 0 || __atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) == sent)
+	if (!this_thread(&t) || t != 0 || __atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) == sent)
 		return false;
 	__atomic_store_n(&watch_taken, sent, __ATOMIC_RELEASE);
 	if (x && x->ring0[0] && over_time(f, 0))

@@ -20,15 +20,18 @@ import time
 
 import pmu_records
 import qemu_boot
+from tests import thresholds
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
 DISTURBED_BOOTS = 3  # boots of a case at most, when all but the last were disturbed
-# The kernel's own limits on a run its host disturbed (tests/experiments/rule.h), the tightest of
-# each: past them its verdicts are skipped or judged loosely, decided by the host.
-UNEVEN_PACE_PCT = 5.0      # the core truth's pace (EXP_CORE_PACE_PCT, docs/hardware-truth.md)
-LOST_TICKS_PCT = 5.0       # the core schedule's fairness (EXP_MAX_CORE_LOST_TICKS_PCT)
-MIN_OVERLAP_PCT = 75.0     # the siblings counting side by side (EXP_MIN_OVERLAP_PCT)
+# The kernel's own limits on a run its host disturbed, the tightest of each, read from its table of
+# thresholds (tests/experiments/thresholds.c): past them its verdicts are skipped or judged loosely,
+# decided by the host.
+_THRESHOLDS = thresholds.table()
+UNEVEN_PACE_PCT = _THRESHOLDS["TH_CORE_PACE"].percent()     # the core truth's pace
+LOST_TICKS_PCT = _THRESHOLDS["TH_CORE_LOST_TICKS"].percent()  # the core schedule's fairness
+MIN_OVERLAP_PCT = _THRESHOLDS["TH_OVERLAP"].percent()       # the siblings side by side
 
 
 class Skip(Exception):

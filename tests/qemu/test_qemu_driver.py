@@ -6,6 +6,7 @@ import unittest
 from unittest import mock
 
 import pmu_records
+from tests import thresholds
 from tests.qemu import driver
 from tests.report import logfixture
 from tests.run import Outcome
@@ -64,6 +65,19 @@ class Disturbance(unittest.TestCase):
 
     def test_a_log_of_an_earlier_kernel_has_no_evidence(self):
         self.assertIsNone(driver.host_disturbance(log_of()))
+
+
+class Limits(unittest.TestCase):
+    def test_the_limits_are_the_kernels_busy_host_thresholds(self):
+        table = thresholds.table()
+        for limit, ident in ((driver.UNEVEN_PACE_PCT, "TH_CORE_PACE"),
+                             (driver.LOST_TICKS_PCT, "TH_CORE_LOST_TICKS"),
+                             (driver.MIN_OVERLAP_PCT, "TH_OVERLAP")):
+            self.assertEqual(limit, table[ident].percent(), ident)
+            self.assertEqual(table[ident].source_text(), "a busy host's", ident)
+        # the tightest of each: the core truth's pace and core's lost ticks, not every rule's
+        self.assertLess(driver.UNEVEN_PACE_PCT, table["TH_PACE"].percent())
+        self.assertLess(driver.LOST_TICKS_PCT, table["TH_LOST_TICKS"].percent())
 
 
 class Retry(unittest.TestCase):

@@ -53,7 +53,7 @@ uint64_t idle_run(uint64_t arg)
 	uint64_t units = 0;
 
 	while (units < limit && user_rdtsc() < deadline) {
-		if (user_syscall(SYS_HALT, 0, 0, 0) < 0)
+		if (user_syscall(SYS_HALT, 0, 0, 0) != SYSCALL_DONE)
 			__asm__ volatile("pause");
 		units++;
 		model_ledger_put(&p->ledger, slot, units);

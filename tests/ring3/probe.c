@@ -85,6 +85,7 @@ uint64_t probe_syscall_cpl3(uint64_t arg)
 {
 	int64_t unknown = syscall_left_at_cpl3(arg, SYS_COUNT, 0);
 
-	syscall_left_at_cpl3(arg, SYS_EXIT, unknown == -1 ? PROBE_SYSCALL_CPL3_DONE : 0);
+	syscall_left_at_cpl3(arg, SYS_EXIT,
+			     unknown == SYSCALL_UNKNOWN ? PROBE_SYSCALL_CPL3_DONE : 0);
 	return 0; /* not reached: SYS_EXIT does not come back */
 }

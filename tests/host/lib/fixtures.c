@@ -19,11 +19,10 @@ void fixture_thread(struct mux_thread *t, const char *uarch, unsigned gp, const 
 	struct pmu_event list[MUX_MAX_EVENTS];
 	struct event_parse_error error;
 	struct mux_config config;
-	int n;
+	unsigned n;
 
 	assert_non_null(u);
-	n = event_parse_list(events, u, list, MUX_MAX_EVENTS, &error);
-	if (n < 0)
+	if (!event_parse_list(events, u, list, MUX_MAX_EVENTS, &n, &error))
 		print_error("'%s': %s\n", events, error.message);
 	assert_true(n > 0);
 	config = (struct mux_config){

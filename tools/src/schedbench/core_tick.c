@@ -68,10 +68,11 @@ static void load(struct mux_thread t[2], struct mux_pair *core, const struct pai
 	for (unsigned i = 0; i < 2; i++) {
 		struct pmu_event events[MUX_MAX_EVENTS];
 		struct event_parse_error error;
-		int n = event_parse_list(p->events[i], u, events, MUX_MAX_EVENTS, &error);
+		unsigned n;
+		bool parsed = event_parse_list(p->events[i], u, events, MUX_MAX_EVENTS, &n, &error);
 
 		mux_init(&t[i], &config, i);
-		if (n < 0 || mux_add_events(&t[i], events, (unsigned)n) < 0) {
+		if (!parsed || mux_add_events(&t[i], events, n) < 0) {
 			fprintf(stderr, "schedbench: bad list '%s'\n", p->events[i]);
 			return;
 		}

@@ -87,14 +87,14 @@ static bool load_thread(struct mux_thread *t, const struct sim_options *o, unsig
 		.max_passed = 2 * o->gp,
 	};
 	const char *option = which ? "--sibling" : "-e";
-	int n = event_parse_list(o->events[which], o->uarch, events, MUX_MAX_EVENTS, &error);
+	unsigned n;
 
-	if (n < 0) {
+	if (!event_parse_list(o->events[which], o->uarch, events, MUX_MAX_EVENTS, &n, &error)) {
 		show_parse_error(option, o->events[which], &error);
 		return false;
 	}
 	mux_init(t, &config, which);
-	if (mux_add_events(t, events, (unsigned)n) < 0) {
+	if (mux_add_events(t, events, n) < 0) {
 		fprintf(stderr, "schedsim: %s: too many events\n", option);
 		return false;
 	}
