@@ -23,13 +23,14 @@ void mux_set_hooks(struct mux_thread *t, const struct sched_hooks *hooks, void *
 	t->shared = shared;
 }
 
-int mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned n)
+bool mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned n,
+		   unsigned *index)
 {
 	struct sched_group *g;
 	unsigned first = t->nr_events;
 
 	if (n == 0 || n > MUX_MAX_EVENTS - t->nr_events || t->nr_groups >= MUX_MAX_GROUPS)
-		return -1;
+		return false;
 
 	g = &t->groups[t->nr_groups];
 	g->first = (uint8_t)first;
@@ -57,10 +58,12 @@ int mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned
 	}
 	t->nr_events += n;
 	t->nr_groups++;
-	return (int)first;
+	if (index)
+		*index = first;
+	return true;
 }
 
-int mux_add_events(struct mux_thread *t, const struct pmu_event *events, unsigned n)
+bool mux_add_events(struct mux_thread *t, const struct pmu_event *events, unsigned n)
 {
 	unsigned groups = 0;
 
@@ -68,16 +71,16 @@ int mux_add_events(struct mux_thread *t, const struct pmu_event *events, unsigne
 		if (i == 0 || events[i].group != events[i - 1].group)
 			groups++;
 	if (n > MUX_MAX_EVENTS - t->nr_events || groups > MUX_MAX_GROUPS - t->nr_groups)
-		return -1;
+		return false;
 	for (unsigned i = 0; i < n;) {
 		unsigned j = i + 1;
 
 		while (j < n && events[j].group == events[i].group)
 			j++;
-		mux_add_group(t, &events[i], j - i);
+		mux_add_group(t, &events[i], j - i, NULL);
 		i = j;
 	}
-	return (int)n;
+	return true;
 }
 
 void mux_set_constraint(struct mux_thread *t, unsigned event, uint64_t mask)

@@ -145,17 +145,18 @@ void mux_set_hooks(struct mux_thread *t, const struct sched_hooks *hooks, void *
 
 /*
  * Add one group of n events (n = 1 for a lone event); pinned when events[0].pinned. Static
- * constraints come from config.uarch. Returns the index of the group's first event, or -1 when
- * the list is full. The events take part from the next schedule on.
+ * constraints come from config.uarch. False when the list is full (or n is 0); otherwise
+ * *index (when not NULL) is the index of the group's first event. The events take part from the
+ * next schedule on.
  */
-int mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned n);
+bool mux_add_group(struct mux_thread *t, const struct pmu_event *events, unsigned n,
+		   unsigned *index);
 
 /*
  * Add a list as event_parse_list() produces it: consecutive events with the same group number
- * form one group. Returns the number of events added, or -1 if they do not all fit (then none
- * is added).
+ * form one group. False, and none is added, when they do not all fit.
  */
-int mux_add_events(struct mux_thread *t, const struct pmu_event *events, unsigned n);
+bool mux_add_events(struct mux_thread *t, const struct pmu_event *events, unsigned n);
 
 /*
  * A second clock for the accounting: the units of work the thread has done so far (its workload's

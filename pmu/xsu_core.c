@@ -287,13 +287,12 @@ static void left_out(struct mux_pair *pair, const struct core_sched_input *in,
 		pair->thread[t]->multiplexing = pair->schedule[t].events.multiplexing;
 }
 
-/* The k-th set bit of m (from bit 0), or -1. */
-static int nth_bit(uint64_t m, unsigned k)
+/* The k-th set bit of m (from bit 0); m has more than k bits set. */
+static unsigned nth_bit(uint64_t m, unsigned k)
 {
-	for (unsigned i = 0; i < 64; i++)
-		if ((m >> i & 1) && k-- == 0)
-			return (int)i;
-	return -1;
+	while (k--)
+		m &= m - 1; /* the lowest set bit cleared */
+	return sched_first_bit(m);
 }
 
 /* The GP counters in the three classes of a split: thread 0's, thread 1's, shared. */

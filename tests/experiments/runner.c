@@ -271,7 +271,7 @@ static void setup_thread(struct measurement *m, unsigned t, const struct mux_con
 	tr->nr_events = n;
 	for (unsigned i = 0; i < n; i++)
 		tr->counts[i].event = events[i];
-	if (mux_add_events(&mt->mux, events, n) < 0)
+	if (!mux_add_events(&mt->mux, events, n))
 		say(out, "thread %u: too many events", t);
 	for (unsigned i = 0; th->counters && i < mt->mux.nr_events; i++)
 		mux_set_constraint(&mt->mux, i, th->counters);

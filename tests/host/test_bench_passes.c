@@ -212,8 +212,10 @@ static struct pmu_event parsed(const char *text)
 {
 	struct pmu_event e;
 	struct event_parse_error err;
+	unsigned n = 0;
 
-	assert_int_equal(event_parse_list(text, uarch_by_name("haswell"), &e, 1, &err), 1);
+	assert_true(event_parse_list(text, uarch_by_name("haswell"), &e, 1, &n, &err));
+	assert_int_equal(n, 1);
 	return e;
 }
 

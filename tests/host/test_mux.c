@@ -311,7 +311,9 @@ static void test_added_between_ticks(void **state)
 	fixture_thread(&t, "haswell", 0, "r00c5", SCHED_GREEDY, NULL, 0);
 	mux_start(&t, 0, &s);
 	mux_tick(&t, 5, &s);
-	assert_int_equal(mux_add_group(&t, &late, 1), 1);
+	unsigned first = 0;
+	assert_true(mux_add_group(&t, &late, 1, &first));
+	assert_int_equal(first, 1);
 	mux_tick(&t, 8, &s);
 	assert_int_equal(s.counter[1], 1);
 	mux_stop(&t, 10);
@@ -329,11 +331,13 @@ static void test_capacity(void **state)
 
 	(void)state;
 	mux_init(&t, &config, 0);
-	assert_int_equal(mux_add_group(&t, e, 0), -1);
-	assert_int_equal(mux_add_events(&t, e, MUX_MAX_EVENTS + 1), -1);
+	assert_false(mux_add_group(&t, e, 0, NULL));
+	assert_false(mux_add_events(&t, e, MUX_MAX_EVENTS + 1));
 	assert_int_equal(t.nr_events, 0);
-	assert_int_equal(mux_add_group(&t, e, MUX_MAX_EVENTS), 0);
-	assert_int_equal(mux_add_group(&t, e, 1), -1);
+	unsigned index = 99;
+	assert_true(mux_add_group(&t, e, MUX_MAX_EVENTS, &index));
+	assert_int_equal(index, 0);
+	assert_false(mux_add_group(&t, e, 1, NULL));
 }
 
 /* Scaling: equation 6.1 in integers, exact where the product exceeds 64 bits. */

@@ -69,7 +69,7 @@ static void load(struct pair *p, unsigned t, const char *events)
 /* Thread t gets one more event and reschedules (start the first time, tick afterwards). */
 static void add_and_schedule(struct pair *p, unsigned t, const struct pmu_event *e)
 {
-	assert_int_not_equal(mux_add_group(&p->t[t], e, 1), -1);
+	assert_true(mux_add_group(&p->t[t], e, 1, NULL));
 	if (p->t[t].running)
 		mux_tick(&p->t[t], ++p->now, &p->s[t]);
 	else
@@ -398,7 +398,7 @@ static void test_random_interleavings(void **state)
 				struct pmu_event g[3];
 				unsigned size = 1 + brute_random(&seed) % 3;
 				bool pinned = brute_random(&seed) % 5 == 0;
-				int first;
+				unsigned first;
 
 				if (size > n - i)
 					size = n - i;
@@ -407,11 +407,10 @@ static void test_random_interleavings(void **state)
 								       : corrupting;
 					g[j].pinned = pinned;
 				}
-				first = mux_add_group(&p.t[t], g, size);
-				assert_int_not_equal(first, -1);
+				assert_true(mux_add_group(&p.t[t], g, size, &first));
 				for (unsigned j = 0; j < size; j++)
 					if (brute_random(&seed) % 3 == 0)
-						mux_set_constraint(&p.t[t], (unsigned)first + j,
+						mux_set_constraint(&p.t[t], first + j,
 								   brute_random(&seed) & 0xf);
 				i += size;
 			}

@@ -20,14 +20,6 @@ import unittest
 
 from tests.style.test_structure import blank_comments_and_strings, committed_sources, read
 
-# Files still owned by another part of issue 23 (the one XSU engine, the multiplexer that knows no
-# XSU): their -1 returns go with that rewrite. Each must still have what it is excused for, so
-# that the exception goes once it is not needed.
-PENDING = {
-    "pmu/mux.c": "issue 23, the multiplexer that knows no XSU: mux_add_group, mux_add_events",
-    "pmu/xsu_core.c": "issue 23, one XSU engine: nth_bit",
-}
-
 RETURN = re.compile(r"\breturn\b([^;]*);")
 CAST = r"(?:\(\s*[A-Za-z_][\w\s\*]*\)\s*)?"
 NEGATIVE = re.compile(r"^\s*\(*\s*" + CAST + r"\(*\s*-\s*(?:\d|E[A-Z0-9_]+\b)")
@@ -76,18 +68,11 @@ class Errors(unittest.TestCase):
 
     def test_no_negative_number_for_a_failure(self):
         wrong = ["%s:%d: %s" % (f, line, statement)
-                 for f in self.files if f not in PENDING
+                 for f in self.files
                  for line, statement in negative_returns(read(f))]
         self.assertEqual(wrong, [], "a failure signalled by a negative number (docs/"
                          "ARCHITECTURE.md, Errors: return a bool or an enum status and the "
                          "reason): %s" % wrong)
-
-    def test_each_pending_file_still_needs_its_exception(self):
-        for f, why in PENDING.items():
-            self.assertIn(f, self.files, "%s is gone: drop its exception (%s)" % (f, why))
-            self.assertTrue(negative_returns(read(f)),
-                            "%s returns no negative number any more: drop its exception (%s)"
-                            % (f, why))
 
 
 class TheCheckItself(unittest.TestCase):

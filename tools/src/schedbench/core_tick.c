@@ -72,7 +72,7 @@ static void load(struct mux_thread t[2], struct mux_pair *core, const struct pai
 		bool parsed = event_parse_list(p->events[i], u, events, MUX_MAX_EVENTS, &n, &error);
 
 		mux_init(&t[i], &config, i);
-		if (!parsed || mux_add_events(&t[i], events, n) < 0) {
+		if (!parsed || !mux_add_events(&t[i], events, n)) {
 			fprintf(stderr, "schedbench: bad list '%s'\n", p->events[i]);
 			return;
 		}

@@ -94,7 +94,7 @@ static bool load_thread(struct mux_thread *t, const struct sim_options *o, unsig
 		return false;
 	}
 	mux_init(t, &config, which);
-	if (mux_add_events(t, events, n) < 0) {
+	if (!mux_add_events(t, events, n)) {
 		fprintf(stderr, "schedsim: %s: too many events\n", option);
 		return false;
 	}
