@@ -377,7 +377,8 @@ def validate(obj):
     problem, and the record is not usable. A record of a type this table does not know keeps its
     keys (but numbers beyond a double's range) and is usable: the report names it."""
     type_name = obj["type"]
-    keys = {k: v for k, v in obj.items() if k != "type"}
+    keys = dict(obj)
+    del keys["type"]
     if keys.get("truncated") is True:
         return obj, ["truncated by the kernel (longer than a record's 4096 bytes): its keys are "
                      "lost"], False
