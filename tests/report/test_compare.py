@@ -10,16 +10,19 @@ docs/model.md's."""
 
 import json
 import os
+import random
 import unittest
 
 from reporttest import DATA, TempDirCase
 import logfixture
 import pmu_compare
+import pmu_compare_export
 import pmu_compare_findings
 import pmu_compare_survey
 import pmu_compare_text
 import pmu_model
 import pmu_records
+import pmu_schema
 import pmu_survey
 
 COMPARE = os.path.join(DATA, "compare")
@@ -291,6 +294,46 @@ class Marks(unittest.TestCase):
         self.assertAlmostEqual(cell.spread, pmu_compare_survey.stdev(values))
         self.assertAlmostEqual(tally.cell("r81d0:u", 0).spread, cell.spread)
         self.assertEqual(tally.cell("r00c5:u", 2), pmu_compare_survey.NA)
+
+
+class Robustness(unittest.TestCase):
+    def test_logs_of_runs_that_stopped_early(self):
+        names = ["kernel-no-long-mode.log", "kernel-no-local-apic.log",
+                 "kernel-core-skylake.log", "sample-damaged.log"]
+        logs = []
+        for name in names:
+            with open(os.path.join(DATA, name), encoding="utf-8", newline="") as f:
+                logs.append((name, f.read()))
+        c = compare(logs)
+        self.assertEqual([m.label for m in c.machines.values()],
+                         ["unknown CPU", "family 15 model 0x6b", SKYLAKE])
+        self.assertEqual(c.logs[3].use, pmu_compare.LEFT_OUT)
+        self.assertEqual(c.exit_code, pmu_model.EXIT_DAMAGED)
+        self.assertIn("Comparison: 3 machines from 3 logs compared; 1 left out",
+                      pmu_compare_text.render_comparison(c))
+
+    def test_damage_anywhere_never_stops_the_comparison(self):
+        rng = random.Random(26)
+        good = logfixture.extended_suite(repeat=2)
+        for trial in range(40):
+            log = logfixture.extended_suite(repeat=2)
+            seqs = [line.seq for line in log.lines if line.seq is not None]
+            for _ in range(rng.randint(1, 4)):
+                seq = rng.choice(seqs)
+                how = rng.choice(["drop", "flip_crc", "break_json", "duplicate"])
+                try:
+                    getattr(log, how)(seq)
+                except KeyError:  # dropped before
+                    continue
+            if rng.random() < 0.5:
+                log.cut(rng.choice([s for s in seqs if s in {l.seq for l in log.lines}]), 30)
+            for partial in (False, True):
+                c = compare([("good.log", good.render()), ("bad.log", log.render())],
+                            partial=partial)
+                self.assertIn(c.exit_code, pmu_model.EXIT_STATUSES, trial)
+                self.assertIn("Exit status", pmu_compare_text.render_comparison(c))
+                obj = json.loads(json.dumps(pmu_compare_export.comparison_json(c)))
+                self.assertEqual(pmu_schema.comparison_problems(obj), [], trial)
 
 
 class Repeated(TempDirCase):
