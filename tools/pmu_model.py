@@ -385,7 +385,7 @@ class Experiment:
         the run's policy where the runs have one."""
         others = [r for r in self.runs.values() if r.phase != "measure"]
         measured = sorted((r for r in self.runs.values() if r.phase == "measure"),
-                          key=_column_order)
+                          key=column_order)
         runs = others + measured
         xsus, scheds = collections.defaultdict(set), collections.defaultdict(set)
         for r in runs:
@@ -460,7 +460,7 @@ class Experiment:
         return [(r, {t: r.running_fractions(t) for t in self.threads()}) for r in measured]
 
 
-def _column_order(run):
+def column_order(run):
     """XSU off, on, core; within a mode greedy before hk, but runs with a policy in log order
     (sorted() keeps it)."""
     if run.policy is not None:

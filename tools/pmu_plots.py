@@ -52,7 +52,7 @@ def _colours(runs):
     return colours
 
 
-def _short(n):
+def short(n):
     """4.1e7 -> '41M': bar labels must stay narrow."""
     for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if abs(n) >= size:
@@ -103,7 +103,7 @@ def _bar_chart(plt, runs, groups, value_of, label_of, ylabel, title, log):
             labels.append(label_of(c))
         if not xs:
             continue
-        drawn = ax.bar(xs, heights, width=width * BAR_FILL, color=colour, label=_tex(run.label))
+        drawn = ax.bar(xs, heights, width=width * BAR_FILL, color=colour, label=tex(run.label))
         bars += len(xs)
         highest = max([highest] + heights)
         if len(groups) * n_runs <= 40:
@@ -115,10 +115,10 @@ def _bar_chart(plt, runs, groups, value_of, label_of, ylabel, title, log):
     else:
         ax.set_ylim(0, max(1.0, highest) * 1.18)
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels([_tex("HT%d\n%s" % g) for g in groups], fontsize=8)
+    ax.set_xticklabels([tex("HT%d\n%s" % g) for g in groups], fontsize=8)
     ax.set_xlim(-0.6, len(groups) - 0.4)
     ax.set_ylabel(ylabel)
-    ax.set_title(_tex(title), fontsize=10)
+    ax.set_title(tex(title), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return fig, ax, bars
@@ -152,7 +152,7 @@ def plot_counts(plt, experiment, out_dir):
     fig, ax, bars = _bar_chart(
         plt, runs, groups,
         value_of=lambda c: 0 if c.not_counted else c.value,
-        label_of=lambda c: "not counted" if c.not_counted else _marks(c) + _short(c.value),
+        label_of=lambda c: "not counted" if c.not_counted else _marks(c) + short(c.value),
         ylabel="count (scaled)", title=title, log=log)
     _mark_baselines(ax, runs, groups)
     if any(cell.corrupted for r in runs for _, _, cell in r.cells()):
@@ -206,7 +206,7 @@ def plot_heatmap(plt, experiment, out_dir):
         image = _heatmap_panel(ax, m, max(highest, 1e-9))
     fig.subplots_adjust(top=0.78, bottom=0.17, left=0.12)
     fig.colorbar(image, ax=list(axes[0]), label="ratio: the share of the event's count that leaked")
-    fig.suptitle(_tex("%s: what the sibling's counter of a zero event caught\n%s"
+    fig.suptitle(tex("%s: what the sibling's counter of a zero event caught\n%s"
                       % (experiment.name, experiment.title or "")), fontsize=10)
     path = os.path.join(out_dir, "%s-heatmap.png" % experiment.name)
     fig.savefig(path)
@@ -231,13 +231,13 @@ def _heatmap_panel(ax, leak_map, highest):
     ax.set_xticks(range(len(leak_map.columns)))
     ax.set_xticklabels([str(c) for c in leak_map.columns], fontsize=8)
     ax.set_yticks(range(len(leak_map.events)))
-    ax.set_yticklabels([_tex(ev) for ev in leak_map.events], fontsize=8)
+    ax.set_yticklabels([tex(ev) for ev in leak_map.events], fontsize=8)
     ax.set_xlabel("HT0's counter index (other: the sibling's counter had another)", fontsize=8)
     ax.set_title(pmu_format.xsu_text(leak_map.xsu), fontsize=9)
     return image
 
 
-def _tex(text):
+def tex(text):
     """Text as matplotlib shows it literally: a `$` would start its math mode."""
     return str(text).replace("$", r"\$")
 

@@ -170,7 +170,9 @@ class Stream:
     def usable_records(self):
         """Every intact, usable record once, in sequence order: `records` plus the late ones. A
         reader that only wants data (the report) uses these; the order checks have been made
-        already."""
+        already. (`records` is in sequence order already: only late ones need a sort.)"""
+        if not self.late:
+            return [r for r in self.records if r.usable]
         return sorted((r for r in self.records + self.late if r.usable), key=lambda r: r.seq)
 
 
@@ -270,7 +272,7 @@ def _parse_segment(stream, segment, line_no):
                     % (seq, crc, crc32_hex(body)), line_no, seq))
         return None
     try:
-        obj = json.loads(body, parse_constant=_not_json)
+        obj = DECODER.decode(body)
     except (ValueError, RecursionError) as e:
         # RecursionError: nesting deeper than the interpreter's stack, which no record has.
         stream.problems.append(Problem("json", "record @%d: %s" % (seq, _short(str(e))),
@@ -288,6 +290,10 @@ def _not_json(name):
     """json.loads takes NaN and Infinity, which are not JSON (RFC 8259) and which no kernel
     record holds."""
     raise ValueError("%s is not a JSON value" % name)
+
+
+# One decoder for every record (json.loads with an option makes a decoder per call).
+DECODER = json.JSONDecoder(parse_constant=_not_json)
 
 
 def _short(text):

@@ -377,7 +377,8 @@ def validate(obj):
     problem, and the record is not usable. A record of a type this table does not know keeps its
     keys (but numbers beyond a double's range) and is usable: the report names it."""
     type_name = obj["type"]
-    keys = {k: v for k, v in obj.items() if k != "type"}
+    keys = dict(obj)
+    del keys["type"]
     if keys.get("truncated") is True:
         return obj, ["truncated by the kernel (longer than a record's 4096 bytes): its keys are "
                      "lost"], False
@@ -385,3 +386,86 @@ def validate(obj):
     clean["type"] = type_name
     return clean, problems, usable
 
+
+
+# ---- comparison.json: pmu-report with several logs (docs/report.md, "comparison.json") -----------
+# Its objects by name, each a table of keys as a record's; COMPARISON_TREE says which key of which
+# object holds objects of which name, so that the whole file can be checked (comparison_problems).
+
+COUNT_OF = Obj(others=U64)
+FIGURE = Null(Num())
+COMPARISON = {
+    "comparison": RecordType(dict(
+        logs=Array(Obj()), machines=Array(Obj()), differences=Array(Obj()),
+        experiments=Array(Obj()), single_experiments=Array(Obj()), surveys=Array(Obj()),
+        findings=Array(TEXT), plots=Array(Obj()), summary=Obj())),
+    "comparison_log": RecordType(dict(
+        source=TEXT, machine=Null(TEXT), use=Enum("whole", "partial", "left out", "duplicate"),
+        reason=Null(TEXT), state=Enum("intact", "not to contract", "damaged", "no records"),
+        complete=BOOL, records=U64, lost=Array(Array(U64)), problems=COUNT_OF,
+        version=Null(TEXT), exit=Int(0, 5), passed=BOOL, verdict=Null(Enum("pass", "fail")),
+        verdicts=COUNT_OF,
+        failures=Array(TEXT))),
+    "comparison_machine": RecordType(dict(
+        label=TEXT, logs=Array(TEXT), cpu=Null(Obj()), microcode=Null(HEX),
+        backend=Null(Enum("model", "hw", "none")), model=BOOL, uarch=Null(TEXT),
+        erratum=Null(TEXT), pmu_version=Null(U32), gp=Null(U32), fixed=Null(U32),
+        versions=Array(TEXT))),
+    "comparison_difference": RecordType(dict(record=TEXT, key=Null(TEXT), lacking=Array(TEXT))),
+    "comparison_experiment": RecordType(dict(
+        exp=EXP_NAME, title=Null(TEXT), section=Null(TEXT), rule=Null(TEXT),
+        machines=Array(TEXT), runs=Array(Obj()), verdicts=Array(Obj()), excess=Array(Obj()))),
+    "comparison_run": RecordType(dict(label=TEXT, phase=PHASE, xsu=XSU, sched=Null(SCHED),
+                                      policy=Null(POLICY))),
+    "comparison_verdict": RecordType(dict(
+        machine=TEXT, xsu=Null(XSU), sched=Null(TEXT), policy=Null(POLICY), label=TEXT,
+        result=Enum("pass", "fail", "skip"), skips=Array(TEXT), logs=U32, results=COUNT_OF)),
+    "comparison_excess": RecordType(dict(
+        machine=TEXT, run=TEXT, phase=PHASE, xsu=XSU, sched=Null(SCHED), policy=Null(POLICY),
+        thread=THREAD, event=NAME, mean=Num(), rsd_pct=FIGURE, n=U32, baseline=Num(),
+        pct=FIGURE, corrupted=U32)),
+    "comparison_survey": RecordType(dict(
+        xsu=XSU, machines=Array(TEXT), columns=Array(TEXT), rows=Array(Obj()),
+        names=Obj(others=Obj(others=TEXT)), corrupting=Obj(others=Array(TEXT)),
+        no_leak=Array(TEXT), nothing_counted=Array(TEXT), single=Array(Obj()))),
+    "comparison_row": RecordType(dict(event=NAME, column=TEXT, cells=Obj(others=Obj()),
+                                      marked=Array(TEXT))),
+    "comparison_cell": RecordType(dict(value=FIGURE, spread=FIGURE, n=U32, rsd_pct=FIGURE)),
+    "comparison_plot": RecordType(dict(file=TEXT, kind=Enum("leak_map", "excess"),
+                                       exp=Null(TEXT), xsu=Null(XSU), panels=U32, bars=U32)),
+    "comparison_summary": RecordType(dict(
+        machines=U32, logs=U32, compared=U32, left_out=U32, partial=BOOL, model=BOOL,
+        exit=Int(0, 5))),
+}
+# How an object holds others: a list of them, a map of names to them, or one.
+LIST, MAP, ONE = "list", "map", "one"
+COMPARISON_TREE = {
+    "comparison": {"logs": ("comparison_log", LIST), "machines": ("comparison_machine", LIST),
+                   "differences": ("comparison_difference", LIST),
+                   "experiments": ("comparison_experiment", LIST),
+                   "surveys": ("comparison_survey", LIST), "plots": ("comparison_plot", LIST),
+                   "summary": ("comparison_summary", ONE)},
+    "comparison_experiment": {"runs": ("comparison_run", LIST),
+                              "verdicts": ("comparison_verdict", LIST),
+                              "excess": ("comparison_excess", LIST)},
+    "comparison_survey": {"rows": ("comparison_row", LIST)},
+    "comparison_row": {"cells": ("comparison_cell", MAP)},
+}
+
+
+def comparison_problems(obj, name="comparison", path="comparison"):
+    """Each key of a comparison.json object (and of the objects in it) missing or of the wrong
+    type, a sentence each; [] for a file to docs/report.md."""
+    clean, problems, _ = COMPARISON[name].check(obj)
+    found = ["%s: %s" % (path, p) for p in problems]
+    for key, (part, how) in COMPARISON_TREE.get(name, {}).items():
+        value = clean.get(key)
+        if value is None:
+            continue
+        where = "%s.%s" % (path, key)
+        items = {LIST: lambda: [("%s[%d]" % (where, i), v) for i, v in enumerate(value)],
+                 MAP: lambda: [("%s.%s" % (where, k), v) for k, v in value.items()],
+                 ONE: lambda: [(where, value)]}[how]()
+        for item_path, item in items:
+            found.extend(comparison_problems(item, part, item_path))
+    return found

@@ -112,11 +112,18 @@ class LeakMap:
         found = self._kept.get((event, state))
         if not found:
             return None
-        reference = [n for index in sorted({i for i, _ in found})
-                     for n in self._occurrences.get((event, index), [])]
+        reference = occurrences_at(self._occurrences, event, found)
         if not reference or not sum(reference):
             return "n/a"
         return mean([n for _, n in found]) / mean(reference)
+
+
+def occurrences_at(occurrences, event, found):
+    """The event's count + leak with the sibling's counter counting the zero event, at the
+    indices of `found` ([(index, count)] in a disabled state), every repetition: what the
+    disabled state's counts are a share of. occurrences is {(event, index): [count + leak]}."""
+    return [n for index in sorted({i for i, _ in found})
+            for n in occurrences.get((event, index), [])]
 
 
 def mean(values):

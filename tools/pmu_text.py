@@ -46,7 +46,9 @@ def _problem_seq(p):
     return "@%d" % p.seq
 
 
-def render_log_check(report):
+def render_log_check(report, grouped=False):
+    """The log check; `grouped` gives each missing or wrong key once with how many records (a
+    comparison of many logs, where an older kernel's log lacks the same keys in every record)."""
     s = report.stream
     received = sorted(s.received_seqs())
     span = " (@%d-@%d)" % (received[0], received[-1]) if received else ""
@@ -59,7 +61,7 @@ def render_log_check(report):
     if report.damaged:
         lines.extend(_damage_lines(report))
     if report.off_contract:
-        lines.extend(_contract_lines(report))
+        lines.extend(_grouped_contract_lines(report) if grouped else _contract_lines(report))
     lines.extend(_unknown_lines(report))
     lines.extend(_where_it_stops(report))
     return lines
@@ -93,6 +95,26 @@ def _contract_lines(report):
                 "it lacks" if len(records) == 1 else "they lack")]
     for p in sorted(breaches, key=lambda p: p.seq):
         lines.append("  %s (line %d)" % (p.detail, p.line_no))
+    return lines
+
+
+def _grouped_contract_lines(report):
+    """The contract's problems by record type and problem, each with its records' numbers."""
+    breaches = report.stream.breaches()
+    found = {}
+    for p in breaches:
+        # "record @12 (count): no key xsu" -> "count: no key xsu"
+        what = p.detail.split(" ", 2)[2] if p.detail.startswith("record @") else p.detail
+        found.setdefault(what.replace("): ", ": ", 1).lstrip("("), []).append(p.seq)
+    lines = ["  %sNOT TO CONTRACT: %s docs/records.md (%s), %s; the tables leave out what "
+             "they lack" % ("" if report.damaged else "intact but ",
+                            _records_break(len({p.seq for p in breaches})),
+                            pmu_format.plural(len(breaches), "problem"),
+                            pmu_format.plural(len(found), "kind"))]
+    for what, seqs in found.items():
+        lines.append("    %s (%s: %s)" % (what, pmu_format.plural(len(seqs), "record"),
+                                         pmu_records.fmt_spans(pmu_records.merge_spans(
+                                             [(n, n) for n in seqs]))))
     return lines
 
 
@@ -501,11 +523,16 @@ def overall_result(report):
     return result
 
 
-def _overall_lines(report):
+def overall_line(report):
+    """'Overall: PASS. 5 verdicts: ... Exit status 0.'"""
     tally = report.result_counts()
-    lines = ["", "Overall: %s. %d verdicts: %d pass, %d fail, %d skip. Log %s. Exit status %d." % (
+    return "Overall: %s. %d verdicts: %d pass, %d fail, %d skip. Log %s. Exit status %d." % (
         overall_result(report), sum(tally.values()), tally["pass"], tally["fail"],
-        tally["skip"], log_state(report), report.exit_code)]
+        tally["skip"], log_state(report), report.exit_code)
+
+
+def _overall_lines(report):
+    lines = ["", overall_line(report)]
     lines.extend(_no_pmu_lines(report))
     lines.extend("  - " + reason for reason in report.failures())
     s = report.stream

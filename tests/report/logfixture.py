@@ -603,6 +603,44 @@ def suite(end=True, verdict="pass"):
     return log
 
 
+# ---- a kernel's log repeated ---------------------------------------------------------------------
+
+# The records of a run: an `exp` record and these after it (docs/records.md, "a run").
+RUN_TYPES = ("exp", "count", "exp_end", "survey", "progress")
+
+
+def repeated(text, n, note=None):
+    """A log of the kernel (text) as `repeat=n` would have written it: each experiment's runs n
+    times over, repetition by repetition as the kernel orders them (rep 0..n-1, the `exp`
+    records' repeat n), then its verdicts; every other record once; renumbered with matching
+    CRCs, the end record's count too. `note`, a line of text at the top, makes two such logs
+    differ (a comparison counts the same log twice once)."""
+    import pmu_records  # tools/ is on the path of every test that asks for this
+    records = [r.obj for r in pmu_records.parse(text).records]
+    log = Log()
+    if note:
+        log.text(note)
+    i = 0
+    while i < len(records):
+        o = records[i]
+        j = i + 1
+        if o["type"] == "exp":
+            while j < len(records) and records[j]["type"] in RUN_TYPES and \
+                    records[j].get("exp") == o["exp"]:
+                j += 1
+            for rep in range(n):
+                for r in records[i:j]:
+                    keys = dict(r, rep=rep, **({"repeat": n} if r["type"] == "exp" else {}))
+                    log.record(keys.pop("type"), **keys)
+        else:
+            keys = dict(o)
+            if o["type"] == "end":
+                keys["records"] = log.next_seq  # the records before it, this one's number
+            log.record(keys.pop("type"), **keys)
+        i = j
+    return log
+
+
 # ---- sample logs ---------------------------------------------------------------------------------
 
 SAMPLES = {
