@@ -42,11 +42,13 @@ set -u
 #                            the end-of-run screen's QR codes (kernel/qr/): libdeflate.a and
 #                            libqrcodegen.a, linked into the kernel's ring-3 code
 #   zbar-tools               pmu-report --from-photos: zbarimg reads the QR codes in the photos
+#   qrencode                 the report's tests make QR pictures of a log on the host
+#                            (tests/report/test_compare_cli.py), a second encoder beside the kernel's
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 gnu-efi qemu-system-x86 ovmf libcmocka-dev libpfm4-dev python3 python3-matplotlib
 python3-hypothesis python3-capstone libzydis-dev clang-14 libclang-rt-14-dev clang-format-14
 console-setup-linux tesseract-ocr tesseract-ocr-eng python3-pil libdeflate-dev libqrcodegen-dev
-zbar-tools"
+zbar-tools qrencode"
 
 if [ "${1:-}" = "--list" ]; then
 	echo $PACKAGES

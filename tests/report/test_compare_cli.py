@@ -175,8 +175,6 @@ class Sources(TempDirCase):
         self.assertEqual([os.path.basename(p) for p in pmu_compare_cli.pictures(self.tmp)],
                          ["a.jpg", "b.PNG", "c.mp4"])
 
-    @unittest.skipUnless(shutil.which("qrencode") and shutil.which("zbarimg"),
-                         "qrencode or zbarimg is not installed")
     def test_a_folder_of_photos_beside_a_serial_log(self):
         log = logfixture.suite()
         photos = os.path.join(self.tmp, "photos")
