@@ -85,6 +85,7 @@ include tests/host/host.mk
 include tools/tools.mk
 include tests/fuzz/fuzz.mk
 include tests/report/report.mk
+include tests/style/style.mk
 
 kernel_obj = $(patsubst %.c,$(BUILD)/kernel/%.o,$(patsubst %.asm,$(BUILD)/kernel/%.o,$(1)))
 KERNEL_OBJS := $(call kernel_obj,$(KERNEL_SRCS) $(PURE_SRCS))

@@ -2,7 +2,9 @@
 /*
  * The kernel's command-line keys (the machine: console, CPUs, APIC, PMU backend, self-tests, how
  * the boot leaves) and the settings they fill. The payload's keys are its own (kernel/payload.h);
- * kernel/cmdline.h parses both. The table is data, in config.c.
+ * kernel/cmdline.h parses both. The table is data, in config.c; a key's row in
+ * docs/command-line.md and its line in boot/efi/cmdline.txt are held to it
+ * (tests/style/test_doc_facts.py).
  */
 #ifndef KERNEL_CONFIG_H
 #define KERNEL_CONFIG_H

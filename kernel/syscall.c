@@ -2,7 +2,7 @@
 /*
  * System calls from ring 3 through SYSCALL and SYSRET, as Linux's entry_SYSCALL_64 makes them (SDM
  * vol. 3A, 5.8.8). SYSCALL is the one way in: the `int 0x80` gate it replaces is refused by some
- * hypervisors (this machine's KVM raises #UD on any INT n but INT3 at CPL 3; docs/real-machine.md,
+ * hypervisors (this machine's KVM raises #UD on any INT n but INT3 at CPL 3; docs/model.md,
  * "Under KVM"), and nothing outside this repository calls the kernel, so no old caller needs it.
  *
  * How the entry finds its stack. SYSCALL switches no stack, so the entry needs the per-CPU area

@@ -55,9 +55,9 @@ void tick_stats_note_cost(struct tick_stats *s, uint64_t entry_tsc, uint64_t exi
 /*
  * A handler that takes a whole period or longer leaves the CPU no time between ticks: the
  * workload never runs again and the run never ends (under a hypervisor that emulates the kernel's
- * code slowly, KVM without VMX: docs/real-machine.md). After TICK_OVERRUNS such timer ticks in a
- * row this says to slow the tick down: the period doubles (up to TICK_SLOWEST times the one it
- * started with), and true is returned, for the caller to re-arm its timer with period_tsc.
+ * code slowly, KVM without VMX: docs/model.md, "Under KVM"). After TICK_OVERRUNS such timer ticks
+ * in a row this says to slow the tick down: the period doubles (up to TICK_SLOWEST times the one
+ * it started with), and true is returned, for the caller to re-arm its timer with period_tsc.
  */
 #define TICK_OVERRUNS 3
 #define TICK_SLOWEST 64

@@ -85,6 +85,14 @@ extern const struct experiment survey_experiment;
 
 /* Whether the comma-separated list (an `exp=` selection, a `checked` list) holds name exactly. */
 bool exp_list_contains(const char *list, const char *name);
+/* What exp= runs (its names checked at boot, tests/payload_check.h): the list given; when none
+ * was, "custom" when a run is defined on the command line (ht0=, ht1=), "all" otherwise. */
+const char *exp_selection(const struct payload_config *config);
+/* Whether the selection (exp_selection()) runs e: named, or "all" and e not on request. */
+bool exp_selected(const char *selection, const struct experiment *e);
+/* Whether a run of a selected experiment runs when xsu= selects the modes xsu_modes
+ * (XSU_MODE_BIT()s): a run of a selected mode, or a reference run. */
+bool exp_run_selected(const struct exp_run *run, unsigned xsu_modes);
 /* Whether a run is one the verdict of XSU mode `mode` judges (reference runs serve every mode). */
 bool exp_run_in_mode(const struct exp_run *run, unsigned mode);
 /* Whether the experiment has a run that XSU mode `mode` judges: then that mode has a verdict. */

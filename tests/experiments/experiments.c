@@ -231,6 +231,25 @@ bool exp_list_contains(const char *list, const char *name)
 	return false;
 }
 
+const char *exp_selection(const struct payload_config *config)
+{
+	if (config->exp[0])
+		return config->exp;
+	return config->events[0][0] || config->events[1][0] ? "custom" : "all";
+}
+
+bool exp_selected(const char *selection, const struct experiment *e)
+{
+	if (!strcmp(selection, "all") && !e->on_request)
+		return true;
+	return exp_list_contains(selection, e->name);
+}
+
+bool exp_run_selected(const struct exp_run *run, unsigned xsu_modes)
+{
+	return exp_run_is_reference(run) || (xsu_modes & XSU_MODE_BIT(run->xsu));
+}
+
 bool exp_run_in_mode(const struct exp_run *run, unsigned mode)
 {
 	return !exp_run_is_reference(run) && run->xsu == mode;

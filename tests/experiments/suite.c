@@ -373,11 +373,6 @@ bool suite_mode_selected(const struct suite *s, unsigned mode)
 	return s->config->xsu & XSU_MODE_BIT(mode);
 }
 
-static bool run_selected(const struct suite *s, const struct exp_run *run)
-{
-	return exp_run_is_reference(run) || suite_mode_selected(s, run->xsu);
-}
-
 /* The verdict v for every selected mode the experiment has. */
 static void skip_all_modes(struct suite *s, const struct experiment *e, const struct exp_verdict *v)
 {
@@ -410,7 +405,7 @@ static void measure_repetition(struct suite *s, const struct experiment *e, unsi
 	for (unsigned i = 0; i < e->nr_runs; i++) {
 		const struct exp_run *run = &e->runs[i];
 		struct exp_run_result *res = &results->runs[i];
-		if (!run_selected(s, run))
+		if (!exp_run_selected(run, s->config->xsu))
 			continue;
 		struct measurement *m = exp_run_setup(run, &s->settings, &s->run, res);
 		emit_exp(s, e, res);
@@ -482,22 +477,6 @@ const char *const *suite_experiment_names(void)
 	return names;
 }
 
-/* What exp= runs, its names checked at boot (tests/payload_check.h): the list given; when none
- * was, custom when a run is defined on the command line, all otherwise. */
-static const char *selection(const struct payload_config *config)
-{
-	if (config->exp[0])
-		return config->exp;
-	return config->events[0][0] || config->events[1][0] ? "custom" : "all";
-}
-
-static bool selected(const char *list, const struct experiment *e)
-{
-	if (!strcmp(list, "all") && !e->on_request)
-		return true;
-	return exp_list_contains(list, e->name);
-}
-
 /* Without counters nothing can be measured: every experiment is skipped, saying why. */
 static void skip_without_pmu(struct suite *s, const struct experiment *e)
 {
@@ -552,10 +531,10 @@ void experiments_run(const struct payload_env *env, const struct payload_config 
 		.memory = &memory,
 	};
 	/* Given ht0= or ht1=, the run they define runs, whatever exp= says (none included). */
-	const char *list = selection(config);
+	const char *list = exp_selection(config);
 	bool custom_ready = custom_build(config, &custom);
 	for (unsigned i = 0; experiment_at(i); i++) {
-		if (!selected(list, experiment_at(i)))
+		if (!exp_selected(list, experiment_at(i)))
 			continue;
 		chosen++;
 		run_selected_experiment(s, experiment_at(i));

@@ -9,17 +9,12 @@
 #include "kernel/pmu.h"
 #include "kernel/record_stream.h"
 #include "pmu/event_names.h"
-#include "pmu/event_table.h"
 #include "pmu/zero_event.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/suite.h"
 #include "tests/experiments/survey.h"
 #include "tests/workloads/workloads.h"
 
-/* Measurements: each event on the four indices, once with the zero event elsewhere, and (not the
- * controls) once in each unused state. */
-#define SURVEY_MAX_EVENTS 48
-#define SURVEY_POINTS_PER_EVENT (SURVEY_INDICES + 1 + SURVEY_STATES - 1)
 #define SURVEY_MAX_POINTS (SURVEY_MAX_EVENTS * SURVEY_POINTS_PER_EVENT)
 
 /*
@@ -34,53 +29,6 @@ static const char *survey_zero_event(const struct uarch *u, char *buf, size_t si
 
 	format_snprintf(buf, size, "r%04x:u", zero ? pmu_event_code(zero) : 0x20cc);
 	return buf;
-}
-
-/*
- * The controls: events every busy workload produces in numbers and that the erratum does not
- * concern (branches, instructions and cycles on a GP counter, taken branches).
- */
-static const uint16_t survey_controls[] = { 0x00c4, 0x00c0, 0x003c, 0x20c4 };
-
-/* The thesis's four corrupting events, for a microarchitecture without a table of names. */
-static const uint16_t survey_fallback[] = { 0x81d0, 0x08d1, 0x10d1, 0x01d1 };
-
-struct survey_event {
-	uint16_t code;
-	bool control;
-};
-
-static bool listed(const struct survey_event *list, unsigned n, uint16_t code)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (list[i].code == code)
-			return true;
-	return false;
-}
-
-static void add(struct survey_event *list, unsigned *n, uint16_t code, bool control)
-{
-	if (*n < SURVEY_MAX_EVENTS && !listed(list, *n, code))
-		list[(*n)++] = (struct survey_event){ code, control };
-}
-
-/* Every unit mask of 0xD0-0xD3 Intel documents for u's part (plain selections, no extra MSR),
- * then the controls. */
-static unsigned survey_events(const struct uarch *u, struct survey_event *list)
-{
-	struct event_iter it;
-	struct event_info info;
-	unsigned n = 0;
-
-	for (event_iter_start(&it, u); event_iter_next(&it, &info);)
-		if (info.event >= 0xd0 && info.event <= 0xd3 && info.msr == INTEL_MSR_NONE &&
-		    !info.cmask && !info.inv && !info.edge && !info.any)
-			add(list, &n, (uint16_t)(info.umask << 8 | info.event), false);
-	for (unsigned i = 0; !n && i < sizeof(survey_fallback) / sizeof(survey_fallback[0]); i++)
-		add(list, &n, survey_fallback[i], false);
-	for (unsigned i = 0; i < sizeof(survey_controls) / sizeof(survey_controls[0]); i++)
-		add(list, &n, survey_controls[i], true);
-	return n;
 }
 
 static void emit_point(const struct suite *s, const struct survey_point *p, const char *event,
@@ -220,10 +168,7 @@ static void survey_repetition(struct suite *s, const struct experiment *e, const
 
 	char zero[16];
 	survey_zero_event(s->settings.pmu->info.uarch, zero, sizeof(zero));
-	unsigned measurements = 0;
-	for (unsigned i = 0; i < nr_events; i++)
-		measurements += list[i].control ? SURVEY_INDICES + 1 : SURVEY_POINTS_PER_EVENT;
-	emit_survey_start(s, e, workload, zero, nr_events, measurements);
+	emit_survey_start(s, e, workload, zero, nr_events, survey_measurements(list, nr_events));
 	for (unsigned i = 0; i < nr_events; i++) {
 		char event[16];
 		format_snprintf(event, sizeof(event), "r%04x:u", list[i].code);

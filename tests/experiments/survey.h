@@ -42,6 +42,29 @@ enum survey_state {
 /* The states by their record names: "zero_event", "en_clear", "global_clear". */
 extern const char *const survey_state_names[SURVEY_STATES];
 
+/* An event the survey measures, and whether it is one of the controls (which do not corrupt). */
+struct survey_event {
+	uint16_t code; /* 0xUUEE */
+	bool control;
+};
+
+#define SURVEY_MAX_EVENTS 48
+
+/*
+ * The events of a survey on u (survey_events.c): every unit mask of 0xD0-0xD3 Intel documents for
+ * u's part (plain selections, no extra MSR), or the thesis's four corrupting events where u has
+ * no table of names; then the controls. Returns how many (at most SURVEY_MAX_EVENTS).
+ */
+struct uarch;
+unsigned survey_events(const struct uarch *u, struct survey_event *list);
+
+/* Measurements of an event: on each of the four indices, once with the zero event on another
+ * index, and (not a control) once in each unused state. */
+#define SURVEY_POINTS_PER_EVENT (SURVEY_INDICES + 1 + SURVEY_STATES - 1)
+
+/* How many measurements a survey of these events makes (its exp record's `measurements`). */
+unsigned survey_measurements(const struct survey_event *list, unsigned n);
+
 /* One measurement: HT0's event on counter index, HT1's counter sibling_index in state. */
 struct survey_point {
 	uint16_t code; /* 0xUUEE */

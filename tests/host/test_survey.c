@@ -2,7 +2,8 @@
 /*
  * The leak survey's rule (tests/experiments/survey_rule.c) on synthetic measurements: every
  * corrupting event must leak at its own index and nothing else anywhere, where the erratum is;
- * nothing at all where it is not; too little to see is a skip.
+ * nothing at all where it is not; too little to see is a skip. And its events
+ * (tests/experiments/survey_events.c): the erratum's codes the part documents, then the controls.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/uarch.h"
 #include "tests/experiments/survey.h"
 
 static const struct exp_machine haswell = { true, true, "haswell", 2 };
@@ -155,6 +157,44 @@ static void test_nothing_observable_skips(void **state)
 	assert_names_survey_count(&v);
 }
 
+/* Haswell's survey: its 0xD0-0xD3 events, each once, then the four controls; the measurements
+ * as many as the events make (7 an event, 5 a control). */
+static void test_the_events_of_a_part(void **state)
+{
+	(void)state;
+	struct survey_event list[SURVEY_MAX_EVENTS];
+	unsigned count = survey_events(uarch_by_name("haswell"), list), controls = 0;
+
+	assert_true(count > 8 && count < SURVEY_MAX_EVENTS);
+	for (unsigned i = 0; i < count; i++) {
+		unsigned event = list[i].code & 0xff;
+		for (unsigned j = 0; j < i; j++)
+			assert_int_not_equal(list[i].code, list[j].code);
+		if (list[i].control) {
+			controls++;
+			continue;
+		}
+		assert_int_equal(controls, 0); /* the controls come last */
+		assert_true(event >= 0xd0 && event <= 0xd3);
+	}
+	assert_int_equal(controls, 4);
+	assert_int_equal(survey_measurements(list, count), (count - 4) * 7 + 4 * 5);
+	assert_int_equal(survey_measurements(list, 0), 0);
+}
+
+/* The generic part has no Intel table: of 0xD0-0xD3 it knows perf's L1-dcache-loads (0x81d0). */
+static void test_the_generic_part(void **state)
+{
+	(void)state;
+	struct survey_event list[SURVEY_MAX_EVENTS];
+
+	assert_int_equal(survey_events(&uarch_generic, list), 5);
+	assert_int_equal(list[0].code, 0x81d0);
+	assert_false(list[0].control);
+	assert_true(list[1].control);
+	assert_int_equal(survey_measurements(list, 5), 7 + 4 * 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +203,8 @@ int main(void)
 		cmocka_unit_test(test_unused_states_are_not_judged),
 		cmocka_unit_test(test_without_the_erratum),
 		cmocka_unit_test(test_nothing_observable_skips),
+		cmocka_unit_test(test_the_events_of_a_part),
+		cmocka_unit_test(test_the_generic_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -921,6 +921,31 @@ static void test_thresholds(void **state)
 	assert_int_equal(threshold_of(TH_PACE), largest);
 }
 
+/* What exp= and xsu= select: every experiment not on request with exp=all, custom alone when a
+ * run is defined at boot, names as given; reference runs whatever xsu= says. */
+static void test_selection(void **state)
+{
+	(void)state;
+	static struct payload_config config;
+	const struct experiment survey = { .name = "leak-survey", .on_request = true };
+	const struct exp_run measure_on = { .phase = PHASE_MEASURE, .xsu = XSU_MODE_ON };
+	const struct exp_run baseline = { .phase = PHASE_BASELINE, .xsu = XSU_MODE_OFF };
+
+	memset(&config, 0, sizeof(config));
+	assert_string_equal(exp_selection(&config), "all");
+	strcpy(config.events[1], "r20cc:u");
+	assert_string_equal(exp_selection(&config), "custom");
+	strcpy(config.exp, "none");
+	assert_string_equal(exp_selection(&config), "none");
+	assert_true(exp_selected("all", &experiments[0]));
+	assert_false(exp_selected("all", &survey));
+	assert_true(exp_selected("ch7-aligned,leak-survey", &survey));
+	assert_false(exp_selected("none", &experiments[0]));
+	assert_true(exp_run_selected(&measure_on, XSU_MODES_BOTH));
+	assert_false(exp_run_selected(&measure_on, XSU_MODE_BIT(XSU_MODE_OFF)));
+	assert_true(exp_run_selected(&baseline, XSU_MODE_BIT(XSU_MODE_CORE)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -945,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_fairness),
 		cmocka_unit_test(test_core_loads_per_unit),
 		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_selection),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,8 @@
  * from the command line (docs/command-line.md). The kernel parses them with its own keys
  * (kernel/cmdline.h) through payload_keys() (kernel/payload.h), before the boot record, and the
  * payload reads them from here. The table is data, in payload_config.c; a new key is one line
- * there and its field here.
+ * there and its field here, with its row in docs/command-line.md and its line in
+ * boot/efi/cmdline.txt (tests/style/test_doc_facts.py says what is missing).
  *
  * Pure code (host-tested with the parser).
  */

@@ -1,7 +1,7 @@
 """The KVM lane: the kernel under `-accel kvm`, where the host's /dev/kvm works, else skipped with
 the reason. Whether it works is found by booting a tiny case once per run (the checks only, one
 CPU), never assumed from the device's presence: a KVM may refuse to start, or run the kernel into
-a fault (docs/real-machine.md, "Under KVM"). Then the boot checks under KVM with the host's CPU
+a fault (docs/model.md, "Under KVM"). Then the boot checks under KVM with the host's CPU
 and with a named model, and one experiment under core-wide XSU, whose handover figures
 (joint_gap_pct, the tick handler's cost, lost ticks) are shown on its PASS line."""
 
@@ -117,7 +117,7 @@ def handover_measured(result, stream):
 # The experiment as this machine's KVM can run it: the kernel's code runs 30-80 times slower there
 # than under TCG (a tick of the model PMU costs 10-25 ms), so a 1 ms tick never lets ring 3 run
 # again; a 100 ms tick over 2 s asks for the 20 ticks a verdict needs, small arrays make the
-# set-up short (docs/real-machine.md, "Under KVM").
+# set-up short (docs/model.md, "Under KVM").
 CORE_RUN = ("exit=qemu pmu=model exp=ch8-corrupting-loss xsu=core mux_ms=100 dur_ms=2000 "
             "triad_kib=64")
 

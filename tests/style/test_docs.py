@@ -1,6 +1,7 @@
 """The documentation holds together: the README stays short, every relative link of README.md and
 docs/*.md reaches a file of the repository (and, with a #anchor, a heading of it, as GitHub names
-headings), every page of docs/ is in the index, and no file points outside the repository."""
+headings), every page of docs/ is in the index, in one row, and no file points outside the
+repository."""
 
 import os
 import re
@@ -131,12 +132,18 @@ class Docs(unittest.TestCase):
         self.assertGreater(checked, 20)
         self.assertEqual(problems, [], "broken links:\n" + "\n".join(problems))
 
-    def test_every_page_is_in_the_index(self):
+    def test_every_page_is_in_the_index_once(self):
         index = os.path.join(TOP, "docs", "README.md")
+        with open(index, encoding="utf-8") as f:
+            rows = [line for line in f.read().split("\n") if line.startswith("| [")]
+        firsts = [os.path.normpath(LINK.search(r).group(1).partition("#")[0]) for r in rows]
         listed = {os.path.normpath(t.partition("#")[0]) for _, t in links(index)}
         missing = [p for p in pages() if p.startswith("docs/") and p != "docs/README.md"
                    and os.path.basename(p) not in listed]
         self.assertEqual(missing, [], "docs/README.md does not list: " + ", ".join(missing))
+        twice = sorted({f for f in firsts if firsts.count(f) > 1})
+        self.assertEqual(twice, [], "docs/README.md has more than one row of: " + ", ".join(twice))
+        self.assertGreater(len(rows), 15)
 
     def test_no_file_points_outside_the_repository(self):
         names = files()
