@@ -361,8 +361,9 @@ static void test_priority_cut(void **state)
 	assert_int_equal(plain[0], '#');
 	assert_memory_equal(plain + 1, plan.note, strlen(plan.note));
 
-	/* As many as fit: with one count record more, the codes would not hold them. */
-	struct chunk_plan other;
+	/* As many as fit: with one count record more, the codes would not hold them. (The plan
+	 * copied: its counts of each level, which chunk_plan_codes() made, go into the note.) */
+	struct chunk_plan other = plan;
 	assert_false(chunk_fits_with(&work, &other, CHUNK_LEVEL_COUNT, counts + 1));
 	assert_true(chunk_fits_with(&work, &other, CHUNK_LEVEL_COUNT, counts));
 	assert_int_equal(other.codes, plan.codes);
