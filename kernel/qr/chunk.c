@@ -12,8 +12,9 @@
 #include "kernel/qr/base45.h"
 #include "kernel/qr/chunk.h"
 
-/* A code's first try: the plain text 6 times its deflated size, times 16. */
-#define CHUNK_RATIO16_FIRST (6 * 16)
+/* A code's first try: the plain text 8 times its deflated size (the suite's records deflate so,
+ * primed with the dictionary), times 16. */
+#define CHUNK_RATIO16_FIRST (8 * 16)
 
 /* The first level: what a reader needs to know what ran and how it ended (chunk.h). */
 static const char *const first_level_types[] = {
@@ -469,17 +470,17 @@ static void put_le32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-size_t chunk_bytes(uint32_t run_id, unsigned number, unsigned total, unsigned flags,
-		   const uint8_t *deflated, size_t len, uint8_t *out)
+size_t chunk_bytes(const struct chunk_header *h, const uint8_t *deflated, size_t len, uint8_t *out)
 {
-	put_le32(out, run_id);
-	out[4] = (uint8_t)number;
-	out[5] = (uint8_t)total;
-	out[6] = (uint8_t)flags;
+	put_le32(out, h->run_id);
+	out[4] = (uint8_t)h->number;
+	out[5] = (uint8_t)h->total;
+	out[6] = (uint8_t)h->flags;
+	out[7] = (uint8_t)h->per_page;
 	if (deflated != out + CHUNK_HEADER_LEN)
 		memmove(out + CHUNK_HEADER_LEN, deflated, len);
-	uint32_t crc = crc32_ieee(0, out, 7);
-	put_le32(out + 7, crc32_ieee(crc, out + CHUNK_HEADER_LEN, len));
+	uint32_t crc = crc32_ieee(0, out, 8);
+	put_le32(out + 8, crc32_ieee(crc, out + CHUNK_HEADER_LEN, len));
 	return CHUNK_HEADER_LEN + len;
 }
 

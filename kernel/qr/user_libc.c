@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The C library functions that Debian's libdeflate.a and libqrcodegen.a call, for their ring-3
+ * The C library functions that Debian's libz.a and libqrcodegen.a call, for their ring-3
  * run (kernel/qr/job.h): the string functions, an allocator over the job's heap, and the two
  * ways glibc ends a program that went wrong (__stack_chk_fail, __assert_fail), which here end the
  * ring-3 call with a status instead.
