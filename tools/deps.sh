@@ -37,18 +37,25 @@ set -u
 #                            converted into C at build time (kernel/font.h)
 #   tesseract-ocr tesseract-ocr-eng python3-pil
 #                            the screen tests: OCR of QEMU's screendump (tests/qemu/cases_screen.py);
-#                            python3-pil also makes the degraded photos of the QR tests
-#   libdeflate-dev libqrcodegen-dev
-#                            the end-of-run screen's QR codes (kernel/qr/): libdeflate.a and
-#                            libqrcodegen.a, linked into the kernel's ring-3 code
-#   zbar-tools               pmu-report --from-photos: zbarimg reads the QR codes in the photos
+#                            python3-pil also reads the photos of the QR codes and makes the
+#                            degraded ones of the tests and tools/qr-measure (tools/qr_photo.py)
+#   zlib1g-dev libqrcodegen-dev
+#                            the end-of-run screen's QR codes (kernel/qr/): libz.a (deflate with a
+#                            preset dictionary) and libqrcodegen.a, linked into the kernel's ring-3
+#                            code, and into tools/src/qr-pages, which draws the pages on the host
+#   python3-zxing-cpp        pmu-report --from-photos: zxing-cpp reads the QR codes in the photos
+#   zbar-tools               pmu-report --from-photos: zbarimg reads what zxing-cpp left unread
 #   qrencode                 the report's tests make QR pictures of a log on the host
 #                            (tests/report/test_compare_cli.py), a second encoder beside the kernel's
+#   ffmpeg                   pmu-report --from-photos reads a video of the screen (its frames);
+#                            tools/qemu-run --video and the QR tests make one of the pages
+#   python3-numpy            the video's frames as arrays for zxing-cpp, the photos' keystone and
+#                            lamp (tools/qr_photo.py)
 PACKAGES="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 gnu-efi qemu-system-x86 ovmf libcmocka-dev libpfm4-dev python3 python3-matplotlib
 python3-hypothesis python3-capstone libzydis-dev clang-14 libclang-rt-14-dev clang-format-14
-console-setup-linux tesseract-ocr tesseract-ocr-eng python3-pil libdeflate-dev libqrcodegen-dev
-zbar-tools qrencode"
+console-setup-linux tesseract-ocr tesseract-ocr-eng python3-pil zlib1g-dev libqrcodegen-dev
+python3-zxing-cpp zbar-tools qrencode ffmpeg python3-numpy"
 
 if [ "${1:-}" = "--list" ]; then
 	echo $PACKAGES

@@ -1,35 +1,49 @@
-"""The records of a run read back from photos of its QR codes (pmu-report --from-photos).
+"""The records of a run read back from photos or a video of its QR codes (pmu-report --from-photos).
 
-At the end of a run on a framebuffer the kernel shows its records as a sequence of QR codes
-(docs/qr-codes.md, kernel/qr/chunk.h). Each code's text is "PMU1:" and Base45 (RFC 9285) of:
+At the end of a run on a framebuffer the kernel shows its records as pages of QR codes
+(docs/qr-codes.md, kernel/qr/chunk.h). Each code's text is "PMU2:" and Base45 (RFC 9285) of:
 
     run id (4 bytes, little-endian), number (1, from 1), total (1), flags (1: 1 = records were
-    left out), CRC-32 (4, little-endian, zlib's, of the 7 bytes before it and the rest), then the
-    chunk's text deflated (RFC 1951, raw)
+    left out), per page (1: the codes a page shows), CRC-32 (4, little-endian, zlib's, of the 8
+    bytes before it and the rest), then the chunk's text deflated (RFC 1951, raw) with the preset
+    dictionary kernel/qr/dictionary.txt
 
-and the chunk's text is record lines: "<json>", or "@<seq> <json>" where the numbering jumps (the
-first line of every chunk), and "#<note>" lines saying what the codes leave out. This module finds
-the codes in the pictures with zbar (Debian's zbar-tools: zbarimg), checks each, puts the chunks
-of one run in order and rebuilds the serial log's record lines ("@<seq> <crc32> <json>"), which
-pmu-report then reads as it reads a serial log.
+("PMU1:", issue 19's codes, has no per-page byte and no dictionary), and the chunk's text is record
+lines: "<json>", or "@<seq> <json>" where the numbering jumps (the first line of every chunk), and
+"#<note>" lines saying what the codes leave out. This module finds the codes in pictures (any
+file PIL opens) and in videos (any file Debian's ffmpeg reads: frames sampled a few times a
+second), with zxing-cpp (Debian's python3-zxing-cpp) first and zbar (zbar-tools: zbarimg) where
+zxing-cpp left a page incomplete or found nothing; checks each code, puts the chunks of one run in
+order and rebuilds the serial log's record lines ("@<seq> <crc32> <json>"), which pmu-report then
+reads as it reads a serial log.
 """
 
+import functools
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import zlib
 
 PREFIX = "PMU1:"
 HEADER_LEN = 11
+PREFIX_2 = "PMU2:"
+HEADER_LEN_2 = 12
 FLAG_LEFT_OUT = 1
 BASE45 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 _BASE45_VALUE = {c: i for i, c in enumerate(BASE45)}
 ZBARIMG = "zbarimg"
+FFMPEG = "ffmpeg"
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DICTIONARY = os.path.join(TOP, "kernel", "qr", "dictionary.txt")
+DICTIONARY_CRC = 0x536050B8   # kernel/qr/dictionary.h, QR_DICTIONARY_CRC
+VIDEO_FPS = 4                 # frames sampled a second of video
+VIDEO_WIDTH_MAX = 1920        # larger frames are scaled down to this width before decoding
 
 
 class PhotoError(Exception):
-    """A picture that cannot be read at all, or no zbar: pmu-report's exit status 2."""
+    """A picture or video that cannot be read at all, or no decoder: pmu-report's exit status 2."""
 
 
 def base45_decode(text):
@@ -55,47 +69,120 @@ def base45_decode(text):
     return bytes(out)
 
 
+_dictionary = None
+
+
+def dictionary():
+    """The preset dictionary of PMU2 codes, checked against the format's CRC."""
+    global _dictionary
+    if _dictionary is None:
+        with open(DICTIONARY, "rb") as f:
+            data = f.read()
+        if zlib.crc32(data) & 0xFFFFFFFF != DICTIONARY_CRC:
+            raise PhotoError("%s is not the dictionary of the PMU2 codes (its CRC-32 is %08x, "
+                             "not %08x)" % (DICTIONARY, zlib.crc32(data) & 0xFFFFFFFF,
+                                            DICTIONARY_CRC))
+        _dictionary = data
+    return _dictionary
+
+
 class Chunk:
     """One code that passed its checks."""
 
-    def __init__(self, run_id, number, total, flags, text, source):
+    def __init__(self, run_id, number, total, flags, text, source, per_page=None):
         self.run_id = run_id
         self.number = number
         self.total = total
         self.flags = flags
         self.text = text          # the chunk's plain text
         self.source = source      # the picture it came from
+        self.per_page = per_page  # codes a page shows (None: a PMU1 code, one a page)
+
+    def page(self):
+        return (self.number - 1) // (self.per_page or 1) + 1
 
 
 def parse_code(text, source="-"):
     """A Chunk, or ValueError saying why the text is not an intact code of a run."""
-    if not text.startswith(PREFIX):
+    if text.startswith(PREFIX_2):
+        header, zdict = HEADER_LEN_2, dictionary()
+    elif text.startswith(PREFIX):
+        header, zdict = HEADER_LEN, None
+    else:
         raise ValueError("not a pmu-testkernel code")
     data = base45_decode(text[len(PREFIX):])
-    if len(data) < HEADER_LEN:
+    if len(data) < header:
         raise ValueError("a code of %d bytes, shorter than its header" % len(data))
     run_id = int.from_bytes(data[0:4], "little")
     number, total, flags = data[4], data[5], data[6]
-    crc = int.from_bytes(data[7:11], "little")
-    if zlib.crc32(data[11:], zlib.crc32(data[:7])) & 0xFFFFFFFF != crc:
+    per_page = data[7] if zdict is not None else None
+    crc = int.from_bytes(data[header - 4:header], "little")
+    if zlib.crc32(data[header:], zlib.crc32(data[:header - 4])) & 0xFFFFFFFF != crc:
         raise ValueError("its CRC does not match (a misread code)")
     if not 1 <= number <= total:
         raise ValueError("number %d of %d" % (number, total))
+    if per_page == 0:
+        raise ValueError("0 codes a page")
     try:
-        plain = zlib.decompress(data[11:], -15)
+        inflate = zlib.decompressobj(-15, zdict=zdict) if zdict else zlib.decompressobj(-15)
+        plain = inflate.decompress(data[header:]) + inflate.flush()
     except zlib.error as e:
         raise ValueError("its deflated text does not inflate: %s" % e) from None
-    return Chunk(run_id, number, total, flags, plain.decode("utf-8", "replace"), source)
+    return Chunk(run_id, number, total, flags, plain.decode("utf-8", "replace"), source,
+                 per_page)
+
+
+# ---- the decoders ---------------------------------------------------------------------------
+
+def zxing_available():
+    try:
+        import zxingcpp  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def zbar_available():
     return shutil.which(ZBARIMG) is not None
 
 
-def codes_in(path):
-    """The texts of the QR codes zbar finds in one picture (PNG, JPEG, ...)."""
-    if not os.path.isfile(path):
-        raise PhotoError("%s: no such file" % path)
+def _zxing_tries():
+    """How zxing-cpp looks at a picture, in turn, while a page stays incomplete: as it is; with
+    its global-histogram binarizer; scaled by 1.25; turned upside down. zxing-cpp 1.4 misses a
+    few codes in ten at 8% keystone from one look, each time at some angles and not at others
+    (its finder pattern search and perspective estimate); another look reads them
+    (docs/qr-codes.md, "The decoders")."""
+    import zxingcpp
+    from PIL import Image
+
+    def look(image, **options):
+        return [r.text for r in zxingcpp.read_barcodes(
+            image, formats=zxingcpp.BarcodeFormat.QRCode, **options) if r.text]
+    return (
+        look,
+        lambda image: look(image, binarizer=zxingcpp.Binarizer.GlobalHistogram),
+        lambda image: look(image.resize((image.size[0] * 5 // 4, image.size[1] * 5 // 4),
+                                        Image.BILINEAR)),
+        lambda image: look(image.transpose(Image.ROTATE_180)),
+    )
+
+
+def zxing_texts(image, tries=4):
+    """The texts of the QR codes zxing-cpp finds in a PIL image or a grey numpy array, looking
+    again (up to tries looks, _zxing_tries()) while a page is incomplete."""
+    from PIL import Image
+    if not isinstance(image, Image.Image):
+        image = Image.fromarray(image)
+    texts = []
+    for look in _zxing_tries()[:tries]:
+        texts += [t for t in look(image) if t not in texts]
+        if not incomplete(texts):
+            break
+    return texts
+
+
+def zbar_texts(path):
+    """The texts of the QR codes zbar finds in one picture file (PNG, JPEG, PGM, ...)."""
     run = subprocess.run([ZBARIMG, "--nodbus", "--raw", "-q", "-Sdisable", "-Sqrcode.enable",
                           path], capture_output=True, timeout=300)
     # zbarimg: 0 found some, 4 found none; anything else is a picture it could not read.
@@ -104,6 +191,156 @@ def codes_in(path):
         raise PhotoError("%s: zbarimg cannot read it (%s)" % (
             path, reason[-1] if reason else "status %d" % run.returncode))
     return [t for t in run.stdout.decode("utf-8", "replace").split("\n") if t]
+
+
+@functools.lru_cache(maxsize=4096)
+def place_of(text):
+    """(run id, number, total, per page) of a code's text; None when it is no intact code."""
+    try:
+        chunk = parse_code(text)
+    except ValueError:
+        return None
+    return chunk.run_id, chunk.number, chunk.total, chunk.per_page or 1
+
+
+def incomplete(texts):
+    """Whether the codes read may not be all of their pages': none read, one that is no intact
+    code of a run, or a page with some of its codes missing."""
+    if not texts:
+        return True
+    found, wanted = set(), set()
+    for text in texts:
+        place = place_of(text)
+        if place is None:
+            return True
+        run_id, number, total, per_page = place
+        first = (number - 1) // per_page * per_page + 1
+        found.add((run_id, number))
+        wanted |= {(run_id, n) for n in range(first, min(first + per_page, total + 1))}
+    return not wanted <= found
+
+
+def codes_in(path):
+    """The texts of the QR codes in one picture: zxing-cpp's, and zbar's where zxing-cpp left a
+    page incomplete or is not installed."""
+    if not os.path.isfile(path):
+        raise PhotoError("%s: no such file" % path)
+    texts = []
+    if zxing_available():
+        from PIL import Image
+        try:
+            with Image.open(path) as image:
+                texts = zxing_texts(image.convert("L"))
+        except OSError:
+            pass  # not a picture PIL reads: zbar says why
+    if zbar_available() and incomplete(texts):
+        texts += [t for t in zbar_texts(path) if t not in texts]
+    return texts
+
+
+def is_picture(path):
+    from PIL import Image
+    try:
+        with Image.open(path) as image:
+            image.verify()
+        return True
+    except Exception:  # PIL raises many kinds for what is not a picture
+        return False
+
+
+# ---- videos ---------------------------------------------------------------------------------
+
+def video_frames(path, fps=VIDEO_FPS):
+    """The frames of a video, fps a second, as grey numpy arrays, scaled down to at most
+    VIDEO_WIDTH_MAX wide (ffmpeg turns them upright as the file says). PhotoError when ffmpeg
+    cannot read the file."""
+    import numpy
+    if shutil.which(FFMPEG) is None:
+        raise PhotoError("%s is neither a picture nor, without ffmpeg, a video (Debian's ffmpeg: "
+                         "tools/deps.sh installs it)" % path)
+    proc = subprocess.Popen(
+        [FFMPEG, "-v", "error", "-nostdin", "-i", path, "-vf",
+         "fps=%g,scale='min(%d,iw)':-2" % (fps, VIDEO_WIDTH_MAX), "-f", "image2pipe", "-c:v",
+         "pgm", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    frames = 0
+    try:
+        while True:
+            header = _pgm_header(proc.stdout)
+            if header is None:
+                break
+            width, height = header
+            data = proc.stdout.read(width * height)
+            if len(data) < width * height:
+                break
+            frames += 1
+            yield numpy.frombuffer(data, numpy.uint8).reshape(height, width)
+    finally:
+        proc.stdout.close()
+        error = proc.stderr.read().decode("utf-8", "replace").strip()
+        proc.stderr.close()
+        status = proc.wait()
+    if status != 0 or not frames:
+        raise PhotoError("%s: neither a picture nor a video ffmpeg reads (%s)" % (
+            path, error.splitlines()[-1] if error else "no frames"))
+
+
+def _pgm_header(stream):
+    """(width, height) of the next binary PGM (P5, maxval 255) on the stream; None at its end."""
+    fields = []
+    while len(fields) < 4:
+        token = b""
+        while True:
+            c = stream.read(1)
+            if not c:
+                return None
+            if c.isspace():
+                if token:
+                    break
+                continue
+            token += c
+        fields.append(token)
+    if fields[0] != b"P5" or fields[3] != b"255":
+        raise PhotoError("ffmpeg gave frames of another kind (%r)" % fields)
+    return int(fields[1]), int(fields[2])
+
+
+def codes_in_video(path, have, fps=VIDEO_FPS):
+    """The texts read in a video's frames, each once: zxing-cpp on every frame, zbar on a frame
+    where zxing-cpp left a page incomplete or found nothing, as long as some code of the run is
+    still missing (have: texts already read); no frame more once every code of a run is read.
+    Returns (texts, frames read)."""
+    from PIL import Image
+    texts, seen, frames = [], set(have), 0
+    work = tempfile.mkdtemp(prefix="pmu-video-")
+    try:
+        for frame in video_frames(path, fps):
+            frames += 1
+            found = zxing_texts(frame) if zxing_available() else []
+            if zbar_available() and incomplete(found) and not _complete(seen | set(found)):
+                still = os.path.join(work, "frame.pgm")
+                Image.fromarray(frame).save(still)
+                found += [t for t in zbar_texts(still) if t not in found]
+            for text in found:
+                if text not in seen:
+                    seen.add(text)
+                    texts.append(text)
+            if _complete(seen):
+                break
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return texts, frames
+
+
+def _complete(texts):
+    """Whether the texts hold every code of a run."""
+    numbers = {}
+    for text in texts:
+        place = place_of(text)
+        if place is not None:
+            numbers.setdefault(place[0], set()).add(place[1])
+            if len(numbers[place[0]]) == place[2]:
+                return True
+    return False
 
 
 def plural_numbers(numbers):
@@ -117,13 +354,15 @@ class Assembly:
 
     def __init__(self):
         self.pictures = 0
-        self.codes_seen = 0       # every code zbar read, duplicates and strangers included
+        self.videos = []          # (path, frames sampled, distinct codes read)
+        self.codes_seen = 0       # every code read, duplicates and strangers included
         self.chunks = {}          # number -> Chunk, of the run chosen
         self.run_id = None
         self.total = None
+        self.per_page = None
         self.flags = 0
         self.problems = []        # codes that failed their checks, other runs, conflicts
-        self.empty = []           # pictures without any code
+        self.empty = []           # pictures and videos without any code
         self.notes = []           # what the kernel says the codes leave out
         self.log = ""
 
@@ -132,7 +371,11 @@ class Assembly:
 
     def summary(self):
         """The photo check, in lines, as pmu-report prints it before the log check."""
-        out = ["Photos: %d picture(s), %d code(s) read" % (self.pictures, self.codes_seen)]
+        out = ["Photos: %d picture(s)%s, %d code(s) read" % (
+            self.pictures, ", %d video(s)" % len(self.videos) if self.videos else "",
+            self.codes_seen)]
+        for path, frames, codes in self.videos:
+            out.append("  %s: %d frame(s) read, %d distinct code(s)" % (path, frames, codes))
         if self.run_id is None:
             out.append("  no code of a pmu-testkernel run was found")
         else:
@@ -142,14 +385,27 @@ class Assembly:
                 if self.flags & FLAG_LEFT_OUT else ""))
         missing = self.missing()
         if missing:
-            out.append("  records %s of %d not found: photograph %s again" % (
-                plural_numbers(missing), self.total, "it" if len(missing) == 1 else "them"))
+            out.append("  %s not found: %s" % (self._missing_words(missing),
+                                                "film or photograph it again"
+                                                if len(missing) == 1 else
+                                                "film or photograph them again"))
         for note in self.notes:
             out.append("  not in the codes: " + note)
         for picture in self.empty:
             out.append("  %s: no QR code found" % picture)
         out.extend("  " + p for p in self.problems)
         return out
+
+    def _missing_words(self, missing):
+        """'records 4 and 7 of 11' (one code a page) or 'codes 4 and 7 of 16 (pages 2 and 4 of
+        8)'."""
+        if not self.per_page:
+            return "records %s of %d" % (plural_numbers(missing), self.total)
+        pages = sorted({(n - 1) // self.per_page + 1 for n in missing})
+        all_pages = (self.total + self.per_page - 1) // self.per_page
+        return "code%s %s of %d (page%s %s of %d)" % (
+            "s" if len(missing) > 1 else "", plural_numbers(missing), self.total,
+            "s" if len(pages) > 1 else "", plural_numbers(pages), all_pages)
 
 
 def assemble(texts_by_picture):
@@ -185,6 +441,7 @@ def _take(a, chunk):
     """One chunk of the chosen run; a repeat must say the same."""
     if a.total is None:
         a.total = chunk.total
+        a.per_page = chunk.per_page
     a.flags |= chunk.flags
     if chunk.total != a.total:
         a.problems.append("%s: code %d says %d codes, another %d: ignored" % (
@@ -225,12 +482,30 @@ def rebuild_log(chunks, notes):
     return "".join(line + "\n" for line in out)
 
 
-def read_photos(paths):
-    """Decode every picture and assemble the log; PhotoError when one cannot be read at all."""
-    if not zbar_available():
-        raise PhotoError("zbarimg is not installed (Debian's zbar-tools: tools/deps.sh "
-                         "installs it)")
-    pictures = []
+def read(paths, fps=VIDEO_FPS):
+    """Decode every picture and video and assemble the log; PhotoError when one cannot be read
+    at all or no decoder is installed."""
+    if not zxing_available() and not zbar_available():
+        raise PhotoError("neither zxing-cpp nor zbar is installed (Debian's python3-zxing-cpp "
+                         "and zbar-tools: tools/deps.sh installs them)")
+    pictures, videos, seen = [], [], []
     for path in paths:
-        pictures.append((path, codes_in(path)))
-    return assemble(pictures)
+        if not os.path.isfile(path):
+            raise PhotoError("%s: no such file" % path)
+        if is_picture(path):
+            pictures.append((path, codes_in(path)))
+            seen += pictures[-1][1]
+        else:
+            texts, frames = codes_in_video(path, seen, fps)
+            videos.append((path, frames, len(texts)))
+            pictures.append((path, texts))
+            seen += texts
+    a = assemble(pictures)
+    a.pictures -= len(videos)
+    a.videos = videos
+    return a
+
+
+def read_photos(paths):
+    """Decode every picture (or video) and assemble the log: read() at its default rate."""
+    return read(paths)

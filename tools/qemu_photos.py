@@ -3,33 +3,35 @@
 Used by tools/qemu_boot.py (boot(photos=DIR): tools/qemu-run --photos, the tests/qemu `qr/` cases).
 Once the kernel has halted, it shows in turn the summary and each page of QR codes
 (kernel/end_screen.c), and says on the serial port when a page is on the screen and when it
-goes: "qr: records 3 of 8 on the screen", then "qr: records 3 of 8 off the screen" before the
-screen changes again. On the first line this takes a screendump through QMP; once QEMU has written
-it, the second line must not be in yet, or the screen may have changed meanwhile and the page is
-taken again on the next round. Nothing sleeps: every wait is on QEMU's output.
+goes: "qr: page 3 of 8 on the screen", then "qr: page 3 of 8 off the screen" before the screen
+changes again. On the first line this takes a screendump through QMP; once QEMU has written it,
+the second line must not be in yet, or the screen may have changed meanwhile and the page is taken
+again on the next round. Nothing sleeps: every wait is on QEMU's output.
 """
 
 import os
 import re
 import time
 
-ON_RE = re.compile(rb"qr: records (\d+) of (\d+) on the screen\r?\n")
-MADE_RE = re.compile(rb"qr: (\d+) codes of \d+ records[^\n]*\n")
+ON_RE = re.compile(rb"qr: page (\d+) of (\d+) on the screen\r?\n")
+MADE_RE = re.compile(rb"qr: (\d+) codes on (\d+) pages of \d+ records[^\r\n]*")
 NONE_RE = re.compile(rb"no QR codes of the records: ([^\r\n]*)\r?\n")
 NOTE_RE = re.compile(rb"qr: not in the codes: ([^\r\n]*)\r?\n")
 
 
 def page_name(number, total):
-    """The file of one page: records-03-of-08.png."""
-    return "records-%02d-of-%02d.png" % (number, total)
+    """The file of one page: page-03-of-08.png."""
+    return "page-%02d-of-%02d.png" % (number, total)
 
 
 class Photos:
-    """What capture() got: the files in page order, the codes, and why some are missing."""
+    """What capture() got: the files in page order, the pages and codes, and why some are
+    missing."""
 
     def __init__(self):
         self.files = []
-        self.total = None
+        self.total = None   # pages
+        self.codes = None   # codes on them
         self.made = ""      # the kernel's line about the codes it made
         self.note = ""      # what the codes leave out, in the kernel's words
         self.retaken = 0    # screendumps thrown away because the page changed meanwhile
@@ -51,8 +53,8 @@ def capture(read_more, data, screendump, directory, deadline):
     cursor = 0
     while True:
         made = MADE_RE.search(data)
-        if made and photos.total is None:
-            photos.total = int(made.group(1))
+        if made and photos.codes is None:
+            photos.codes, photos.total = int(made.group(1)), int(made.group(2))
             photos.made = made.group(0).decode("ascii", "replace").strip()
         none = NONE_RE.search(data)
         if none:
@@ -91,9 +93,10 @@ def _take(read_more, data, screendump, directory, number, total, since):
     partial = final + ".part.png"
     screendump(partial)
     read_more(0)  # everything the kernel printed until now
-    off = b"qr: records %d of %d off the screen" % (number, total)
+    off = b"qr: page %d of %d off the screen" % (number, total)
     if off in data[since:]:
         os.unlink(partial)
         return None
     os.replace(partial, final)
     return final
+

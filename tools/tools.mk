@@ -31,3 +31,11 @@ $(BUILD)/tools/psf2c: $(call tool_objs,psf2c)
 
 # Its PSF reader is host-tested (tests/host/test_psf.c).
 $(BUILD)/host/tests/test_psf: $(BUILD)/host/tools/src/psf2c/psf.o
+
+# The pages of QR codes a screen would show for a log, drawn by the kernel's code (kernel/qr/), for
+# tools/qr-measure: the kernel's ring-3 pure code with the host's zlib and libqrcodegen.
+TOOLS += qr-pages
+QR_PAGES_QR_OBJS := $(patsubst %.c,$(BUILD)/tools/obj/%.o,$(QR_USER_PURE))
+$(BUILD)/tools/qr-pages: $(call tool_objs,qr-pages) $(QR_PAGES_QR_OBJS) $$(TOOL_PURE_OBJS)
+	$(say) LD $@
+	$(Q)$(CC) -o $@ $^ -lz -lqrcodegen

@@ -12,6 +12,10 @@
 #include "kernel/qr/base45.h"
 #include "kernel/qr/chunk.h"
 
+/* A code's first try: the plain text 8 times its deflated size (the suite's records deflate so,
+ * primed with the dictionary), times 16. */
+#define CHUNK_RATIO16_FIRST (8 * 16)
+
 /* The first level: what a reader needs to know what ran and how it ended (chunk.h). */
 static const char *const first_level_types[] = {
 	"boot", "pmu", "verdict", "exp", "exception", "end"
@@ -249,12 +253,17 @@ static unsigned largest_fit(struct chunk_work *w, unsigned a, unsigned n, const 
  * Lay the kept lines out in codes, from the first; codes_max + 1 when they need more. w->need
  * says how many codes they need, in thousandths: the last code's share of its capacity counts,
  * and lines beyond codes_max codes count as the ones that fitted did.
+ *
+ * The same lines always give the same codes: the first try starts from the same ratio every time.
+ * (A deflated size does not always grow with the text, so a search that started elsewhere could
+ * end elsewhere, and the priority cut's last packing would differ from the one it measured.)
  */
 static unsigned pack(struct chunk_work *w, struct chunk_plan *plan, const char *note)
 {
 	unsigned n = 0, codes = 0;
 	size_t size = 0;
 
+	w->ratio16 = CHUNK_RATIO16_FIRST;
 	for (unsigned i = 0; i < w->count; i++)
 		if (w->lines[i].kept)
 			w->ids[n++] = i;
@@ -429,8 +438,6 @@ static bool cut(struct chunk_work *w, struct chunk_plan *plan)
 bool chunk_plan_codes(struct chunk_work *w, struct chunk_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
-	if (!w->ratio16)
-		w->ratio16 = 6 * 16;
 	plan->records = w->count;
 	mark_too_long(w, plan);
 	if (chunk_fits_with(w, plan, CHUNK_LEVELS, 0))
@@ -463,17 +470,17 @@ static void put_le32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-size_t chunk_bytes(uint32_t run_id, unsigned number, unsigned total, unsigned flags,
-		   const uint8_t *deflated, size_t len, uint8_t *out)
+size_t chunk_bytes(const struct chunk_header *h, const uint8_t *deflated, size_t len, uint8_t *out)
 {
-	put_le32(out, run_id);
-	out[4] = (uint8_t)number;
-	out[5] = (uint8_t)total;
-	out[6] = (uint8_t)flags;
+	put_le32(out, h->run_id);
+	out[4] = (uint8_t)h->number;
+	out[5] = (uint8_t)h->total;
+	out[6] = (uint8_t)h->flags;
+	out[7] = (uint8_t)h->per_page;
 	if (deflated != out + CHUNK_HEADER_LEN)
 		memmove(out + CHUNK_HEADER_LEN, deflated, len);
-	uint32_t crc = crc32_ieee(0, out, 7);
-	put_le32(out + 7, crc32_ieee(crc, out + CHUNK_HEADER_LEN, len));
+	uint32_t crc = crc32_ieee(0, out, 8);
+	put_le32(out + 8, crc32_ieee(crc, out + CHUNK_HEADER_LEN, len));
 	return CHUNK_HEADER_LEN + len;
 }
 

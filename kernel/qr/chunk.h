@@ -13,9 +13,14 @@
  *	number		1 byte, from 1
  *	total		1 byte: the codes of the run
  *	flags		1 byte: CHUNK_FLAG_LEFT_OUT when the codes do not carry every record
- *	CRC-32		4 bytes, little-endian: IEEE (zlib's crc32) of the 7 bytes before it and
+ *	per page	1 byte: the codes a page shows (code n is on page (n - 1) / per page + 1)
+ *	CRC-32		4 bytes, little-endian: IEEE (zlib's crc32) of the 8 bytes before it and
  *			the deflated text after it
- *	deflated text	the rest
+ *	deflated text	the rest: raw deflate primed with the preset dictionary
+ *			(kernel/qr/compress.h)
+ *
+ * The prefix names the format: "PMU1:" was issue 19's (no per-page byte, no dictionary), which
+ * tools/pmu_photos.py still reads.
  *
  * When the log needs more than codes_max codes, the priority cut keeps every record of the first
  * level (boot, pmu, verdict, exp, exception, end), then as many of the second (every other type
@@ -31,10 +36,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CHUNK_TEXT_PREFIX "PMU1:"
-#define CHUNK_HEADER_LEN 11
+#define CHUNK_TEXT_PREFIX "PMU2:"
+#define CHUNK_HEADER_LEN 12
 #define CHUNK_FLAG_LEFT_OUT 1
-#define CHUNK_CODES_MAX 30
+#define CHUNK_CODES_MAX 99 /* two digits beside each code on the screen (kernel/qr/page.h) */
 #define CHUNK_NOTE_MAX 320
 #define CHUNK_PLAIN_MAX (256 * 1024) /* a chunk's plain text at most */
 
@@ -63,7 +68,7 @@ struct chunk_work {
 	uint8_t *deflated;  /* 4 * capacity bytes of scratch (deflate gets that much room) */
 	uint32_t *ids;	    /* count entries of scratch */
 	uint64_t copy_left; /* records the copy had no room for: the note names them */
-	unsigned ratio16;   /* plain bytes per deflated byte, times 16: the last chunk's */
+	unsigned ratio16;   /* plain bytes per deflated byte, times 16: the last code's */
 	unsigned probes;    /* compressions tried, for the statistics */
 	uint64_t need;	    /* the last packing's codes needed, in thousandths (chunk.c) */
 	uint64_t need_all;  /* the same for the whole log */
@@ -99,9 +104,15 @@ bool chunk_plan_codes(struct chunk_work *w, struct chunk_plan *plan);
 size_t chunk_plain(const struct chunk_work *w, const struct chunk_plan *plan, unsigned k, char *out,
 		   size_t size);
 
+/* What a chunk's header says besides its text. */
+struct chunk_header {
+	uint32_t run_id;
+	unsigned number, total, flags, per_page;
+};
+
 /* The header before deflated[0..len) in out (which then holds both); the chunk's length. */
-size_t chunk_bytes(uint32_t run_id, unsigned number, unsigned total, unsigned flags,
-		   const uint8_t *deflated, size_t len, uint8_t *out);
+size_t chunk_bytes(const struct chunk_header *header, const uint8_t *deflated, size_t len,
+		   uint8_t *out);
 
 /* A code's text: the prefix and Base45 of bytes[0..len), into out; its length (no NUL). */
 size_t chunk_text(const uint8_t *bytes, size_t len, char *out);

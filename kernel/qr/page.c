@@ -7,43 +7,34 @@
 #include "kernel/lib/format.h"
 #include "kernel/qr/page.h"
 
-/* Pixels between the code's quiet zone and the text. */
-#define TEXT_MARGIN_CELLS 1
-
-static uint32_t code_side(int version)
+bool qr_page_layout(const struct qr_page_shape *s, uint32_t width, uint32_t height,
+		    uint32_t cell_width, uint32_t cell_height, struct qr_page_layout *l)
 {
-	return 17 + 4 * (uint32_t)version; /* ISO/IEC 18004, 5.3.1: 21 modules at version 1 */
-}
+	unsigned codes = (unsigned)s->columns * s->rows;
 
-int qr_page_version(uint32_t width, uint32_t height, uint32_t cell_width)
-{
-	uint32_t text = (QR_TEXT_COLUMNS_MIN + TEXT_MARGIN_CELLS) * cell_width;
-
-	for (int version = 40; version >= 1; version--) {
-		uint32_t side = (code_side(version) + 2 * QR_QUIET_MODULES) * QR_MODULE_PX_MIN;
-		if (side <= height && side + text <= width)
-			return version;
+	if (!codes || codes > QR_PAGE_CODES_MAX || s->version < 1 || s->version > 40 ||
+	    !s->module_px || !cell_width || !cell_height)
+		return false;
+	uint32_t quiet = QR_QUIET_MODULES * s->module_px,
+		 side = qr_version_size(s->version) * s->module_px;
+	uint32_t label = QR_LABEL_DIGITS * QR_LABEL_SCALE * cell_width;
+	uint32_t cell_w = label + side + 2 * quiet, cell_h = side + 2 * quiet;
+	uint32_t grid_w = s->columns * cell_w, grid_h = s->rows * cell_h;
+	if (grid_w > width || grid_h + QR_TEXT_ROWS_MIN * cell_height > height)
+		return false;
+	uint32_t x0 = (width - grid_w) / 2,
+		 y0 = (height - grid_h - QR_TEXT_ROWS_MIN * cell_height) / 2;
+	l->module_px = s->module_px;
+	l->quiet_px = quiet;
+	l->codes = codes;
+	for (unsigned k = 0; k < codes; k++) {
+		l->code_x[k] = x0 + (k % s->columns) * cell_w + label + quiet;
+		l->code_y[k] = y0 + (k / s->columns) * cell_h + quiet;
 	}
-	return 0;
-}
-
-bool qr_page_layout(uint32_t width, uint32_t height, uint32_t cell_width, uint32_t cell_height,
-		    uint32_t size, struct qr_page_layout *l)
-{
-	uint32_t text = (QR_TEXT_COLUMNS_MIN + TEXT_MARGIN_CELLS) * cell_width;
-	uint32_t whole = size + 2 * QR_QUIET_MODULES;
-
-	if (!size || !cell_width || !cell_height || width <= text)
-		return false;
-	uint32_t by_height = height / whole, by_width = (width - text) / whole;
-	l->module_px = by_height < by_width ? by_height : by_width;
-	if (l->module_px < QR_MODULE_PX_MIN)
-		return false;
-	l->code_x = QR_QUIET_MODULES * l->module_px;
-	l->code_y = (height - size * l->module_px) / 2;
-	l->text_x = whole * l->module_px + TEXT_MARGIN_CELLS * cell_width;
-	l->text_y = l->code_y < cell_height ? cell_height : l->code_y;
-	l->columns = (width - l->text_x) / cell_width;
+	/* The text from the grid's left edge, a cell from the screen's edge at least. */
+	l->text_x = x0 > cell_width ? x0 : cell_width;
+	l->text_y = y0 + grid_h;
+	l->columns = (width - 2 * l->text_x) / cell_width;
 	if (l->columns > QR_PAGE_COLUMNS_MAX)
 		l->columns = QR_PAGE_COLUMNS_MAX;
 	l->rows = (height - l->text_y) / cell_height;
@@ -83,40 +74,45 @@ static void paragraph(struct qr_page_text *t, unsigned columns, const char *s)
 	} while (*s);
 }
 
+/* "codes 5 and 6 of 16", "codes 5 to 8 of 16", "code 16 of 16". */
+static void codes_words(char *buf, size_t size, const struct qr_page_facts *f)
+{
+	if (f->first == f->last)
+		format_snprintf(buf, size, "code %u of %u", f->first, f->total);
+	else
+		format_snprintf(buf, size, "codes %u %s %u of %u", f->first,
+				f->last == f->first + 1 ? "and" : "to", f->last, f->total);
+}
+
 void qr_page_text(const struct qr_page_facts *f, unsigned columns, struct qr_page_text *t)
 {
-	char buf[512];
+	char buf[512], codes[64];
 
 	if (columns > QR_PAGE_COLUMNS_MAX)
 		columns = QR_PAGE_COLUMNS_MAX;
 	t->count = 0;
-	format_snprintf(buf, sizeof(buf), "records %u of %u", f->number, f->total);
+	codes_words(codes, sizeof(codes), f);
+	format_snprintf(buf, sizeof(buf), "page %u of %u: %s", f->page, f->pages, codes);
 	paragraph(t, columns / 2, buf);
-	paragraph(t, columns, "");
-	format_snprintf(buf, sizeof(buf), "pmu-testkernel, run %08x: %s%s%s%s", f->run_id,
-			f->pass ? "PASS" : "FAIL", f->caveat ? " (" : "",
-			f->caveat ? f->caveat : "", f->caveat ? ")" : "");
+	format_snprintf(
+		buf, sizeof(buf), "pmu-testkernel, run %08x: %s%s%s%s; records @%llu to @%llu (%u)",
+		f->run_id, f->pass ? "PASS" : "FAIL", f->caveat ? " (" : "",
+		f->caveat ? f->caveat : "", f->caveat ? ")" : "", (unsigned long long)f->first_seq,
+		(unsigned long long)f->last_seq, f->records);
 	paragraph(t, columns, buf);
-	format_snprintf(buf, sizeof(buf), "@%llu to @%llu: %u records",
-			(unsigned long long)f->first_seq, (unsigned long long)f->last_seq,
-			f->records);
-	paragraph(t, columns, buf);
-	paragraph(t, columns, "");
 	paragraph(t, columns,
-		  "Photograph every code of this run: in any order, several on one photo or one "
-		  "twice is fine. Then, in a clone of pmu-testkernel:");
-	paragraph(t, columns, "tools/pmu-report --from-photos PHOTO...");
+		  "Film the screen until every page has gone by (or photograph every page), then "
+		  "in a clone of pmu-testkernel:");
+	paragraph(t, columns, "tools/pmu-report --from-photos VIDEO-OR-PHOTOS");
+	if (f->page < f->pages)
+		format_snprintf(buf, sizeof(buf), "Next, in %u.%u s: page %u of %u.", f->ms / 1000,
+				f->ms % 1000 / 100, f->page + 1, f->pages);
+	else
+		format_snprintf(buf, sizeof(buf), "Next, in %u.%u s: the summary, then page 1.",
+				f->ms / 1000, f->ms % 1000 / 100);
+	paragraph(t, columns, buf);
 	if (f->note && f->note[0]) {
-		paragraph(t, columns, "");
 		format_snprintf(buf, sizeof(buf), "Not in the codes: %s.", f->note);
 		paragraph(t, columns, buf);
 	}
-	paragraph(t, columns, "");
-	if (f->number < f->total)
-		format_snprintf(buf, sizeof(buf), "Next, in %u.%u s: records %u of %u.",
-				f->ms / 1000, f->ms % 1000 / 100, f->number + 1, f->total);
-	else
-		format_snprintf(buf, sizeof(buf), "Next, in %u.%u s: the summary, then records 1.",
-				f->ms / 1000, f->ms % 1000 / 100);
-	paragraph(t, columns, buf);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The C library functions that Debian's libdeflate.a and libqrcodegen.a call, for their ring-3
+ * The C library functions that Debian's libz.a and libqrcodegen.a call, for their ring-3
  * run (kernel/qr/job.h): the memory functions (the string functions are the kernel's own,
  * kernel/libc/strings.c, built for ring 3 too), an allocator over the job's heap, and the two
  * ways glibc ends a program that went wrong (__stack_chk_fail, __assert_fail), which here end the

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ring-3 side of the QR codes: the heap its C library functions allocate from, and the way
- * out when a library gives up (kernel/qr/user_libc.c).
+ * out when a library gives up (kernel/qr/user_libc.c). The code that makes the codes
+ * (kernel/qr/make.c) is pure and calls the same two functions on the host, where the C library
+ * answers malloc() and the host program gives user_give_up().
  */
 #ifndef KERNEL_QR_USER_LIBC_H
 #define KERNEL_QR_USER_LIBC_H

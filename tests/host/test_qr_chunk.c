@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The chunks of the QR codes (kernel/qr/chunk.c), with the library the kernel deflates with
- * (libdeflate, level 9, as kernel/qr/user_make.c): every code holds whole records, inflates on
- * its own and fits its capacity; the codes together give back every record in order; the header
+ * The chunks of the QR codes (kernel/qr/chunk.c), deflated as the kernel deflates them (zlib at
+ * level 9 primed with the dictionary, kernel/qr/compress.c): every code holds whole records,
+ * inflates on its own (with the dictionary, and only with it) and fits its capacity; the codes together give back every record in order; the header
  * and the text are what pmu-report expects; and a log too large for 30 codes keeps the records of
  * the first level, then as many of the next as fit, in the log's order.
  */
@@ -15,15 +15,19 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <libdeflate.h>
+#include <zlib.h>
 
+#include "kernel/lib/crc32.h"
 #include "kernel/qr/base45.h"
 #include "kernel/qr/chunk.h"
+#include "kernel/qr/compress.h"
+#include "kernel/qr/dictionary.h"
 #include "kernel/qr/record_copy.h"
 
 #define COPY_MAX (4 << 20)
 #define LINES_MAX 60000
-#define SMALL_CAPACITY 600 /* a code of about version 17 at level M: many codes from a small log */
+#define SMALL_CAPACITY 600 /* a code of about version 19 at level M: many codes from a small log */
+#define CODES_MAX 30	   /* as a job of one code a page (kernel/qr/plan.h, QR_PAGES_MAX) */
 
 static char copy_buf[COPY_MAX];
 static struct record_copy copy;
@@ -33,13 +37,27 @@ static char plain[CHUNK_PLAIN_MAX], plain2[CHUNK_PLAIN_MAX];
 static uint8_t deflated[64 * 1024];
 static struct chunk_work work;
 static struct chunk_plan plan;
-static struct libdeflate_compressor *compressor;
-static struct libdeflate_decompressor *decompressor;
+static void *compressor;
 static uint64_t seed;
 
-static size_t deflate(void *ctx, const void *in, size_t len, void *out, size_t avail)
+/* Raw inflate of in[0..len) into out, primed with dictionary (NULL: none); the length, or -1. */
+static long inflate_chunk(const uint8_t *in, size_t len, const uint8_t *dictionary, char *out,
+			  size_t size)
 {
-	return libdeflate_deflate_compress(ctx, in, len, out, avail);
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(inflateInit2(&z, -MAX_WBITS), Z_OK);
+	if (dictionary)
+		assert_int_equal(inflateSetDictionary(&z, dictionary, qr_dictionary_size()), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)size;
+	int r = inflate(&z, Z_FINISH);
+	long n = r == Z_STREAM_END ? (long)(size - z.avail_out) : -1;
+	inflateEnd(&z);
+	return n;
 }
 
 static unsigned next_random(unsigned limit)
@@ -108,29 +126,29 @@ static void setup_work(size_t capacity)
 	work.count = chunk_index(copy.buf, copy.used, lines, LINES_MAX);
 	assert_int_equal(work.count, chunk_count_lines(copy.buf, copy.used));
 	work.capacity = capacity;
-	work.codes_max = CHUNK_CODES_MAX;
-	work.deflate = deflate;
+	work.codes_max = CODES_MAX;
+	work.deflate = qr_compress;
 	work.deflate_ctx = compressor;
 	work.plain = plain2;
 	work.deflated = deflated;
 	work.ids = ids;
 }
 
-/* Code k's plain text: deflated within the capacity, inflated back the same. */
+/* Code k's plain text: deflated within the capacity, inflated back the same with the
+ * dictionary, not without it. */
 static size_t code_plain(unsigned k)
 {
 	static char inflated[CHUNK_PLAIN_MAX];
-	size_t n = chunk_plain(&work, &plan, k, plain, sizeof(plain)), got = 0;
+	size_t n = chunk_plain(&work, &plan, k, plain, sizeof(plain));
 
 	assert_true(n > 0);
-	size_t size =
-		libdeflate_deflate_compress(compressor, plain, n, deflated, 4 * work.capacity);
+	size_t size = qr_compress(compressor, plain, n, deflated, 4 * work.capacity);
 	assert_true(size > 0 && size <= work.capacity);
-	assert_int_equal(libdeflate_deflate_decompress(decompressor, deflated, size, inflated,
-						       sizeof(inflated), &got),
-			 LIBDEFLATE_SUCCESS);
-	assert_int_equal(got, n);
+	assert_int_equal(inflate_chunk(deflated, size, qr_dictionary, inflated, sizeof(inflated)),
+			 n);
 	assert_memory_equal(inflated, plain, n);
+	long alone = inflate_chunk(deflated, size, NULL, inflated, sizeof(inflated));
+	assert_true(alone != (long)n || memcmp(inflated, plain, n));
 	return n;
 }
 
@@ -193,17 +211,48 @@ static void read_all_codes(void)
 static int setup(void **state)
 {
 	(void)state;
-	compressor = libdeflate_alloc_compressor(9);
-	decompressor = libdeflate_alloc_decompressor();
-	return compressor && decompressor ? 0 : -1;
+	compressor = qr_compressor_new();
+	return compressor ? 0 : -1;
 }
 
-static int teardown(void **state)
+/* The dictionary is the format's: a change to the file must come with a new prefix
+ * (kernel/qr/dictionary.h); tools/pmu_photos.py checks the same CRC. */
+static void test_dictionary_is_the_formats(void **state)
 {
 	(void)state;
-	libdeflate_free_compressor(compressor);
-	libdeflate_free_decompressor(decompressor);
-	return 0;
+	assert_int_equal(qr_dictionary_size(), 22511);
+	assert_int_equal(crc32_ieee(0, qr_dictionary, qr_dictionary_size()), QR_DICTIONARY_CRC);
+	assert_memory_equal(CHUNK_TEXT_PREFIX, "PMU2:", 5);
+	/* Record lines, the last one whole. */
+	assert_memory_equal(qr_dictionary, "{\"type\":", 8);
+	assert_int_equal(qr_dictionary[qr_dictionary_size() - 1], '\n');
+}
+
+/* What the dictionary is for: a short chunk of records deflates to much less with it. */
+static void test_dictionary_shortens_chunks(void **state)
+{
+	(void)state;
+	static const char chunk[] =
+		"@40 {\"type\":\"count\",\"exp\":\"ch7-aligned\",\"phase\":\"measure\",\"xsu\":"
+		"\"off\",\"sched\":\"greedy\",\"rep\":0,\"thread\":0,\"apic\":0,\"event\":"
+		"\"r20cc:u\",\"code\":\"0x20cc\",\"name\":\"ROB_MISC_EVENTS.LBR_INSERTS\","
+		"\"corrupting\":false,\"any_thread\":false,\"interfered\":false,\"counter\":"
+		"\"gp0\",\"raw\":12345,\"enabled\":1191576059,\"running\":1191576059,"
+		"\"scaled\":12345,\"true\":12345}\n";
+	z_stream z;
+	uint8_t alone[1024];
+
+	size_t primed = qr_compress(compressor, chunk, sizeof(chunk) - 1, deflated, 1024);
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)chunk;
+	z.avail_in = sizeof(chunk) - 1;
+	z.next_out = alone;
+	z.avail_out = sizeof(alone);
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t plain = sizeof(alone) - z.avail_out;
+	deflateEnd(&z);
+	assert_true(primed > 0 && 3 * primed < plain);
 }
 
 static void test_index(void **state)
@@ -234,7 +283,7 @@ static void test_records_in_order_at_boundaries(void **state)
 	make_log(12, 40, 1);
 	setup_work(SMALL_CAPACITY);
 	assert_true(chunk_plan_codes(&work, &plan));
-	assert_true(plan.codes > 5 && plan.codes <= CHUNK_CODES_MAX);
+	assert_true(plan.codes > 5 && plan.codes <= CODES_MAX);
 	assert_false(plan.left_out);
 	assert_string_equal(plan.note, "");
 	assert_int_equal(plan.kept, work.count);
@@ -254,9 +303,7 @@ static void test_codes_are_full(void **state)
 		struct chunk_plan more = plan;
 		more.end[k] = plan.first[k + 1] + 1; /* one more record in code k */
 		size_t n = chunk_plain(&work, &more, k, plain, sizeof(plain));
-		assert_int_equal(
-			libdeflate_deflate_compress(compressor, plain, n, deflated, work.capacity),
-			0);
+		assert_int_equal(qr_compress(compressor, plain, n, deflated, work.capacity), 0);
 	}
 }
 
@@ -273,21 +320,22 @@ static void test_header_and_text(void **state)
 	uint8_t bytes[64], back[64];
 	char text[128];
 
-	size_t n =
-		chunk_bytes(0xa1b2c3d4, 3, 8, CHUNK_FLAG_LEFT_OUT, payload, sizeof(payload), bytes);
+	const struct chunk_header header = { 0xa1b2c3d4, 3, 8, CHUNK_FLAG_LEFT_OUT, 2 };
+	size_t n = chunk_bytes(&header, payload, sizeof(payload), bytes);
 	assert_int_equal(n, CHUNK_HEADER_LEN + sizeof(payload));
 	assert_int_equal(le32(bytes), 0xa1b2c3d4);
 	assert_int_equal(bytes[4], 3);
 	assert_int_equal(bytes[5], 8);
 	assert_int_equal(bytes[6], CHUNK_FLAG_LEFT_OUT);
-	/* zlib's CRC-32 of the seven bytes before it and of the deflated text after it. */
-	uint32_t crc = libdeflate_crc32(libdeflate_crc32(0, bytes, 7), payload, sizeof(payload));
-	assert_int_equal(le32(bytes + 7), crc);
+	assert_int_equal(bytes[7], 2);
+	/* zlib's CRC-32 of the eight bytes before it and of the deflated text after it. */
+	uint32_t crc = (uint32_t)crc32(crc32(0, bytes, 8), payload, sizeof(payload));
+	assert_int_equal(le32(bytes + 8), crc);
 	assert_memory_equal(bytes + CHUNK_HEADER_LEN, payload, sizeof(payload));
 
 	size_t chars = chunk_text(bytes, n, text);
 	assert_int_equal(chars, 5 + base45_encoded_len(n));
-	assert_memory_equal(text, "PMU1:", 5);
+	assert_memory_equal(text, "PMU2:", 5);
 	/* Base45 back, by the RFC's arithmetic. */
 	size_t m = 0;
 	for (size_t i = 5; i < chars; i += 3) {
@@ -305,10 +353,12 @@ static void test_header_and_text(void **state)
 static void test_capacity(void **state)
 {
 	(void)state;
-	/* Version 40 at level M: 3391 characters, less "PMU1:", in Base45, less the header. */
-	assert_int_equal(chunk_capacity(3391), 2246);
+	/* Version 40 at level M: 3391 characters, less "PMU2:", in Base45, less the header. */
+	assert_int_equal(chunk_capacity(3391), 2245);
+	/* Version 25: 1451 characters. */
+	assert_int_equal(chunk_capacity(1451), 952);
 	assert_int_equal(chunk_capacity(5), 0);
-	assert_int_equal(chunk_capacity(5 + 18), 1);
+	assert_int_equal(chunk_capacity(5 + 20), 1);
 }
 
 static uint64_t kept_of(unsigned level)
@@ -342,7 +392,7 @@ static void test_priority_cut(void **state)
 	setup_work(SMALL_CAPACITY);
 	assert_true(chunk_plan_codes(&work, &plan));
 	assert_true(plan.left_out);
-	assert_true(plan.codes <= CHUNK_CODES_MAX);
+	assert_true(plan.codes <= CODES_MAX);
 	assert_int_equal(kept_of(CHUNK_LEVEL_FIRST), plan.of[CHUNK_LEVEL_FIRST]);
 	assert_int_equal(kept_of(CHUNK_LEVEL_OTHER), plan.of[CHUNK_LEVEL_OTHER]);
 	uint64_t counts = kept_of(CHUNK_LEVEL_COUNT);
@@ -361,8 +411,9 @@ static void test_priority_cut(void **state)
 	assert_int_equal(plain[0], '#');
 	assert_memory_equal(plain + 1, plan.note, strlen(plan.note));
 
-	/* As many as fit: with one count record more, the codes would not hold them. */
-	struct chunk_plan other;
+	/* As many as fit: with one count record more, the codes would not hold them. (The plan
+	 * copied: its counts of each level, which chunk_plan_codes() made, go into the note.) */
+	struct chunk_plan other = plan;
 	assert_false(chunk_fits_with(&work, &other, CHUNK_LEVEL_COUNT, counts + 1));
 	assert_true(chunk_fits_with(&work, &other, CHUNK_LEVEL_COUNT, counts));
 	assert_int_equal(other.codes, plan.codes);
@@ -424,6 +475,8 @@ static void test_too_long_record_is_left_out(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dictionary_is_the_formats),
+		cmocka_unit_test(test_dictionary_shortens_chunks),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_records_in_order_at_boundaries),
 		cmocka_unit_test(test_codes_are_full),
@@ -434,5 +487,5 @@ int main(void)
 		cmocka_unit_test(test_copy_left_is_noted),
 		cmocka_unit_test(test_too_long_record_is_left_out),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, NULL);
 }

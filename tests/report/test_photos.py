@@ -1,8 +1,10 @@
 """pmu-report --from-photos (tools/pmu_photos.py): Base45 against RFC 9285's examples, the codes'
-header and CRC, putting chunks of one run in order from any order and any repeats, naming the
-missing codes, and the command line. The codes here are made by an encoder of this test's own
-(Python's zlib and the RFC's arithmetic), not the kernel's: the kernel's pages are read back by
-the QEMU cases (tests/qemu/cases_qr.py)."""
+header and CRC (issue 25's PMU2 codes, primed with the dictionary, and issue 19's PMU1), putting
+chunks of one run in order from any order and any repeats, naming the missing codes and their
+pages, which decoder reads what, and the command line. The code texts here are made by an encoder
+of this test's own (Python's zlib and the RFC's arithmetic), not the kernel's: the kernel's pages
+are read back in tests/report/test_qr_pages.py (drawn on the host by the kernel's code) and by the
+QEMU cases (tests/qemu/cases_qr.py)."""
 
 import json
 import os
@@ -29,17 +31,23 @@ def base45_encode(data):
     return "".join(out)
 
 
-def code(run_id, number, total, lines, flags=0, corrupt=False):
-    """A code's text as the kernel makes it (kernel/qr/chunk.h)."""
-    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+def code(run_id, number, total, lines, flags=0, corrupt=False, per_page=1, old=False):
+    """A code's text as the kernel makes it (kernel/qr/chunk.h): PMU2, deflated with the
+    dictionary; old: issue 19's PMU1, without the per-page byte and the dictionary."""
+    if old:
+        compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+        head = run_id.to_bytes(4, "little") + bytes((number, total, flags))
+    else:
+        with open(pmu_photos.DICTIONARY, "rb") as f:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zdict=f.read())
+        head = run_id.to_bytes(4, "little") + bytes((number, total, flags, per_page))
     deflated = compressor.compress("".join(l + "\n" for l in lines).encode()) + \
         compressor.flush()
-    head = run_id.to_bytes(4, "little") + bytes((number, total, flags))
     crc = zlib.crc32(deflated, zlib.crc32(head)) & 0xFFFFFFFF
     data = bytearray(head + crc.to_bytes(4, "little") + deflated)
     if corrupt:
         data[-1] ^= 1
-    return "PMU1:" + base45_encode(bytes(data))
+    return ("PMU1:" if old else "PMU2:") + base45_encode(bytes(data))
 
 
 def records_of(log):
@@ -57,10 +65,11 @@ def chunk_lines(records):
     return lines
 
 
-def codes_of(log, per_code, run_id=0x1A2B3C4D):
+def codes_of(log, per_code, run_id=0x1A2B3C4D, per_page=1, old=False):
     records = records_of(log)
     groups = [records[i:i + per_code] for i in range(0, len(records), per_code)]
-    return [code(run_id, k + 1, len(groups), chunk_lines(g)) for k, g in enumerate(groups)]
+    return [code(run_id, k + 1, len(groups), chunk_lines(g), per_page=per_page, old=old)
+            for k, g in enumerate(groups)]
 
 
 class Base45(TempDirCase):
@@ -85,11 +94,27 @@ class Base45(TempDirCase):
 
 class Codes(TempDirCase):
     def test_header(self):
-        chunk = pmu_photos.parse_code(code(0xA1B2C3D4, 3, 8, ["@5 {\"type\":\"x\"}"], flags=1),
-                                      "p.png")
-        self.assertEqual((chunk.run_id, chunk.number, chunk.total, chunk.flags),
-                         (0xA1B2C3D4, 3, 8, 1))
+        chunk = pmu_photos.parse_code(code(0xA1B2C3D4, 3, 8, ["@5 {\"type\":\"x\"}"], flags=1,
+                                           per_page=2), "p.png")
+        self.assertEqual((chunk.run_id, chunk.number, chunk.total, chunk.flags,
+                          chunk.per_page, chunk.page()), (0xA1B2C3D4, 3, 8, 1, 2, 2))
         self.assertEqual(chunk.text, "@5 {\"type\":\"x\"}\n")
+        old = pmu_photos.parse_code(code(0xA1B2C3D4, 3, 8, ["@5 {}"], old=True), "p.png")
+        self.assertEqual((old.number, old.total, old.per_page, old.page(), old.text),
+                         (3, 8, None, 3, "@5 {}\n"))
+
+    def test_the_dictionary_is_needed_and_pinned(self):
+        lines = ["@0 {\"type\":\"count\",\"exp\":\"ch7-aligned\",\"phase\":\"measure\"}"]
+        text = code(1, 1, 1, lines)
+        # The same bytes under the old prefix: inflated without the dictionary, they fail.
+        data = pmu_photos.base45_decode(text[5:])
+        head = data[:7]
+        crc = zlib.crc32(data[12:], zlib.crc32(head)) & 0xFFFFFFFF
+        with self.assertRaisesRegex(ValueError, "does not inflate"):
+            pmu_photos.parse_code("PMU1:" + base45_encode(
+                head + crc.to_bytes(4, "little") + data[12:]))
+        with open(pmu_photos.DICTIONARY, "rb") as f:
+            self.assertEqual(zlib.crc32(f.read()), pmu_photos.DICTIONARY_CRC)
 
     def test_bad_codes_are_refused(self):
         with self.assertRaisesRegex(ValueError, "CRC"):
@@ -100,6 +125,8 @@ class Codes(TempDirCase):
             pmu_photos.parse_code(code(1, 3, 2, ["@0 {}"]))
         with self.assertRaisesRegex(ValueError, "shorter than its header"):
             pmu_photos.parse_code("PMU1:" + base45_encode(b"12345"))
+        with self.assertRaisesRegex(ValueError, "shorter than its header"):
+            pmu_photos.parse_code("PMU2:" + base45_encode(b"12345678901"))
 
 
 class Assembly(TempDirCase):
@@ -119,21 +146,38 @@ class Assembly(TempDirCase):
         self.assertEqual(a.summary()[:2], ["Photos: 3 picture(s), %d code(s) read" % (
             len(codes) + 3), "  run 1a2b3c4d: %d of %d codes" % (len(codes), len(codes))])
 
+    def test_old_codes_give_the_serial_records(self):
+        log = logfixture.suite()
+        a = pmu_photos.assemble([("p.png", codes_of(log, 7, old=True))])
+        self.assertEqual(a.missing(), [])
+        self.assertEqual(a.log, "".join(line.text + "\n" for line in log.lines
+                                        if line.seq is not None))
+
     def test_missing_codes_are_named(self):
         log = logfixture.suite()
         codes = codes_of(log, 5)
         total = len(codes)
         a = pmu_photos.assemble([("p.png", codes[:3] + codes[4:6] + codes[7:])])
         self.assertEqual(a.missing(), [4, 7])
-        self.assertIn("  records 4 and 7 of %d not found: photograph them again" % total,
-                      a.summary())
+        self.assertIn("  codes 4 and 7 of %d (pages 4 and 7 of %d) not found: film or "
+                      "photograph them again" % (total, total), a.summary())
         stream = pmu_records.parse(a.log)
         self.assertEqual([p.kind for p in stream.problems], ["gap", "gap"])
         lost = [seq for first, last in stream.lost_spans() for seq in range(first, last + 1)]
         self.assertEqual(lost, list(range(15, 20)) + list(range(30, 35)))
         one = pmu_photos.assemble([("p.png", codes[1:])])
-        self.assertIn("  records 1 of %d not found: photograph it again" % total, one.summary())
+        self.assertIn("  code 1 of %d (page 1 of %d) not found: film or photograph it again" % (
+            total, total), one.summary())
         self.assertEqual(pmu_photos.plural_numbers([2, 4, 7]), "2, 4 and 7")
+        # Three codes a page: code 7 is on page 3; issue 19's codes say "records".
+        paged = codes_of(log, 5, per_page=3)
+        a = pmu_photos.assemble([("p.png", paged[:6] + paged[7:])])
+        self.assertIn("  code 7 of %d (page 3 of %d) not found: film or photograph it again" % (
+            total, (total + 2) // 3), a.summary())
+        old = codes_of(log, 5, old=True)
+        a = pmu_photos.assemble([("p.png", old[:3] + old[4:6] + old[7:])])
+        self.assertIn("  records 4 and 7 of %d not found: film or photograph them again" % total,
+                      a.summary())
 
     def test_other_runs_and_conflicts_are_set_aside(self):
         log = logfixture.suite()
@@ -176,7 +220,7 @@ class CommandLine(TempDirCase):
             f.write("not a picture")
         run = self.run_tool("--from-photos", text)
         self.assertEqual(run.code, 2)
-        self.assertIn("zbarimg cannot read it", run.stderr)
+        self.assertIn("text.png: neither a picture nor a video ffmpeg reads", run.stderr)
 
     def test_a_picture_without_codes(self):
         blank = os.path.join(self.tmp, "blank.png")

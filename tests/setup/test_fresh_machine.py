@@ -2,11 +2,11 @@
 
 A fresh Debian machine has none of the packages tools/deps.sh installs. `make run` must have deps
 install them before anything the build needs is looked up: a make that asks for a library's path
-when it reads its makefiles, before deps has run, stops with "libdeflate.a is missing" on the
+when it reads its makefiles, before deps has run, stops saying the library is missing on the
 first `make run` and passes on the second, and CI, whose machine has the packages, never sees it.
 
 The test makes such a machine for the build alone: a copy of the committed tree with no build/, a
-compiler that does not find Debian's libdeflate and libqrcodegen (their static libraries and
+compiler that does not find Debian's zlib and libqrcodegen (their static libraries and
 headers) until a stand-in for tools/deps.sh has "installed" them, and that logs every look-up of
 them. One `make run` (a short experiment) must pass, and no look-up may come before the install.
 """
@@ -27,10 +27,10 @@ state=missing
 [ -e "$FRESH/installed" ] && state=installed
 for a in "$@"; do
 	case "$a" in
-	-print-file-name=libdeflate.a|-print-file-name=libqrcodegen.a)
+	-print-file-name=libz.a|-print-file-name=libqrcodegen.a)
 		echo "lookup ${a#-print-file-name=} $state" >>"$FRESH/lookups"
 		if [ $state = missing ]; then echo "${a#-print-file-name=}"; exit 0; fi ;;
-	libdeflate.h|qrcodegen/qrcodegen.h|-ldeflate|-lqrcodegen)
+	zlib.h|zconf.h|qrcodegen/qrcodegen.h|-lz|-lqrcodegen)
 		echo "lookup $a $state" >>"$FRESH/lookups"
 		if [ $state = missing ]; then echo "cc: fatal error: $a: not found" >&2; exit 1; fi ;;
 	esac
@@ -94,12 +94,12 @@ class FreshMachine(unittest.TestCase):
             return f.read().split("\n")[:-1]
 
     def test_the_compiler_hides_the_libraries(self):
-        out = subprocess.run([self.cc, "-print-file-name=libdeflate.a"], env=self.env,
+        out = subprocess.run([self.cc, "-print-file-name=libz.a"], env=self.env,
                              capture_output=True, text=True, check=False)
-        self.assertEqual(out.stdout.strip(), "libdeflate.a")
-        out = subprocess.run([self.cc, "-print-file-name=libdeflate.a"], env=dict(
+        self.assertEqual(out.stdout.strip(), "libz.a")
+        out = subprocess.run([self.cc, "-print-file-name=libz.a"], env=dict(
             self.env, FRESH=self.fresh + "/nowhere"), capture_output=True, text=True, check=False)
-        self.assertEqual(out.stdout.strip(), "libdeflate.a")
+        self.assertEqual(out.stdout.strip(), "libz.a")
 
     def test_first_make_run_passes(self):
         done = self.make("run", "RUN_ARGS=" + RUN_ARGS)
@@ -109,7 +109,7 @@ class FreshMachine(unittest.TestCase):
         self.assertIn("deps ran", log)
         before = log[:log.index("deps ran")]
         self.assertEqual(before, [], "looked up before deps ran: %s" % before)
-        self.assertTrue(any(l.startswith("lookup libdeflate.a") for l in log), log)
+        self.assertTrue(any(l.startswith("lookup libz.a") for l in log), log)
         self.assertIn("Exit status 0", done.stdout)
 
         # And where deps has not installed them, the build names what is missing and who
@@ -120,7 +120,7 @@ class FreshMachine(unittest.TestCase):
         os.remove(os.path.join(self.tree, "build", "pmu-testkernel.elf"))
         done = self.make("kernel")
         self.assertNotEqual(done.returncode, 0)
-        self.assertRegex(done.stderr, r"lib(deflate|qrcodegen)\S* is missing: tools/deps.sh "
+        self.assertRegex(done.stderr, r"lib(z|qrcodegen)\S* is missing: tools/deps.sh "
                          r"installs it")
 
 
