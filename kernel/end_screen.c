@@ -20,7 +20,7 @@
 #include "kernel/paging.h"
 #include "kernel/end_screen.h"
 #include "kernel/qr/job.h"
-#include "kernel/qr/page_draw.h"
+#include "kernel/qr_page_draw.h"
 #include "kernel/qr/plan.h"
 #include "kernel/qr/record_copy.h"
 #include "kernel/record_stream.h"

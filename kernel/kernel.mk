@@ -5,7 +5,7 @@ KERNEL_PURE := kernel/lib/format.c kernel/lib/crc32.c kernel/record.c kernel/cmd
 	kernel/cmdline_cut.c kernel/boot_modules.c \
 	kernel/multiboot.c kernel/acpi.c kernel/apic.c kernel/topology.c kernel/memmap.c \
 	kernel/fpu_plan.c kernel/tick_stats.c kernel/font.c kernel/screen.c kernel/framebuffer.c \
-	kernel/syscall_rules.c
+	kernel/syscall_rules.c kernel/qr_page_draw.c
 PURE_SRCS += $(KERNEL_PURE)
 KERNEL_SRCS += kernel/libc/string.c kernel/libc/strings.c kernel/isr.asm kernel/idt.c kernel/trap.c \
 	kernel/extable.c kernel/gdt.c kernel/percpu.c kernel/paging.c kernel/serial.c \

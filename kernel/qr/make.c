@@ -4,7 +4,7 @@
  * (kernel/qr/chunk.h), each deflated by zlib primed with the dictionary (kernel/qr/compress.h),
  * given its header, written in Base45 and encoded by libqrcodegen at error correction level M
  * (raised where the code has room: the library's boostEcl), no larger than the plan's version.
- * The modules go back as a byte each; the kernel draws them (kernel/qr/page_draw.c).
+ * The modules go back as a byte each; the kernel draws them (kernel/qr_page_draw.c).
  *
  * Pure code: at ring 3 in the kernel (kernel/qr/user_make.c), and on the host in the tests and in
  * tools/src/qr-pages, which shows what a screen would.

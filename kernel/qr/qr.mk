@@ -1,9 +1,9 @@
 # kernel/qr/: the run's records as QR codes (docs/qr-codes.md), which the end-of-run screen
 # (kernel/end_screen.c) shows. It includes nothing of kernel/ but its library (kernel/lib/).
 #
-# At CPL 0, in the kernel: the copy of the records, the screens' plans, the pages' layout and
-# drawing (pure, host-tested).
-QR_PURE := kernel/qr/record_copy.c kernel/qr/plan.c kernel/qr/page.c kernel/qr/page_draw.c
+# At CPL 0, in the kernel: the copy of the records, the screens' plans, the pages' layout (pure,
+# host-tested). Drawing a page on the framebuffer is the kernel's (kernel/qr_page_draw.c).
+QR_PURE := kernel/qr/record_copy.c kernel/qr/plan.c kernel/qr/page.c
 PURE_SRCS += $(QR_PURE)
 
 # At CPL 3 (kernel/qr/job.h says why): making the codes, the chunks, Base45, the compressor and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The pages of QR codes (kernel/qr/plan.c, page.c, page_draw.c): every plan of the table lays out
+ * The pages of QR codes (kernel/qr/plan.c, page.c, kernel/qr_page_draw.c): every plan of the table lays out
  * on its screen and its codes fit the job's memory; which plan a screen gets; where the codes,
  * their numbers and the text go (inside the screen, quiet zones clear); what the text says; a page
  * drawn on a framebuffer in memory; and the capacity of a code as the library counts it
@@ -20,7 +20,7 @@
 
 #include "kernel/framebuffer.h"
 #include "kernel/qr/capacity.h"
-#include "kernel/qr/page_draw.h"
+#include "kernel/qr_page_draw.h"
 #include "kernel/qr/plan.h"
 
 static void test_every_plan_lays_out_on_its_screen(void **state)

@@ -25,7 +25,7 @@
 
 #include "kernel/lib/crc32.h"
 #include "kernel/framebuffer.h"
-#include "kernel/qr/page_draw.h"
+#include "kernel/qr_page_draw.h"
 #include "kernel/qr/plan.h"
 #include "kernel/qr/record_copy.h"
 #include "kernel/qr/user_libc.h"

@@ -7,7 +7,7 @@
 #include "kernel/font.h"
 #include "kernel/lib/format.h"
 #include "kernel/framebuffer.h"
-#include "kernel/qr/page_draw.h"
+#include "kernel/qr_page_draw.h"
 
 static void draw_code(const uint8_t *modules, uint32_t size, uint32_t x0, uint32_t y0, uint32_t m)
 {
