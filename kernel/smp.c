@@ -167,6 +167,8 @@ bool smp_post(struct percpu *cpu, void (*fn)(void *), void *arg)
 		return false; /* still busy with the last one */
 	cpu->work.fn = fn;
 	cpu->work.arg = arg;
+	/* In x2APIC mode the ICR write is a WRMSR that could pass this store: apic_send_ipi()
+	 * fences it first, or the woken CPU could read the old count and halt again. */
 	__atomic_store_n(&cpu->work.posted, cpu->work.posted + 1, __ATOMIC_RELEASE);
 	apic_send_ipi(&local_apic, cpu->apic_id, APIC_ICR_DELIVERY_FIXED | VECTOR_WAKE);
 	return true;
