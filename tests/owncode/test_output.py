@@ -56,7 +56,7 @@ def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678)):
                options=dict(OPTIONS, sibling="code", no_normalization=True),
                parts=dict(one_time_init=0, init=0, late_init=0, code=4, sibling=2),
                events=[1, 1], repetitions=1)
-    result(log, 1, 0, 0, "20.CC", "ROB_MISC_EVENTS.LBR_INSERTS", [0.0] * 5, 0.0)
+    result(log, 1, 0, 0, "CC.20", "ROB_MISC_EVENTS.LBR_INSERTS", [0.0] * 5, 0.0)
     result(log, 1, 1, 0, "D0.81", "MEM_UOPS_RETIRED.ALL_LOADS",
            [1500.0, 1490.0, 1510.0, 1500.0, 1500.0], 1500.0, fault=fault)
     log.end()

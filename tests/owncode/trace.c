@@ -28,14 +28,25 @@ const unsigned bench_trace_event_count = sizeof(bench_trace_events) / sizeof(ben
 #define EVTSEL_INV (1ull << 23)
 #define EVTSEL_CMASK (0xffull << 24)
 
+/* What the model counts beside the trace: the TSC as cycles, and LBR_INSERTS as 0 (the LBR is
+ * off) plus what leaks into it. Codes as Intel's data has them (pmu/intel_core_events.txt). */
+static const struct {
+	uint8_t event, umask;
+	const char *name;
+} beside_the_trace[] = {
+	{ 0x3c, 0x00, "CPU_CLK_UNHALTED.THREAD_P" },
+	{ 0xcc, 0x20, "ROB_MISC_EVENTS.LBR_INSERTS" },
+};
+
 bool bench_trace_modelled(uint64_t evtsel)
 {
 	uint8_t event = (uint8_t)evtsel, umask = (uint8_t)(evtsel >> 8);
 
 	if (evtsel & (EVTSEL_EDGE | EVTSEL_INV | EVTSEL_CMASK))
 		return false;
-	if ((event == 0x3c && umask == 0x00) || (event == 0x20 && umask == 0xcc))
-		return true; /* CPU_CLK_UNHALTED.THREAD_P: the TSC; LBR_INSERTS: 0, the LBR is off */
+	for (unsigned i = 0; i < sizeof(beside_the_trace) / sizeof(beside_the_trace[0]); i++)
+		if (beside_the_trace[i].event == event && beside_the_trace[i].umask == umask)
+			return true;
 	for (unsigned i = 0; i < bench_trace_event_count; i++)
 		if (bench_trace_events[i].event == event && bench_trace_events[i].umask == umask)
 			return true;
