@@ -14,6 +14,7 @@
 #include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
+#include "kernel/user.h"
 #include "kernel/vectors.h"
 
 extern const char trampoline_start[], trampoline_end[];
@@ -98,6 +99,7 @@ static __attribute__((noreturn)) void ap_entry(struct percpu *cpu)
 	 * refuses anyway stays offline and is reported as not started. */
 	if (syscall_cpu_init())
 		cpu_halt_forever();
+	user_cpu_init();
 	apic_setup_this_cpu();
 	/* The same plan as the boot CPU's: siblings report the same CPUID feature bits. */
 	struct fpu_plan fpu = fpu_plan_this_cpu();

@@ -53,6 +53,19 @@ bool bench_trace_modelled(uint64_t evtsel)
 	return false;
 }
 
+bool bench_trace_needs_none(const struct bundle_event *e)
+{
+	if (e->kind == BUNDLE_EVENT_FIXED)
+		return e->fixed_index != 0;
+	if (e->kind != BUNDLE_EVENT_GP || (e->evtsel & (EVTSEL_EDGE | EVTSEL_INV | EVTSEL_CMASK)))
+		return false;
+	for (unsigned i = 0; i < sizeof(beside_the_trace) / sizeof(beside_the_trace[0]); i++)
+		if (beside_the_trace[i].event == (uint8_t)e->evtsel &&
+		    beside_the_trace[i].umask == (uint8_t)(e->evtsel >> 8))
+			return true;
+	return false;
+}
+
 void bench_trace_start(struct bench_tracer *t, const struct bundle *b, const struct bench_layout *l,
 		       uint64_t first)
 {
