@@ -89,6 +89,14 @@ def match_bundles(runs, crcs):
     return problems
 
 
+def unfinished(runs):
+    """The runs the kernel began and never finished: a bench record that took the bundle (no
+    error) and has events, but no result (the boot ended inside it)."""
+    return ["bench %d: the kernel took the bundle but wrote no result" % run.bench
+            for run in runs if run.bench_record is not None and run.error is None and
+            any(run.bench_record.get("events") or []) and not run.results]
+
+
 def check_numbers(r, how):
     """What is wrong with a result's numbers: value, min and max against values."""
     values = [pmu_bench_aggregate.from_json(v) for v in r.get("values", [])]

@@ -66,7 +66,12 @@ BENCH_OPTIONS = Obj({
     "basic_mode": BOOL, "no_normalization": BOOL, "usr": BOOL, "os": BOOL,
     "fixed_counters": BOOL, "xsu": XSU, "ring": Int(0, 3),
     "sibling": Enum("none", "code", "work"), "sibling_work": Null(TEXT)})
-BENCH_FAULT = Obj({"vector": TEXT, "part": Enum(*BENCH_PARTS), "offset": Null(U64)})
+# What ends a bundle (tests/owncode/bench_exec.h): an exception the code raised, by its mnemonic
+# (SDM vol. 3A, table 6-1), an NMI it made, a system call it attempted, or the time limit.
+BENCH_VECTORS = ("#DE", "#DB", "#BP", "#OF", "#BR", "#UD", "#NM", "#TS", "#NP", "#SS", "#GP",
+                 "#PF", "#MF", "#AC", "#XM", "NMI", "syscall", "timeout")
+BENCH_FAULT = Obj({"vector": Enum(*BENCH_VECTORS), "part": Enum(*BENCH_PARTS),
+                   "offset": Null(U64)})
 
 
 def xsu_key(xsu):

@@ -294,6 +294,8 @@ static void thread1(struct pass_ctx *c)
 	bench_exec_run(&s->x, 1, s->entry[BENCH_SLOT_SIBLING], &s->layout[BENCH_SLOT_SIBLING], 3,
 		       false);
 	end(c, 1, d);
+	/* Its part ended, faulted or never ran: HT0's CPL-0 part may still run. */
+	bench_exec_watch(&s->x, &c->done);
 }
 
 static void job(unsigned t, void *arg)

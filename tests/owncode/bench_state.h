@@ -58,6 +58,7 @@ struct bench_state {
 	struct bench_result results[2][BUNDLE_MAX_EVENTS];
 	struct bench_counts traced; /* one copy of the code, under the model */
 	uint64_t trace_steps;
+	bool untraced; /* under the model with bench_trace=off: the code runs as on a real machine */
 	struct workload_params *work; /* the sibling's workload, or NULL */
 	uint64_t work_entry;
 	struct bench_profiles *profiles;

@@ -35,7 +35,9 @@ def result(log, bench, thread, index, event, name, values=None, value=None, **ex
     log.record("bench_result", **keys)
 
 
-def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678)):
+def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678), end="pass"):
+    """Two bundles' records; end "pass", "died" (the boot failed inside the second bundle: its
+    bench record, no result, an end record with verdict fail) or None (the log stops there)."""
     log = logfixture.Log()
     logfixture.boot_and_pmu(log, warn=False)
     log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=1072,
@@ -56,10 +58,15 @@ def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678)):
                options=dict(OPTIONS, sibling="code", no_normalization=True),
                parts=dict(one_time_init=0, init=0, late_init=0, code=4, sibling=2),
                events=[1, 1], repetitions=1)
-    result(log, 1, 0, 0, "20.CC", "ROB_MISC_EVENTS.LBR_INSERTS", [0.0] * 5, 0.0)
+    if end == "died":
+        log.record("end", records=log.next_seq, verdict="fail", failures=1,
+                   reason="#DB debug on CPU 0 (APIC 0) at RIP 0x0000000000400123")
+        return log
+    result(log, 1, 0, 0, "CC.20", "ROB_MISC_EVENTS.LBR_INSERTS", [0.0] * 5, 0.0)
     result(log, 1, 1, 0, "D0.81", "MEM_UOPS_RETIRED.ALL_LOADS",
            [1500.0, 1490.0, 1510.0, 1500.0, 1500.0], 1500.0, fault=fault)
-    log.end()
+    if end == "pass":
+        log.end()
     return log
 
 
@@ -88,6 +95,13 @@ class Text(unittest.TestCase):
                                       "ROB_MISC_EVENTS.LBR_INSERTS: 0\n\n"
                                       "HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n"), text)
         self.assertFalse(out.failed(runs))
+
+    def test_unfinished(self):
+        runs, problems = collect(example_log(end="died"))
+        self.assertEqual(problems, [])
+        self.assertEqual(out.unfinished(runs),
+                         ["bench 1: the kernel took the bundle but wrote no result"])
+        self.assertEqual(out.unfinished(collect(example_log())[0]), [])
 
     def test_faults(self):
         runs, _ = collect(example_log(fault=dict(vector="#UD", part="sibling", offset=2)))
