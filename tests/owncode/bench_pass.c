@@ -9,6 +9,7 @@
 #include "kernel/cpu.h"
 #include "kernel/time.h"
 #include "pmu/counters.h"
+#include "pmu/enumerate.h"
 #include "pmu/mux_pair.h"
 #include "pmu/uarch.h"
 #include "pmu/xsu_passes.h"
@@ -36,6 +37,7 @@ struct pass_ctx {
 	struct pass_thread th[2];
 	bool runs1; /* HT1 runs a loop (sibling code, a workload, or a spin to count) */
 	bool started1, done;
+	bool refused[2]; /* the driver refused the thread's counters: nothing of it is kept */
 	int64_t diff[2][BENCH_MAX_READS]; /* a run's counts */
 };
 
@@ -63,6 +65,21 @@ static struct pmu_event event_of(const struct bundle_event *e)
 	return ev;
 }
 
+/*
+ * Whether this PMU cannot count ev, thread t's event i: then it is refused with the reason
+ * (AnyThread on a version-2 PMU, or on one that deprecates it, CPUID.0AH:EDX[15]: the write would
+ * raise #GP), takes no counter and never reads as a count.
+ */
+static bool refused(struct bench_state *s, unsigned t, uint32_t i, const struct pmu_event *ev)
+{
+	const char *why;
+
+	if (pmu_event_supported(&s->pmu->geometry, ev, &why))
+		return false;
+	s->results[t][i].refused = why;
+	return true;
+}
+
 /* The passes of the bundle's GP events, by its XSU mode's ops (pmu/xsu_passes.h). */
 void bench_plan(struct bench_state *s)
 {
@@ -80,6 +97,8 @@ void bench_plan(struct bench_state *s)
 			if (e.kind != BUNDLE_EVENT_GP)
 				continue;
 			struct pmu_event ev = event_of(&e);
+			if (refused(s, t, i, &ev))
+				continue;
 			struct xsu_pass_event *pe = &in->event[t][in->n[t]];
 			pe->constraint.mask = e.counter_mask & PMU_GP_MASK(in->gp);
 			pe->constraint.corrupting = uarch_event_corrupting(u, &ev);
@@ -111,7 +130,8 @@ static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pa
 		struct bundle_event e;
 		bundle_event(&s->b, t, i, &e);
 		struct pmu_event ev = event_of(&e);
-		if (e.kind == BUNDLE_EVENT_FIXED && e.fixed_index < s->pmu->geometry.fixed)
+		if (e.kind == BUNDLE_EVENT_FIXED && e.fixed_index < s->pmu->geometry.fixed &&
+		    !refused(s, t, i, &ev))
 			add(pt, &ev, PMU_FIXED_BASE + e.fixed_index,
 			    RDPMC_FIXED_ECX | e.fixed_index, (int)i);
 	}
@@ -130,6 +150,20 @@ static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pa
 			add(pt, s->plan.catcher, c, c, CATCHER(c));
 }
 
+/*
+ * The driver refused thread t's counters of this pass (it wrote nothing): none of them counts in
+ * it, and each of its events not counted before is refused with the driver's reason.
+ */
+static void refuse_pass(struct pass_ctx *c, unsigned t, const char *why)
+{
+	c->refused[t] = true;
+	for (unsigned k = 0; k < c->th[t].reads; k++) {
+		int w = c->th[t].what[k];
+		if (w >= 0 && !c->s->results[t][w].counted)
+			c->s->results[t][w].refused = why;
+	}
+}
+
 static struct pmu_driver *begin(struct pass_ctx *c, unsigned t, struct model_ledger *l)
 {
 	struct bench_state *s = c->s;
@@ -143,9 +177,11 @@ static struct pmu_driver *begin(struct pass_ctx *c, unsigned t, struct model_led
 		spin_lock(&s->pmu->lock);
 	if (s->pmu->model)
 		model_set_catchers(&s->pmu->model_state, t, c->th[t].catchers);
-	pmu_driver_program(d, c->th[t].a, c->th[t].n);
+	enum pmu_drv_status status = pmu_driver_program(d, c->th[t].a, c->th[t].n);
 	if (s->pmu->model)
 		spin_unlock(&s->pmu->lock);
+	if (status != PMU_DRV_OK)
+		refuse_pass(c, t, pmu_drv_status_name(status));
 	return d;
 }
 
@@ -231,7 +267,7 @@ static void keep(struct pass_ctx *c, const int64_t (*shorter)[BENCH_MAX_READS])
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned k = 0; k < c->th[t].reads; k++) {
 			int w = c->th[t].what[k];
-			if (w < 0 || (c->p && c->th[t].a[k].idx >= PMU_FIXED_BASE))
+			if (w < 0 || c->refused[t] || (c->p && c->th[t].a[k].idx >= PMU_FIXED_BASE))
 				continue;
 			unsigned ctr = c->th[t].a[k].idx;
 			int64_t d = c->diff[t][k] - shorter[t][k];

@@ -105,6 +105,10 @@ static const char *no_value(const struct bench_state *s, unsigned t, const struc
 
 	if (e->kind == BUNDLE_EVENT_REFUSED)
 		return e->reason;
+	if (res->refused) {
+		format_snprintf(buf, size, "refused: %s", res->refused);
+		return buf;
+	}
 	if (!res->counted && f->set) {
 		format_snprintf(buf, size,
 				"fault: the bundle ended (%s in part %s) before it counted",
@@ -168,7 +172,7 @@ static void result(const struct bench_state *s, unsigned index, unsigned t, uint
 {
 	static struct record r;
 	struct bundle_event e;
-	char buf[128];
+	char buf[256];
 	const struct bench_result *res = &s->results[t][i];
 
 	bundle_event(&s->b, t, i, &e);

@@ -35,6 +35,9 @@ struct bench_result {
 	int16_t pass;
 	int16_t counter; /* GP index, or PMU_FIXED_BASE + j; -1 when it did not count */
 	const char *reason;
+	/* Why this PMU or its driver would not program it (pmu_event_supported(), or the driver's
+	 * status for its pass): it never counted. NULL when it was programmed. */
+	const char *refused;
 	unsigned n;
 	int64_t values[BUNDLE_MAX_MEASUREMENTS]; /* hundredths */
 };

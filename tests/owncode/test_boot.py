@@ -11,6 +11,7 @@ import re
 import tempfile
 import unittest
 
+import pmu_bench_output
 import pmu_records
 import qemu_boot
 from tests.owncode.benchtool import KERNEL, run
@@ -219,7 +220,8 @@ class Boot:
         self.stream = pmu_records.parse(self.log)
         self.results = []
         if self.bench.status in (0, 1) and self.bench.stdout:
-            self.results = json.loads(self.bench.stdout)["bundles"]
+            obj = json.loads(self.bench.stdout)
+            self.results = obj["bundles"] if "bundles" in obj else [obj]
         self.tmp.cleanup()
 
     def fault(self, i):
@@ -394,6 +396,55 @@ class Untraced(unittest.TestCase):
             self.assertIsNone(insts["value"])
             self.assertIn("bench_trace=off", insts["reason"])
             self.assertGreater(self.boot.value(i, "Core cycles")["value"], 0)
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class Refused(unittest.TestCase):
+    """Issue 24: an event this PMU cannot count is refused with the reason, never read as 0.00. On
+    a version-5 PMU that deprecates AnyThread (selftest=pmu-v5, CPUID.0AH:EDX[15]) the write of an
+    .AnyT event would raise #GP: the driver refused the whole pass, so both threads' events read
+    0.00 (its status was not looked at). Now the .AnyT event is refused alone, named, and the
+    others count."""
+
+    CONFIG = "0E.01.AnyT UOPS_ISSUED.ANY\nD0.81 MEM_UOPS_RETIRED.ALL_LOADS\n"
+    WHY = "refused: AnyThread is deprecated on this PMU (CPUID.0AH:EDX[15])"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.boot = Boot("pmu-bench-refused-", [
+            ("anyt", ["-asm", "mov rax, [r14]", "-fixed_counters", "-config", "{anyt}",
+                      "-sibling_asm", "mov rax, [r14]", "-sibling_config", "{anyt}",
+                      "-xsu", "core"])], "selftest=pmu-v5", {"anyt": cls.CONFIG})
+
+    def test_named_in_the_records(self):
+        self.assertIsNotNone(self.boot.stream.end, self.boot.bench)
+        results = [r for r in self.boot.stream.of_type("bench_result")
+                   if r["name"] == "UOPS_ISSUED.ANY"]
+        self.assertEqual(len(results), 2, self.boot.log[-2000:])
+        for r in results:
+            self.assertEqual((r["value"], r["values"], r["counter"], r["reason"]),
+                             (None, [], None, self.WHY), r.obj)
+
+    def test_the_others_count(self):
+        self.assertEqual(self.boot.bench.status, 0, self.boot.bench)
+        self.assertEqual(self.boot.value(0, "Instructions retired")["value"], 1.0)
+        self.assertEqual(self.boot.value(0, "MEM_UOPS_RETIRED.ALL_LOADS")["value"], 1.0)
+        loads = [r for r in self.boot.stream.of_type("bench_result")
+                 if r["name"] == "MEM_UOPS_RETIRED.ALL_LOADS" and r["thread"] == 1]
+        self.assertEqual(len(loads), 1)
+        self.assertTrue(loads[0]["counter"] and not loads[0]["reason"], loads[0].obj)
+
+    def test_printed_as_refused(self):
+        text = printed(self.boot)
+        self.assertEqual(text.count("UOPS_ISSUED.ANY: n/a (%s)" % self.WHY), 2, text)
+
+
+def printed(boot):
+    """What pmu-bench --qemu prints without --json for a boot's records."""
+    runs, problems = pmu_bench_output.collect(boot.stream.records)
+    assert not problems, problems
+    return pmu_bench_output.render_text(runs)
 
 
 @unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
