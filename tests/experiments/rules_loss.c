@@ -291,6 +291,22 @@ static void judge_loss_core_hw(const struct exp_results *r, const struct exp_mac
 
 /* Core-wide XSU gives the leak back: every corrupting count within EXP_CORE_TRUE_PCT of its true
  * count, the catchers having caught something where the erratum is. */
+/* Core-wide XSU on a CPU without the erratum: nothing leaks, the rate alone is what counts. */
+static void judge_loss_core_no_erratum(const struct exp_results *r, const struct exp_machine *m,
+				       const char *given, uint64_t ratio, struct exp_verdict *out)
+{
+	if (handover_too_long(r, out))
+		return;
+	bool kept =
+		ratio >= 1000 - EXP_LOSS_MATCH_PCT * 10 && ratio <= 1000 + EXP_LOSS_MATCH_PCT * 10;
+	rule_set(out, kept ? RESULT_SKIP : RESULT_FAIL, kept ? "no_erratum" : NULL);
+	rule_say(out,
+		 "%s has no cross-HT erratum: no event corrupts, nothing leaks to give "
+		 "back; "
+		 "%s runs at %llu per mille of its rate alone",
+		 m->uarch, given, (unsigned long long)ratio);
+}
+
 static void judge_loss_core(const struct exp_results *r, const struct exp_machine *m,
 			    const char *given, uint64_t ratio, struct exp_verdict *out)
 {
@@ -298,16 +314,7 @@ static void judge_loss_core(const struct exp_results *r, const struct exp_machin
 	char worst[PMU_EVENT_NAME_MAX + 128];
 
 	if (!m->erratum) {
-		if (handover_too_long(r, out))
-			return;
-		bool kept = ratio >= 1000 - EXP_LOSS_MATCH_PCT * 10 &&
-			    ratio <= 1000 + EXP_LOSS_MATCH_PCT * 10;
-		rule_set(out, kept ? RESULT_SKIP : RESULT_FAIL, kept ? "no_erratum" : NULL);
-		rule_say(out,
-			 "%s has no cross-HT erratum: no event corrupts, nothing leaks to give "
-			 "back; "
-			 "%s runs at %llu per mille of its rate alone",
-			 m->uarch, given, (unsigned long long)ratio);
+		judge_loss_core_no_erratum(r, m, given, ratio, out);
 		return;
 	}
 	if (!m->model) {

@@ -65,8 +65,7 @@ static const struct exp_count *worst_pace(const struct exp_thread_result *tr, ui
 }
 
 /* Too little data to judge (EXP_MIN_TICKS, EXP_MIN_TICKS_PCT): a skip, with the reason. */
-static bool thread_too_little(const struct exp_run_result *run, unsigned mode, unsigned t,
-			      struct exp_verdict *out)
+static bool thread_too_little(const struct exp_run_result *run, unsigned t, struct exp_verdict *out)
 {
 	const struct exp_thread_result *tr = &run->thread[t];
 	uint64_t pace;
@@ -122,7 +121,6 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned mode, u
 	} else {
 		return false;
 	}
-	(void)mode;
 	rule_set(out, RESULT_SKIP, "too_little_data");
 	return true;
 }
@@ -176,7 +174,7 @@ static bool runs_judgeable(const struct exp_results *r, unsigned mode, const str
 		if (!run->run || !run_serves_mode(run->run, mode))
 			continue;
 		for (unsigned t = 0; t < m->threads; t++)
-			if (thread_too_little(run, mode, t, out))
+			if (thread_too_little(run, t, out))
 				return false;
 	}
 	return true;
