@@ -177,6 +177,7 @@ def json_run(run):
             "modelled": bool(r.get("modelled")) and r.get("value") is not None,
             "reason": r.get("reason"), "min": _number(r.get("min")),
             "max": _number(r.get("max")), "values": [_number(v) for v in r.get("values", [])],
+            "backwards": r.get("backwards", 0), "overlap_pct": r.get("overlap_pct"),
         } for r in results]})
     obj = {"threads": threads, "fault": run.fault}
     if run.error:

@@ -96,6 +96,24 @@ static void fault(struct record *r, const struct bench_fault *f)
 	record_end_object(r);
 }
 
+/* A count that went backwards is named, never printed: why, or NULL when it did not. */
+static const char *went_backwards(const struct bench_result *res, char *buf, size_t size)
+{
+	if (res->written)
+		return "went backwards: its counter read lower at the end of a run than at its "
+		       "start "
+		       "(no 48-bit counter wraps in a bundle: firmware or SMM code wrote it), so "
+		       "no count can be trusted";
+	if (!bench_backwards_too_many(res->backwards, res->n + res->backwards))
+		return NULL;
+	format_snprintf(buf, size,
+			"went backwards: in %u of %u measurements the longer run counted less "
+			"than the shorter one (below zero per copy): what one copy does is lost in "
+			"the noise",
+			res->backwards, res->n + res->backwards);
+	return buf;
+}
+
 /* Why thread t's event e has no value; NULL when it has one. */
 static const char *no_value(const struct bench_state *s, unsigned t, const struct bundle_event *e,
 			    const struct bench_result *res, char *buf, size_t size)
@@ -125,7 +143,7 @@ static const char *no_value(const struct bench_state *s, unsigned t, const struc
 	if (s->pmu->model && e->kind == BUNDLE_EVENT_GP && !bench_trace_modelled(e->evtsel))
 		return "not modelled: a trace of the code gives instructions, branches, calls, "
 		       "returns, loads and stores; cycles come from the TSC";
-	return NULL;
+	return went_backwards(res, buf, size);
 }
 
 static void counter(struct record *r, const struct bench_result *res)
@@ -194,6 +212,11 @@ static void result(const struct bench_state *s, unsigned index, unsigned t, uint
 	numbers(&r, s, res, valued);
 	record_bool(&r, "modelled", valued && s->pmu->model);
 	record_string(&r, "reason", valued ? NULL : why);
+	record_uint(&r, "backwards", res->backwards);
+	if (res->counted && s->overlap[res->pass] >= 0)
+		record_uint(&r, "overlap_pct", (unsigned)s->overlap[res->pass]);
+	else
+		record_null(&r, "overlap_pct");
 	fault(&r, bench_exec_fault(&s->x));
 	record_emit(&r);
 }

@@ -42,14 +42,6 @@ EXAMPLES = [
     ("basic", ["-asm", ADD, "-basic_mode", "-fixed_counters"]),
     ("many", ["-asm", "push RAX; pop RAX", "-config", "{many}"]),
     ("empty", ["-asm", "", "-fixed_counters", "-config", "{traced}"]),
-    # HT1 loads on while HT0 runs 100 x 1000 copies: each measurement long enough that HT1's
-    # progress in HT0's two runs differs by many loads, so the model's leak share of them shows.
-    ("leak-off", ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm", LOADS,
-                  "-sibling_config", "{loads}", "-xsu", "off"]),
-    ("leak-on", ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm", LOADS,
-                 "-sibling_config", "{loads}", "-xsu", "on"]),
-    ("leak-core", ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm", LOADS,
-                   "-sibling_config", "{loads}", "-xsu", "core"]),
     # nanoBench's kernel mode: interrupts off, the sibling's NMI keeps the time limit.
     ("ring0", ["-asm", ADD, "-ring", "0", "-fixed_counters", "-config", "{traced}"]),
     ("ring0-ud2", ["-asm", "nop; ud2", "-ring", "0", "-fixed_counters"]),
@@ -154,21 +146,6 @@ class Examples(unittest.TestCase):
         for name, e in self.values("empty").items():
             if e["modelled"] and name not in ("Core cycles", "Reference cycles"):
                 self.assertEqual(e["value"], 0.0, e)
-
-    def test_the_leak_and_xsu(self):
-        leak = self.values("leak-off")["ROB_MISC_EVENTS.LBR_INSERTS"]
-        # The leak comes with HT1's loads, so it shows in most measurements, not in each: a
-        # measurement is a difference of two runs, and HT1 does what its host lets it in each
-        # (a busy host once gave -0.02 beside nine of 0.01-0.03).
-        positive = [v for v in leak["values"] if v > 0]
-        self.assertGreater(2 * len(positive), len(leak["values"]), leak)
-        self.assertGreater(leak["value"], 0, leak)
-        # With XSU nothing leaks into any measurement, however HT1 was run.
-        for name in ("leak-on", "leak-core"):
-            e = self.values(name)["ROB_MISC_EVENTS.LBR_INSERTS"]
-            self.assertEqual((e["value"], e["min"], e["max"]), (0.0, 0.0, 0.0), e)
-        for name in ("leak-off", "leak-on", "leak-core"):
-            self.assertGreater(self.values(name, 1)["MEM_UOPS_RETIRED.ALL_LOADS"]["value"], 0)
 
     def test_ring0(self):
         self.assertValue("ring0", "Instructions retired", 2.0)
@@ -398,6 +375,129 @@ class Untraced(unittest.TestCase):
             self.assertGreater(self.boot.value(i, "Core cycles")["value"], 0)
 
 
+# HT1's own figures and what it leaks into HT0's counter (issue 24): the issue's acceptance (a NOP
+# on HT0, one load a copy on HT1), and HT0 running 100 x 1000 copies, each of its runs long enough
+# that the leak of HT1's loads into its counter shows in every measurement where HT1 ran beside it.
+SIBLING = [("nop-" + x, ["-asm", "nop", "-config", "{lbr}", "-sibling_asm", "mov rax, [r14]",
+                         "-sibling_config", "{loads}", "-xsu", x]) for x in ("off", "on", "core")]
+SIBLING += [("leak-" + x, ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm",
+                           LOADS, "-sibling_config", "{loads}", "-xsu", x])
+            for x in ("off", "on", "core")]
+SIBLING_NAMES = [name for name, _ in SIBLING]
+# How much of HT0's runs HT1's loop must have run beside, as the experiments' rules ask of the
+# siblings (EXP_MIN_OVERLAP_PCT): less is a host that held HT1 back, and the boot is made again.
+SIDE_BY_SIDE_PCT = 75
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class Sibling(unittest.TestCase):
+    """Issue 24: HT1's figures are per copy of its own loop, and no figure of either thread is
+    below zero. They were HT1's count difference between HT0's two runs over HT0's copies:
+    -0.98, -0.24, 1.68 loads for one load a copy. Under the model HT1's loads are now exact: 0.98
+    under off and on (2.4% leaks into HT0's counter, or is lost), 1.00 under core (the catcher
+    gives it back). The leak into HT0's LBR_INSERTS shows under off only where HT1 ran beside
+    HT0's runs: each result says how much it did (overlap_pct), and a boot whose host held HT1
+    back is made again (at most three), as tests/qemu/driver.py does, never judged less."""
+
+    BOOTS = 3
+
+    @classmethod
+    def setUpClass(cls):
+        cls.held = []
+        for attempt in range(cls.BOOTS):
+            cls.boot = Boot("pmu-bench-sibling-", SIBLING, "bench_ms=1000", CONFIGS)
+            held = cls.held_back(cls.boot)
+            if not (cls.leak_fails(cls.boot) or cls.acceptance_fails(cls.boot)) or not held:
+                break
+            cls.held.append("boot %d: %s" % (attempt + 1, held))
+
+    @classmethod
+    def leak_fails(cls, boot):
+        """Why the leak into HT0's counter under -xsu off does not show, or None. It comes with
+        HT1's loads, so it shows in most measurements, not in each: a measurement is a difference
+        of two runs, and HT1 does what its host lets it in each."""
+        if not boot.results:
+            return "no results"
+        e = boot.value(SIBLING_NAMES.index("leak-off"), "ROB_MISC_EVENTS.LBR_INSERTS")
+        positive = [v for v in e["values"] if v > 0]
+        if 2 * len(positive) <= len(e["values"]) or not e["value"]:
+            return "leak-off's LBR_INSERTS: %s" % e
+        return None
+
+    @classmethod
+    def acceptance_fails(cls, boot):
+        """The issue's acceptance: HT1's loads 1.00 within 0.02 under each mode. A measurement in
+        which a held-back HT1 ran few copies rounds its one leaked load either way, so 0.976
+        may read 0.97."""
+        if not boot.results:
+            return "no results"
+        for x in ("off", "on", "core"):
+            e = boot.value(SIBLING_NAMES.index("nop-" + x), "MEM_UOPS_RETIRED.ALL_LOADS", 1)
+            if e["value"] is None or round(abs(e["value"] - 1.0), 2) > 0.02:
+                return "nop-%s: HT1's loads %s" % (x, e)
+        return None
+
+    @classmethod
+    def held_back(cls, boot):
+        """The evidence that the host held HT1 back while HT0 ran, or None: a bundle whose loop
+        ran beside less of HT0's runs than SIDE_BY_SIDE_PCT in a measurement."""
+        if not boot.results:
+            return None
+        held = ["%s %s%%" % (name, boot.value(i, "MEM_UOPS_RETIRED.ALL_LOADS", 1)["overlap_pct"])
+                for i, name in enumerate(SIBLING_NAMES)
+                if (boot.value(i, "MEM_UOPS_RETIRED.ALL_LOADS", 1)["overlap_pct"] or 0) <
+                SIDE_BY_SIDE_PCT]
+        return "HT1's loop ran beside HT0's runs in a measurement of " + ", ".join(held) \
+            if held else None
+
+    def value(self, name, event, thread=0):
+        return self.boot.value(SIBLING_NAMES.index(name), event, thread)
+
+    def test_the_boot(self):
+        self.assertIsNotNone(self.boot.stream.end, self.boot.bench)
+        self.assertEqual(self.boot.stream.problems, [])
+        self.assertEqual(self.boot.bench.status, 0, self.boot.bench)
+
+    def test_ht1_per_copy_of_its_own_loop(self):
+        # The model's truth: one load a copy (four in LOADS), less the 2.395% that leaks (into
+        # HT0's counter of the same index, or into an unused one, lost) unless a catcher gives it
+        # back. A measurement of few copies may round its one leaked load either way: 0.01.
+        kept = 1 - 0.02395
+        want = {"nop-off": kept, "nop-on": kept, "leak-off": 4 * kept, "leak-on": 4 * kept}
+        for name, loads in want.items():
+            e = self.value(name, "MEM_UOPS_RETIRED.ALL_LOADS", 1)
+            self.assertEqual(e["backwards"], 0, e)
+            for v in e["values"] + [e["value"]]:
+                self.assertLessEqual(abs(v - loads), 0.01 + 1e-9, "%s: %s" % (name, e))
+        for name, loads in (("nop-core", 1.0), ("leak-core", 4.0)):
+            e = self.value(name, "MEM_UOPS_RETIRED.ALL_LOADS", 1)
+            self.assertEqual((e["value"], e["min"], e["max"], e["backwards"]),
+                             (loads, loads, loads, 0), "%s: %s" % (name, e))
+        self.assertIsNone(self.acceptance_fails(self.boot), self.held)
+
+    def test_nothing_leaks_under_xsu(self):
+        for name in ("nop-on", "nop-core", "leak-on", "leak-core"):
+            e = self.value(name, "ROB_MISC_EVENTS.LBR_INSERTS")
+            self.assertEqual((e["value"], e["min"], e["max"], e["backwards"]),
+                             (0.0, 0.0, 0.0, 0), "%s: %s" % (name, e))
+
+    def test_the_leak_without_xsu(self):
+        # A boot that fails it is made again only when HT1 was held back in it: three such
+        # boots fail with the evidence of each.
+        self.assertIsNone(self.leak_fails(self.boot), self.held)
+
+    def test_no_figure_below_zero(self):
+        for i, name in enumerate(SIBLING_NAMES):
+            for thread in self.boot.results[i]["threads"]:
+                for e in thread["events"]:
+                    figures = e["values"] + [e["value"], e["min"], e["max"]]
+                    self.assertTrue(all(v is None or v >= 0 for v in figures), (name, e))
+                    self.assertTrue(e["value"] is not None or
+                                    e["reason"].startswith("went backwards: "), (name, e))
+                    self.assertIsNotNone(e["overlap_pct"], (name, e))
+
+
 @unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
                      "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
 class Refused(unittest.TestCase):
@@ -429,11 +529,9 @@ class Refused(unittest.TestCase):
     def test_the_others_count(self):
         self.assertEqual(self.boot.bench.status, 0, self.boot.bench)
         self.assertEqual(self.boot.value(0, "Instructions retired")["value"], 1.0)
-        self.assertEqual(self.boot.value(0, "MEM_UOPS_RETIRED.ALL_LOADS")["value"], 1.0)
-        loads = [r for r in self.boot.stream.of_type("bench_result")
-                 if r["name"] == "MEM_UOPS_RETIRED.ALL_LOADS" and r["thread"] == 1]
-        self.assertEqual(len(loads), 1)
-        self.assertTrue(loads[0]["counter"] and not loads[0]["reason"], loads[0].obj)
+        for thread in (0, 1):
+            loads = self.boot.value(0, "MEM_UOPS_RETIRED.ALL_LOADS", thread)
+            self.assertEqual(loads["value"], 1.0, loads)
 
     def test_printed_as_refused(self):
         text = printed(self.boot)

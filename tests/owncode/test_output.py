@@ -129,6 +129,18 @@ class Json(unittest.TestCase):
         self.assertEqual((events[1]["min"], events[1]["max"]), (3.9, 9.0))
         self.assertIn("offcore", events[4]["reason"])
 
+    def test_backwards_and_overlap(self):
+        # What went backwards (left out of the values) and how much of HT0's runs HT1's loop
+        # ran beside: in --json as in the record; a record of an earlier kernel has neither.
+        log = example_log()
+        result(log, 1, 1, 1, "D0.82", "MEM_UOPS_RETIRED.ALL_STORES", [1.0] * 4, 1.0,
+               backwards=1, overlap_pct=85)
+        runs, problems = collect(log)
+        self.assertEqual(problems, [])
+        events = out.render_json(runs)["bundles"][1]["threads"][1]["events"]
+        self.assertEqual([(e["backwards"], e["overlap_pct"]) for e in events],
+                         [(0, None), (1, 85)])
+
     def test_several_bundles_and_a_fault(self):
         fault = dict(vector="#UD", part="code", offset=3)
         runs, _ = collect(example_log(fault=fault))
@@ -143,6 +155,17 @@ class Contract(unittest.TestCase):
         _, problems = collect(example_log(value_of_loads=1.01))
         self.assertEqual(len(problems), 1)
         self.assertIn("value 1.01 is not the avg of its values (1.00)", problems[0])
+
+    def test_no_figure_below_zero(self):
+        # A count that went backwards is named (backwards, or a reason), never printed: a
+        # figure below zero breaks the contract, and pmu-bench has no result to trust.
+        log = example_log()
+        result(log, 1, 1, 1, "D0.82", "MEM_UOPS_RETIRED.ALL_STORES", [0.5, -0.25, 0.5, 0.5, 0.5],
+               0.5)
+        stream = pmu_records.parse(log.render())
+        breaches = " ".join(str(p) for p in stream.breaches())
+        self.assertIn("key values", breaches)
+        self.assertIn("key min: -0.25", breaches)
 
     def test_keys_and_types(self):
         """Every key of docs/records.md's two records is in every record (null when there is
