@@ -624,8 +624,8 @@ static void smi(struct model_pair *core)
 #define SMM_KNOWN_READS 2
 
 /* The new firmware's clock: the core's ticks that ended with a leak catcher declared, either
- * thread's (thread 1's come only at handovers), so that it acts while core-wide XSU runs, the
- * runs whose checks it is for. */
+ * thread's (thread 1 ticks at each joint tick, pmu/handover.h), so that it acts while core-wide
+ * XSU runs, the runs whose checks it is for. */
 static uint64_t core_catcher_ticks(const struct model_pair *core)
 {
 	return core->thread[0].catcher_ticks + core->thread[1].catcher_ticks;

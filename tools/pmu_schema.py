@@ -282,6 +282,7 @@ RECORDS = {
         joint_gap_pct=optional(Num(0, 100)),
         handovers=optional(U64),
         joint_retries=optional(U64),
+        joint_send_failures=optional(U64),
         tick_tsc_mean=PER_THREAD,
         tick_tsc_max=PER_THREAD,
         tick_tsc_total=optional(PER_THREAD),
