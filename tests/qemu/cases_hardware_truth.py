@@ -7,6 +7,7 @@ The cases that judge counts against their truth run alone (exclusive): a second 
 makes the virtual CPUs run in bursts, which no time-based scaling can see through."""
 
 from qemu_boot import PAIR
+from tests.qemu.cases_screen import banner_reads
 from tests.qemu.driver import Case
 
 CH8 = "ch8-corrupting-loss"
@@ -188,9 +189,9 @@ CASES = [
     Case("hardware/pmu-v5", smp=PAIR, cmdline="exit=qemu selftest=pmu-v5",
          describe="a version-5 model PMU, AnyThread deprecated", checks=[no_any_thread(5)]),
     Case("hardware/no-pmu", smp=PAIR, cpu="Haswell,-hypervisor", timeout=60,
-         cmdline="exit=qemu exp=ch4-lbr-inserts,ch8-starvation", experiments=True,
-         describe="no hypervisor, no PMU: nothing measured, and said so",
-         checks=[nothing_measured]),
+         cmdline="exp=ch4-lbr-inserts,ch8-starvation", experiments=True, screendump=True,
+         describe="no hypervisor, no PMU: nothing measured, and said so, not on a pass's band",
+         checks=[nothing_measured, banner_reads("NO PMU", "blue")]),
     Case("hardware/no-pmu-model", smp=PAIR, cpu="Haswell,-hypervisor", timeout=60,
          cmdline="exit=qemu exp=none pmu=model", experiments=True,
          describe="the same machine, pmu=model: the model, saying MODEL",
