@@ -101,6 +101,7 @@ bool apic_send_ipi(const struct apic *a, uint32_t destination, uint32_t icr_low)
 
 	if (a->mode == APIC_MODE_X2APIC) {
 		/* One 64-bit write; the destination is the whole upper half (SDM vol. 3A, 10.12.9). */
+		b->fence(b->ctx);
 		b->write_msr(b->ctx, X2APIC_MSR_BASE + (APIC_ICR_LOW >> 4),
 			     (uint64_t)destination << 32 | icr_low);
 		return true;

@@ -64,6 +64,9 @@ struct apic_backend {
 	void (*write_msr)(void *ctx, uint32_t msr, uint64_t value);
 	uint32_t (*read_mmio)(void *ctx, uint64_t address);
 	void (*write_mmio)(void *ctx, uint64_t address, uint32_t value);
+	/* Every earlier load and store done before the next WRMSR (MFENCE; LFENCE): a WRMSR to an
+	 * x2APIC register is not serializing and may pass them (SDM vol. 3A, 10.12.3). */
+	void (*fence)(void *ctx);
 	void *ctx;
 };
 
@@ -100,9 +103,12 @@ void apic_enable(const struct apic *a, uint8_t spurious_vector);
 void apic_eoi(const struct apic *a);
 
 /*
- * Send an IPI: x2APIC writes the 64-bit ICR at once; xAPIC writes the destination (ICR high)
- * first, then the command (ICR low), then waits, bounded, for the delivery status to clear.
- * False when an xAPIC IPI stayed pending.
+ * Send an IPI: x2APIC writes the 64-bit ICR at once, after the backend's fence, so that what the
+ * sender stored before (the work an IPI announces) is visible to the CPU it wakes: the WRMSR is
+ * not serializing and may pass earlier stores (SDM vol. 3A, 10.12.3; Linux's weak_wrmsr_fence()
+ * before its x2APIC ICR writes). xAPIC writes the destination (ICR high) first, then the command
+ * (ICR low), then waits, bounded, for the delivery status to clear: an uncached store is not
+ * passed by earlier stores. False when an xAPIC IPI stayed pending.
  */
 bool apic_send_ipi(const struct apic *a, uint32_t destination, uint32_t icr_low);
 

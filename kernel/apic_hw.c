@@ -31,11 +31,19 @@ static void hw_write_mmio(void *ctx, uint64_t address, uint32_t value)
 	*(volatile uint32_t *)(uintptr_t)address = value;
 }
 
+/* Linux's weak_wrmsr_fence(): MFENCE orders the stores, LFENCE keeps the WRMSR behind it. */
+static void hw_fence(void *ctx)
+{
+	(void)ctx;
+	__asm__ volatile("mfence\n\tlfence" ::: "memory");
+}
+
 static const struct apic_backend hw_backend = {
 	.read_msr = hw_read_msr,
 	.write_msr = hw_write_msr,
 	.read_mmio = hw_read_mmio,
 	.write_mmio = hw_write_mmio,
+	.fence = hw_fence,
 	.ctx = 0,
 };
 

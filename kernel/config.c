@@ -37,6 +37,11 @@ static const struct cmdline_choice selftest_choices[] = {
 	{ "pmu-v4-freeze", SELFTEST_PMU_V4_FREEZE },
 	{ "syscall-cpl3", SELFTEST_SYSCALL_CPL3 },
 	{ "profiles", SELFTEST_PROFILES },
+	{ "smm-write-any", SELFTEST_SMM_WRITE_ANY },
+	{ "global-ctrl-clear", SELFTEST_GLOBAL_CTRL_CLEAR },
+	{ "evtsel-clear", SELFTEST_EVTSEL_CLEAR },
+	{ "pmu-v2", SELFTEST_PMU_V2 },
+	{ "pmu-v5", SELFTEST_PMU_V5 },
 	{ NULL, 0 },
 };
 static const struct cmdline_choice smp_choices[] = {

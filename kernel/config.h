@@ -43,6 +43,14 @@ enum selftest {
 	/* Not a fault: each workload's code is traced with the trap flag and the traces written as
 	 * records, for the host to hold against the workloads' profiles (tests/profiles/). */
 	SELFTEST_PROFILES,
+	/* Firmware the model PMU imitates that writes under the kernel (pmu/model.h): */
+	SELFTEST_SMM_WRITE_ANY,	    /* SMM zeroes either thread's counters, read or not */
+	SELFTEST_GLOBAL_CTRL_CLEAR, /* a GLOBAL_CTRL enable bit of thread 1 cleared mid-run */
+	SELFTEST_EVTSEL_CLEAR,	    /* a PERFEVTSELx EN bit of thread 1 cleared mid-run */
+	/* The model PMU at another version: 2, and 5 with AnyThread deprecated (CPUID.0AH:EDX[15]):
+	 * neither has AnyThread, and a write of its bit raises #GP. */
+	SELFTEST_PMU_V2,
+	SELFTEST_PMU_V5,
 };
 
 #define CONFIG_QR_MS_DEFAULT 5000

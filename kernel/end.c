@@ -48,7 +48,19 @@ void boot_set_caveat(const char *caveat, const char *pass_banner, const char *fa
 	caveat_banner[0] = fail_banner;
 }
 
-/* For a person at the machine: the verdict in words, and in large type, green or red. */
+/*
+ * The banner's band: a failure red; a pass green only when something was measured. A pass on the
+ * model PMU or with no PMU measured nothing, and its band (blue) must not read as a measurement's
+ * pass from across the room.
+ */
+static enum screen_colour verdict_band(bool pass)
+{
+	if (!pass)
+		return SCREEN_RED;
+	return caveat_text ? SCREEN_BLUE : SCREEN_GREEN;
+}
+
+/* For a person at the machine: the verdict in words, and in large type on its band. */
 static void show_verdict(bool pass)
 {
 	static char status[160];
@@ -61,8 +73,7 @@ static void show_verdict(bool pass)
 		format_snprintf(status, sizeof(status), "pmu-testkernel: the run is over: %s",
 				verdict);
 	console_status(status);
-	console_banner(caveat_text ? caveat_banner[pass] : verdict,
-		       pass ? SCREEN_GREEN : SCREEN_RED);
+	console_banner(caveat_text ? caveat_banner[pass] : verdict, verdict_band(pass));
 }
 
 void boot_end(void)

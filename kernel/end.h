@@ -30,8 +30,8 @@ void boot_set_exit_mode(unsigned mode);
  * What the verdict is about when nothing real was measured (kernel/pmu.c): said with it on the
  * console, the status line and the QR pages ("PASS (model PMU: nothing measured)"), and the
  * banner's large type reads pass_banner or fail_banner instead of PASS or FAIL ("MODEL PASS";
- * "NO PMU", which 80 columns of VGA text still hold), so that no one at the machine takes it for
- * a measurement.
+ * "NO PMU", which 80 columns of VGA text still hold) on a blue band, not a pass's green (a
+ * failure's stays red), so that no one at the machine takes it for a measurement.
  */
 void boot_set_caveat(const char *caveat, const char *pass_banner, const char *fail_banner);
 

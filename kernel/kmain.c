@@ -653,6 +653,7 @@ static void bring_up(void)
 	if (no_syscall)
 		end_bring_up(no_syscall);
 	user_init();
+	user_cpu_init();
 	tick_init(config.selftest);
 	step("topology");
 	topology_setup();

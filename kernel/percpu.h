@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-CPU data, reached through the GS base (IA32_GS_BASE). Workloads at CPL 3 never load GS, so
- * the base stays put and the kernel needs no SWAPGS on entry, from an interrupt or from SYSCALL
- * (kernel/syscall.c says why it stays so).
+ * Per-CPU data, reached through the GS base, as Linux reaches it: while the kernel runs,
+ * IA32_GS_BASE holds this CPU's struct percpu and IA32_KERNEL_GS_BASE the GS base of ring 3; every
+ * entry from CPL 3 and every return to it exchanges the two with SWAPGS (SDM vol. 2B, SWAPGS), so
+ * that code at CPL 3 may load GS (a null selector clears the base on Intel) or any other segment
+ * register without the kernel losing its data. Which entries swap, and how an NMI between a
+ * SWAPGS and its IRETQ or SYSRET tells: kernel/isr.asm.
  */
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
@@ -34,6 +37,7 @@ struct cpu_work {
  */
 #define PERCPU_ENTRY_RSP 8
 #define PERCPU_SYSCALL_USER_RSP 16
+#define PERCPU_TABLES 160 /* the GDT: SGDT finds this CPU's struct percpu without GS */
 
 struct percpu {
 	struct percpu *self; /* first: this_cpu() reads %gs:0 */
@@ -63,6 +67,8 @@ _Static_assert(offsetof(struct percpu, entry_rsp) == PERCPU_ENTRY_RSP,
 	       "kernel/layout.inc's PERCPU_ENTRY_RSP");
 _Static_assert(offsetof(struct percpu, syscall_user_rsp) == PERCPU_SYSCALL_USER_RSP,
 	       "kernel/layout.inc's PERCPU_SYSCALL_USER_RSP");
+_Static_assert(offsetof(struct percpu, tables) + offsetof(struct cpu_tables, gdt) == PERCPU_TABLES,
+	       "kernel/layout.inc's PERCPU_TABLES");
 
 static inline struct percpu *this_cpu(void)
 {
@@ -76,7 +82,7 @@ static inline struct percpu *this_cpu(void)
 extern struct percpu percpu[MAX_CPUS];
 extern unsigned percpu_count; /* CPUs with an entry (started or not) */
 
-/* Make p this CPU's per-CPU data (writes IA32_GS_BASE). */
+/* Make p this CPU's per-CPU data: IA32_GS_BASE p, IA32_KERNEL_GS_BASE ring 3's, 0 at first. */
 void percpu_install(struct percpu *p);
 
 #endif

@@ -253,8 +253,25 @@ static enum model_firmware model_firmware_for(unsigned selftest)
 		return MODEL_FIRMWARE_SMM_WRITE;
 	case SELFTEST_PMU_V4_FREEZE:
 		return MODEL_FIRMWARE_V4_FREEZE;
+	case SELFTEST_SMM_WRITE_ANY:
+		return MODEL_FIRMWARE_SMM_WRITE_ANY;
+	case SELFTEST_GLOBAL_CTRL_CLEAR:
+		return MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR;
+	case SELFTEST_EVTSEL_CLEAR:
+		return MODEL_FIRMWARE_EVTSEL_CLEAR;
 	}
 	return MODEL_FIRMWARE_CLEAN;
+}
+
+/* The model's version for a selftest: 3 (Sandy Bridge to Skylake), or one without AnyThread. */
+static void model_version_for(unsigned selftest, struct pmu_geometry *g)
+{
+	if (selftest == SELFTEST_PMU_V2)
+		g->version = 2;
+	if (selftest == SELFTEST_PMU_V5) {
+		g->version = 5;
+		g->any_thread_deprecated = true;
+	}
 }
 
 /* Record what the firmware left and take the PMU over, on both threads. */
@@ -313,6 +330,7 @@ void pmu_choose(unsigned request, bool smt, unsigned selftest)
 		struct model_config cfg;
 		model_config_init(&cfg, the_pmu.info.uarch, smt);
 		cfg.firmware = model_firmware_for(selftest);
+		model_version_for(selftest, &cfg.geo);
 		cfg.profile_ok = profile_ok;
 		model_core_init(&the_pmu.model_state, &cfg);
 		the_pmu.geometry = the_pmu.model_state.cfg.geo;

@@ -14,6 +14,7 @@
 #include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
+#include "kernel/user.h"
 #include "kernel/vectors.h"
 
 extern const char trampoline_start[], trampoline_end[];
@@ -98,6 +99,7 @@ static __attribute__((noreturn)) void ap_entry(struct percpu *cpu)
 	 * refuses anyway stays offline and is reported as not started. */
 	if (syscall_cpu_init())
 		cpu_halt_forever();
+	user_cpu_init();
 	apic_setup_this_cpu();
 	/* The same plan as the boot CPU's: siblings report the same CPUID feature bits. */
 	struct fpu_plan fpu = fpu_plan_this_cpu();
@@ -167,6 +169,8 @@ bool smp_post(struct percpu *cpu, void (*fn)(void *), void *arg)
 		return false; /* still busy with the last one */
 	cpu->work.fn = fn;
 	cpu->work.arg = arg;
+	/* In x2APIC mode the ICR write is a WRMSR that could pass this store: apic_send_ipi()
+	 * fences it first, or the woken CPU could read the old count and halt again. */
 	__atomic_store_n(&cpu->work.posted, cpu->work.posted + 1, __ATOMIC_RELEASE);
 	apic_send_ipi(&local_apic, cpu->apic_id, APIC_ICR_DELIVERY_FIXED | VECTOR_WAKE);
 	return true;

@@ -6,13 +6,14 @@
  * "Under KVM"), and nothing outside this repository calls the kernel, so no old caller needs it.
  *
  * How the entry finds its stack. SYSCALL switches no stack, so the entry needs the per-CPU area
- * before it has a register to spare. It reads it through the GS base, as every interrupt entry
- * already does: ring 3 here is the kernel's own code (the workloads, the QR maker), which never
- * loads GS nor writes its base, so the base is the kernel's on both sides and SWAPGS would swap a
- * value for itself. Linux needs SWAPGS because its user space owns GS for thread-local storage;
- * here it would mean a SWAPGS on every entry from CPL 3, and Linux's paranoid check of an NMI that
- * lands between SYSCALL and SWAPGS, for nothing. IA32_KERNEL_GS_BASE alone cannot be read without
- * RDMSR, which needs RCX, where SYSCALL keeps the ring-3 RIP.
+ * before it has a register to spare: SWAPGS makes the GS base the kernel's, as Linux's
+ * entry_SYSCALL_64 does, since ring 3 owns its GS (code of your own may load any segment register,
+ * tests/owncode) and the kernel's base waits in IA32_KERNEL_GS_BASE (kernel/percpu.h).
+ *
+ * SYSCALL at CPL 0 enters the same way, with the kernel's GS base live, which SWAPGS would then
+ * take away, and on the stack it interrupted. The kernel never executes it; code that is not the
+ * kernel's and runs at CPL 0 (a bundle's ring-0 part) does so with SYSCALL switched off
+ * (syscall_allow()), where it raises #UD.
  */
 #include <stddef.h>
 
@@ -25,11 +26,14 @@
 #include "kernel/syscall_rules.h"
 
 static syscall_handler handlers[SYS_COUNT];
+static syscall_filter filter;
 
 static void syscall_dispatch(struct trap_frame *frame)
 {
 	uint64_t number = frame->rax;
 
+	if (filter && filter(frame))
+		return;
 	if (number < SYS_COUNT && handlers[number])
 		frame->rax = handlers[number](frame, frame->rdi, frame->rsi, frame->rdx);
 	else
@@ -106,4 +110,16 @@ void syscall_register(unsigned number, syscall_handler handler)
 {
 	if (number < SYS_COUNT)
 		handlers[number] = handler;
+}
+
+void syscall_set_filter(syscall_filter f)
+{
+	filter = f;
+}
+
+void syscall_allow(bool on)
+{
+	uint64_t efer = rdmsr(MSR_EFER);
+
+	wrmsr(MSR_EFER, on ? efer | EFER_SCE : efer & ~EFER_SCE);
 }

@@ -5,6 +5,7 @@
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernel/lib/syscall_abi.h"
@@ -23,6 +24,21 @@ typedef enum syscall_status (*syscall_handler)(struct trap_frame *frame, uint64_
 const char *syscall_cpu_init(void);
 
 void syscall_register(unsigned number, syscall_handler handler);
+
+/*
+ * A look at every system call before its handler (NULL: none): true when it took the call, and
+ * then the frame is what returns to ring 3 (a bundle's code that made a SYSCALL ends there:
+ * tests/owncode/bench_exec.h). One at a time.
+ */
+typedef bool (*syscall_filter)(struct trap_frame *frame);
+void syscall_set_filter(syscall_filter filter);
+
+/*
+ * SYSCALL on this CPU (IA32_EFER.SCE): off while code that is not the kernel's runs at CPL 0,
+ * where a SYSCALL would enter as if from CPL 3 (kernel/syscall.c) and now raises #UD (SDM vol. 2B,
+ * SYSCALL); on again after it. syscall_cpu_init() leaves it on.
+ */
+void syscall_allow(bool on);
 
 /* The entry (kernel/syscall_entry.asm), IA32_LSTAR's value; selftest=syscall-cpl3 jumps to it from
  * ring 3, as a SYSCALL that did not leave CPL 3 does. */

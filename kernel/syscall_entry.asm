@@ -8,9 +8,11 @@
 ; from CPL 3 builds (kernel/isr.asm's order, kernel/trap_frame.h) and calls syscall_from_user(),
 ; which runs the handler and says whether SYSRET may return; IRETQ returns otherwise.
 ;
-; The per-CPU area is found through the GS base, as in every other entry: ring 3 never loads GS,
-; so the base is the kernel's at CPL 3 too and no SWAPGS is needed (kernel/syscall.c says why).
-; An NMI or #MC arriving before the stack switch runs on its own IST stack (kernel/idt.c).
+; The per-CPU area is found through the GS base after SWAPGS has made it the kernel's (SYSCALL
+; comes from CPL 3 only: a CPL-0 caller has no SYSCALL, kernel/syscall.h), and SWAPGS gives ring
+; 3 its own back right before SYSRET or IRETQ. An NMI or #MC arriving before the stack switch runs
+; on its own IST stack (kernel/idt.c); an NMI, #MC or #DB between a SWAPGS and the instruction
+; that leaves finds the GS base as it is through the paranoid entry (kernel/isr.asm).
 
 %include "kernel/layout.inc"		; USER_DS, USER_CS, PERCPU_*, SYSCALL_FRAME_VECTOR
 %include "kernel/trap_frame.inc"	; PUSH_TRAP_REGS, POP_TRAP_REGS
@@ -22,6 +24,7 @@ extern syscall_from_user
 
 global syscall_entry
 syscall_entry:
+	swapgs
 	mov [gs:PERCPU_SYSCALL_USER_RSP], rsp
 	mov rsp, [gs:PERCPU_ENTRY_RSP]
 	; What the CPU pushes for an interrupt from CPL 3: SS, RSP, RFLAGS, CS, RIP.
@@ -44,8 +47,10 @@ syscall_entry:
 	mov rcx, [rsp]
 	mov r11, [rsp + 16]
 	mov rsp, [rsp + 24]
+	swapgs
 	o64 sysret
 .iret:
+	swapgs				; the frame is ring 3's: the entry built it so
 	iretq
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "kernel/apic_hw.h"
+#include "kernel/cpu.h"
 #include "kernel/page_alloc.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
@@ -45,6 +46,13 @@ static enum syscall_status sys_halt(struct trap_frame *frame, uint64_t unused0, 
 		return SYSCALL_REFUSED;
 	__asm__ volatile("sti\n\thlt\n\tcli" ::: "memory");
 	return SYSCALL_DONE;
+}
+
+#define CR0_AM (1ull << 18)
+
+void user_cpu_init(void)
+{
+	write_cr0(read_cr0() | CR0_AM);
 }
 
 void user_init(void)

@@ -28,4 +28,11 @@ uint64_t user_memory_alloc(uint64_t bytes);
 /* Make the workloads' code and data (the .user sections) reachable from CPL 3. */
 void user_init(void);
 
+/*
+ * This CPU's part of ring 3: CR0.AM, so that code at CPL 3 that sets EFLAGS.AC gets #AC for an
+ * unaligned access, as under Linux (SDM vol. 3A, 2.5 and 6.15, interrupt 17). The kernel's own
+ * ring-3 code never sets AC; code of your own may (tests/owncode), and its #AC ends its bundle.
+ */
+void user_cpu_init(void);
+
 #endif

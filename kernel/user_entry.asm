@@ -49,6 +49,10 @@ user_enter:
 	xor r13d, r13d
 	xor r14d, r14d
 	xor r15d, r15d
+	; Ring 3's GS base (kernel/percpu.h), with no interrupt between SWAPGS and IRETQ: one would
+	; find CS the kernel's and the GS base ring 3's. IRETQ sets IF again from the frame.
+	cli
+	swapgs
 	iretq
 
 ; void user_exit(uint64_t return_rsp, uint64_t result): called from the exit system call; unwinds

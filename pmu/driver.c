@@ -280,6 +280,14 @@ static uint64_t read_raw(struct pmu_driver *d, unsigned idx)
 	return rd(d, regs_counter_msr(idx, false));
 }
 
+/* A register written behind the driver's back: counted, the first noted. */
+static void interfered(struct pmu_driver *d, uint32_t msr, uint64_t wrote, uint64_t read)
+{
+	d->interferences++;
+	if (!d->interference.msr)
+		d->interference = (struct pmu_drv_interference){ msr, wrote, read };
+}
+
 /*
  * Fold one counter's progress into its count. status is IA32_PERF_GLOBAL_STATUS, read before the
  * counter. Returns true when the counter's overflow bit was consumed and must be cleared.
@@ -302,7 +310,7 @@ static bool fold(struct pmu_driver *d, unsigned idx, uint64_t status)
 		overflow = (rd(d, IA32_PERF_GLOBAL_STATUS) & bit) != 0;
 	if (raw < c->last && !overflow) {
 		c->interfered = true;
-		d->interferences++;
+		interfered(d, regs_counter_msr(idx, false), c->last, raw);
 		delta = 0;
 	} else if (overflow) {
 		d->wraps++;
@@ -353,6 +361,48 @@ uint64_t pmu_driver_take(struct pmu_driver *d, unsigned idx)
 	if (v)
 		slot(d, idx)->count = 0;
 	return v;
+}
+
+/* Counters in `counters` (idxmsk) that are programmed: their counts marked interfered. */
+static void mark(struct pmu_driver *d, uint64_t counters)
+{
+	for (unsigned idx = 0; idx < 64; idx++)
+		if (counters & d->active & regs_global_bit(idx))
+			slot(d, idx)->interfered = true;
+}
+
+/* The next programmed GP counter after the last one checked, into *i; false when none is. */
+static bool next_gp(struct pmu_driver *d, unsigned *i)
+{
+	for (unsigned k = 1; k <= d->geo.gp; k++) {
+		unsigned n = (d->verify_next + k) % d->geo.gp;
+		if (d->active & regs_global_bit(n)) {
+			*i = d->verify_next = n;
+			return true;
+		}
+	}
+	return false;
+}
+
+void pmu_driver_verify(struct pmu_driver *d)
+{
+	if (d->geo.gp == 0 && d->geo.fixed == 0)
+		return;
+	uint64_t global = rd(d, IA32_PERF_GLOBAL_CTRL);
+	if (global != d->global) {
+		mark(d, global ^ d->global);
+		interfered(d, IA32_PERF_GLOBAL_CTRL, d->global, global);
+		wr(d, IA32_PERF_GLOBAL_CTRL, d->global);
+	}
+	unsigned i;
+	if (!next_gp(d, &i))
+		return;
+	uint64_t selection = rd(d, IA32_PERFEVTSEL(i));
+	if (selection != d->gp[i].selection) {
+		mark(d, regs_global_bit(i));
+		interfered(d, IA32_PERFEVTSEL(i), d->gp[i].selection, selection);
+		wr(d, IA32_PERFEVTSEL(i), d->gp[i].selection);
+	}
 }
 
 bool pmu_driver_take_interfered(struct pmu_driver *d, unsigned idx)

@@ -34,8 +34,10 @@
  * code or another agent wrote the counter (some server firmware reads or resets counters from
  * SMM). The driver then adds nothing for that read (the events since the previous read are
  * unknown; the count stays a lower bound instead of gaining 2^48), counts it in `interferences`,
- * and marks the counter interfered until pmu_driver_take_interfered() takes the mark. A write
- * that leaves a counter higher than it was cannot be told from events.
+ * notes the register (the first such, in `interference`) and marks the counter interfered until
+ * pmu_driver_take_interfered() takes the mark. A write that leaves a counter higher than it was
+ * cannot be told from events. An enable bit cleared behind its back is seen by
+ * pmu_driver_verify(), which reads the control registers back.
  *
  * TSX_FORCE_ABORT (geometry.tsx_force_abort, Skylake with the 2019 microcode): GP counter 3 counts
  * only while MSR_TSX_FORCE_ABORT[0] makes every RTM transaction abort. The driver does what Linux
@@ -89,6 +91,13 @@ struct pmu_drv_counter {
 	bool interfered;    /* went down without an overflow since the mark was last taken */
 };
 
+/* A register found written behind the driver's back: the first such, for the warn that names it. */
+struct pmu_drv_interference {
+	uint32_t msr;	/* 0: none yet */
+	uint64_t wrote; /* what the driver wrote (a counter: the value it last read) */
+	uint64_t read;	/* what it read */
+};
+
 struct pmu_driver {
 	struct msr_backend be;
 	struct pmu_geometry geo;
@@ -100,7 +109,9 @@ struct pmu_driver {
 	struct pmu_drv_counter gp[PMU_MAX_GP];
 	struct pmu_drv_counter fixed[PMU_MAX_FIXED];
 	uint64_t wraps;		/* counter wraps accounted since init */
-	uint64_t interferences; /* reads that found a counter written behind the driver's back */
+	uint64_t interferences; /* reads that found a register written behind the driver's back */
+	struct pmu_drv_interference interference; /* the first of them */
+	unsigned verify_next;	/* the GP counter whose selector is checked next */
 	uint64_t reads, writes; /* register accesses since init: RDMSR and RDPMC; WRMSR */
 };
 
@@ -149,6 +160,19 @@ uint64_t pmu_driver_count(const struct pmu_driver *d, unsigned idx);
 
 /* ... and the same, resetting the count to zero. */
 uint64_t pmu_driver_take(struct pmu_driver *d, unsigned idx);
+
+/*
+ * Read back what the driver wrote that decides whether a counter counts, and compare (xsu=core's
+ * tick, once per thread: pmu/handover.h): IA32_PERF_GLOBAL_CTRL, and the IA32_PERFEVTSELx of one
+ * programmed GP counter, the next in turn, so that each selector is checked every few calls for
+ * one read more a call. Firmware that clears an enable bit (SMM code, a BIOS that takes a counter)
+ * stops a counter silently: no value goes down. A register that differs is interference: each
+ * counter it touched is marked interfered (its count is a lower bound), counted in
+ * `interferences`, noted in `interference` when it is the first, and the register is written back
+ * so that the counters count as programmed again. Two reads a call (one without GP counters
+ * programmed), and a write only when something differs.
+ */
+void pmu_driver_verify(struct pmu_driver *d);
 
 /*
  * Whether counter idx was written behind the driver's back (it went down without an overflow)

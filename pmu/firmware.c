@@ -10,27 +10,13 @@
 #include "pmu/msr.h"
 #include "pmu/regs.h"
 
-/* The names the record uses, as the SDM spells them (vol. 4, table 2-2). */
-static const char *const evtsel_names[PMU_MAX_GP] = {
-	"IA32_PERFEVTSEL0", "IA32_PERFEVTSEL1", "IA32_PERFEVTSEL2", "IA32_PERFEVTSEL3",
-	"IA32_PERFEVTSEL4", "IA32_PERFEVTSEL5", "IA32_PERFEVTSEL6", "IA32_PERFEVTSEL7",
-};
-static const char *const gp_counter_names[PMU_MAX_GP] = {
-	"IA32_PMC0", "IA32_PMC1", "IA32_PMC2", "IA32_PMC3",
-	"IA32_PMC4", "IA32_PMC5", "IA32_PMC6", "IA32_PMC7",
-};
-static const char *const fixed_counter_names[PMU_MAX_FIXED] = {
-	"IA32_FIXED_CTR0",
-	"IA32_FIXED_CTR1",
-	"IA32_FIXED_CTR2",
-};
-
-static void add(struct pmu_msr_snapshot *s, const char *name, uint32_t msr, bool exists,
-		pmu_rdmsr_safe_fn read, void *ctx)
+/* The names the record uses, as the SDM spells them (regs_msr_name()). */
+static void add(struct pmu_msr_snapshot *s, uint32_t msr, bool exists, pmu_rdmsr_safe_fn read,
+		void *ctx)
 {
 	struct pmu_msr_value *v = &s->msrs[s->n++];
 
-	v->name = name;
+	v->name = regs_msr_name(msr);
 	v->msr = msr;
 	v->value = 0;
 	v->valid = exists && read(ctx, msr, &v->value);
@@ -46,15 +32,15 @@ void pmu_msr_snapshot_take(struct pmu_msr_snapshot *s, const struct pmu_geometry
 	unsigned gp = g->gp < PMU_MAX_GP ? g->gp : PMU_MAX_GP;
 
 	memset(s, 0, sizeof(*s));
-	add(s, "IA32_PERF_GLOBAL_CTRL", IA32_PERF_GLOBAL_CTRL, v2, read, ctx);
-	add(s, "IA32_PERF_GLOBAL_STATUS", IA32_PERF_GLOBAL_STATUS, v2, read, ctx);
-	add(s, "IA32_FIXED_CTR_CTRL", IA32_FIXED_CTR_CTRL, v2 && g->fixed, read, ctx);
+	add(s, IA32_PERF_GLOBAL_CTRL, v2, read, ctx);
+	add(s, IA32_PERF_GLOBAL_STATUS, v2, read, ctx);
+	add(s, IA32_FIXED_CTR_CTRL, v2 && g->fixed, read, ctx);
 	for (unsigned i = 0; i < gp; i++)
-		add(s, evtsel_names[i], IA32_PERFEVTSEL(i), true, read, ctx);
-	add(s, "IA32_DEBUGCTL", IA32_DEBUGCTL, true, read, ctx);
-	add(s, "IA32_PEBS_ENABLE", IA32_PEBS_ENABLE, true, read, ctx);
+		add(s, IA32_PERFEVTSEL(i), true, read, ctx);
+	add(s, IA32_DEBUGCTL, true, read, ctx);
+	add(s, IA32_PEBS_ENABLE, true, read, ctx);
 	if (g->tsx_force_abort)
-		add(s, "MSR_TSX_FORCE_ABORT", MSR_TSX_FORCE_ABORT, true, read, ctx);
+		add(s, MSR_TSX_FORCE_ABORT, true, read, ctx);
 }
 
 bool pmu_msr_snapshot_get(const struct pmu_msr_snapshot *s, uint32_t msr, uint64_t *value)
@@ -76,7 +62,7 @@ unsigned pmu_firmware_counters(const struct pmu_msr_snapshot *s, const struct pm
 	for (unsigned i = 0; i < g->gp && i < PMU_MAX_GP; i++)
 		if (pmu_msr_snapshot_get(s, IA32_PERFEVTSEL(i), &v) && (v & PERFEVTSEL_EN)) {
 			if (n < max)
-				names[n] = gp_counter_names[i];
+				names[n] = regs_msr_name(IA32_PMC(i));
 			n++;
 		}
 	if (!pmu_msr_snapshot_get(s, IA32_FIXED_CTR_CTRL, &v))
@@ -84,7 +70,7 @@ unsigned pmu_firmware_counters(const struct pmu_msr_snapshot *s, const struct pm
 	for (unsigned j = 0; j < g->fixed && j < PMU_MAX_FIXED; j++)
 		if (regs_fixed_ctrl_get(v, j) & (FIXED_CTRL_OS | FIXED_CTRL_USR)) {
 			if (n < max)
-				names[n] = fixed_counter_names[j];
+				names[n] = regs_msr_name(IA32_FIXED_CTR(j));
 			n++;
 		}
 	return n;

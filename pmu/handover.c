@@ -83,7 +83,7 @@ static enum handover_raise direct(struct handover *h, bool sibling_changes,
 	commit(h, 0, &h->pair->schedule[0], now);
 	if (!sibling_changes) {
 		settled(h);
-		return HANDOVER_NONE;
+		return 1; /* thread 1 reads */
 	}
 	h->direct = true;
 	h->step = HANDOVER_STEP4;
@@ -102,6 +102,8 @@ static enum handover_raise begin(struct handover *h, struct handover_time now)
 	h->ticks[0]++;
 	h->ticks[1] += h->following;
 	h->hurry = false;
+	h->read_due = h->following;
+	thread_counters_verify(tc);
 	/* Thread 1's times too, on its clock: its fractions move also while its half stays. */
 	mux_pair_account(pair, 1, now.own[1]);
 	pair->ops->tick(pair, 0, now.own[0]);
@@ -112,11 +114,11 @@ static enum handover_raise begin(struct handover *h, struct handover_time now)
 	bool change0 = thread_counters_changes(tc, &pair->schedule[0]) != 0;
 	bool change1 = thread_counters_changes(h->tc[1], &pair->schedule[1]) != 0;
 	if (!change0 && !change1) {
-		/* The same joint schedule: read, write nothing. */
+		/* The same joint schedule: read, write nothing; thread 1 reads too. */
 		thread_counters_read(tc, 0);
 		h->unchanged++;
 		settled(h);
-		return HANDOVER_NONE;
+		return 1;
 	}
 	if (!can_leak(tc, &tc->programmed) && !can_leak(tc, &pair->schedule[0]) &&
 	    !can_leak(h->tc[1], &h->tc[1]->programmed) && !can_leak(h->tc[1], &pair->schedule[1]))
@@ -133,6 +135,23 @@ static enum handover_raise begin(struct handover *h, struct handover_time now)
 	return HANDOVER_RAISE_THREAD1;
 }
 
+/* Thread 1's look at its counters, once a joint tick: its registers read back, its counters read
+ * (a step of a handover reads them as it switches). */
+static void look(struct handover *h)
+{
+	thread_counters_verify(h->tc[1]);
+	h->read_due = false;
+}
+
+/* Thread 1 at a joint tick with no handover: it reads, and writes nothing. */
+static int read_only(struct handover *h)
+{
+	look(h);
+	thread_counters_tick(h->tc[1]);
+	thread_counters_read(h->tc[1], 0);
+	return HANDOVER_NONE;
+}
+
 /* Step 2, thread 1: S' with the corrupting events that change held until step 4. */
 static enum handover_raise step2(struct handover *h, struct handover_time now)
 {
@@ -142,6 +161,7 @@ static enum handover_raise step2(struct handover *h, struct handover_time now)
 	/* Its corrupting events that keep their counter go on: the catcher opposite stays. */
 	uint64_t held = thread_counters_events(tc, next, true) & thread_counters_changes(tc, next);
 
+	look(h);
 	thread_counters_tick(tc);
 	thread_counters_switch(tc, next, held);
 	for (unsigned i = 0; i < tc->pair->thread[1]->nr_events; i++)
@@ -168,6 +188,7 @@ static enum handover_raise step4(struct handover *h, struct handover_time now)
 	struct thread_counters *tc = h->tc[1];
 
 	if (h->direct) {
+		look(h);
 		thread_counters_tick(tc);
 		thread_counters_switch(tc, &h->pair->schedule[1], 0);
 	} else {
@@ -202,6 +223,8 @@ static enum handover_raise follower_tick(struct handover *h, struct handover_tim
 		return step2(h, now);
 	if (h->step == HANDOVER_STEP4)
 		return step4(h, now);
+	if (h->read_due)
+		return read_only(h);
 	return HANDOVER_NONE; /* an IPI sent again that crossed the answer */
 }
 
@@ -244,6 +267,7 @@ bool handover_end(struct handover *h, uint64_t wall)
 		return false;
 	/* Its events were stopped until now. */
 	h->gap += wall - h->began_at;
+	h->unanswered += h->step != HANDOVER_STEP3;
 	unanswered = h->step != HANDOVER_STEP3 && h->waited >= HANDOVER_UNANSWERED &&
 		     wall - h->began_at > h->unanswered_after;
 	h->step = HANDOVER_IDLE;

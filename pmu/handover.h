@@ -21,7 +21,16 @@
  * The shortcuts. When S' equals S on both threads there is no handover: thread 0 reads its
  * counters, and nothing is written. When neither S nor S' places a corrupting event or a catcher
  * (a CPU without the erratum, or lists without corrupting events), nothing can leak: each thread
- * switches its own counters directly, thread 1 only when its half changed (one IPI).
+ * switches its own counters directly, thread 1 only when its half changed.
+ *
+ * Every joint tick, both threads look at their counters: thread 1 is raised on every tick (one
+ * IPI), and reads its counters there when no step of a handover does (reads only: no write when
+ * its half stays), so that a counter firmware wrote, the sibling's as the leader's, is seen within
+ * a tick, as Linux's per-CPU tick reads each CPU's own; and each thread once a tick reads back what
+ * decides whether its counters count, IA32_PERF_GLOBAL_CTRL and one IA32_PERFEVTSELx in turn
+ * (pmu_driver_verify()): an enable bit cleared behind the kernel's back stops a counter with no
+ * value going down, and only a read of the register tells. What differs marks the counts it
+ * touched interfered, as a counter that went down does.
  *
  * An IPI can be late or lost. Thread 0's timer keeps ticking: a tick that finds a handover waiting
  * for thread 1 sends it again (retries), and a tick that finds step 3 due does it. The time from
@@ -79,16 +88,18 @@ struct handover {
 	bool sibling;	/* the pair has a second thread */
 	bool following; /* thread 1 takes part in the ticks (between enter and end) */
 	bool hurry;	/* thread 1 joined: a handover begins at thread 0's raised tick */
+	bool read_due;	/* thread 1 reads its counters at its next raised tick (no step does) */
 	enum handover_step step;
 	bool direct;		   /* the handover under way: nothing corrupting, no four steps */
 	uint64_t began_at;	   /* of the handover under way */
 	unsigned waited;	   /* timer ticks the handover under way has waited for thread 1 */
 	uint64_t unanswered_after; /* wall time (handover_init) */
 	/* Figures of the run. */
-	uint64_t gap;	    /* time some events were stopped for a handover */
-	uint64_t handovers; /* begun */
-	uint64_t unchanged; /* ticks whose joint schedule needed no handover */
-	uint64_t retries;   /* IPIs sent again: thread 1 had not answered by the next tick */
+	uint64_t gap;	     /* time some events were stopped for a handover */
+	uint64_t handovers;  /* begun */
+	uint64_t unchanged;  /* ticks whose joint schedule needed no handover */
+	uint64_t retries;    /* IPIs sent again: thread 1 had not answered by the next tick */
+	uint64_t unanswered; /* handovers still waiting for thread 1 when it stopped following */
 	/* Joint ticks (thread 0's, each a joint schedule) each thread took part in: thread 0 all,
 	 * thread 1 those while it followed. A thread's figures per tick count these. */
 	uint64_t ticks[2];
@@ -119,7 +130,8 @@ enum handover_raise handover_join(struct handover *h, unsigned thread, struct ha
 
 /*
  * Thread 1 follows no more (both threads departed): a handover under way ends here, its gap
- * closed at wall. True when one was waiting for a thread that never answered.
+ * closed at wall, and counted in `unanswered` when it was waiting for thread 1. True when it had
+ * waited so long that thread 1 never answered.
  */
 bool handover_end(struct handover *h, uint64_t wall);
 

@@ -301,6 +301,17 @@ uint64_t model_rdmsr(struct model_thread *t, uint32_t msr)
 	return 0; /* IA32_PERF_GLOBAL_OVF_CTRL reads as zero */
 }
 
+/* Some field of IA32_FIXED_CTR_CTRL value v sets AnyThread. */
+static bool fixed_ctrl_any(uint64_t v, unsigned fixed)
+{
+	for (unsigned j = 0; j < fixed; j++)
+		if (regs_fixed_ctrl_get(v, j) & FIXED_CTRL_ANY)
+			return true;
+	return false;
+}
+
+/* The rest of the registers; AnyThread where the PMU has none is reserved (SDM vol. 3B, 18.2.3:
+ * from version 3; CPUID.0AH:EDX[15] deprecates it), and a reserved bit raises #GP. */
 static void write_other(struct model_thread *t, uint32_t msr, uint64_t v)
 {
 	const struct pmu_geometry *g = geo_of(t);
@@ -308,7 +319,8 @@ static void write_other(struct model_thread *t, uint32_t msr, uint64_t v)
 
 	switch (msr) {
 	case IA32_FIXED_CTR_CTRL:
-		if (v & ~regs_fixed_ctrl_valid(g->fixed))
+		if ((v & ~regs_fixed_ctrl_valid(g->fixed)) ||
+		    (fixed_ctrl_any(v, g->fixed) && !pmu_geometry_any_thread(g)))
 			break;
 		t->fixed_ctrl = v;
 		return;
@@ -364,7 +376,8 @@ void model_wrmsr(struct model_thread *t, uint32_t msr, uint64_t v)
 		t->pmc_reads[i] = 0;
 		return;
 	case REG_EVTSEL:
-		if (v & ~PERFEVTSEL_VALID_MASK)
+		if ((v & ~PERFEVTSEL_VALID_MASK) ||
+		    ((v & PERFEVTSEL_ANY) && !pmu_geometry_any_thread(g)))
 			break;
 		t->evtsel[i] = v;
 		note_exposure(t->core);
@@ -598,32 +611,36 @@ static void smi(struct model_pair *core)
 }
 
 /*
- * MODEL_FIRMWARE_SMM_RESET and _WRITE (model.h): once, mid-run, SMM zeroes thread 0's IA32_PMC0,
- * or every GP counter of thread 0 that counts. _WRITE takes only counters the kernel has read
- * above 0 at least SMM_KNOWN_READS times since it wrote them: what they hold is then at least
- * that many read intervals of counting, more than they count before the next read, so the value
- * goes down as any read can see. A counter zeroed sooner after the kernel's own write counts past
- * what the kernel last read before it reads again, and no reader can tell (nor lost much: 0.2% in
- * one such run); the selftest is of the write that destroys what was counted.
+ * MODEL_FIRMWARE_SMM_RESET, _WRITE and _WRITE_ANY (model.h): once, mid-run, SMM zeroes thread 0's
+ * IA32_PMC0, or every GP counter of a thread that counts. _WRITE takes only counters the kernel
+ * has read above 0 at least SMM_KNOWN_READS times since it wrote them: what they hold is then at
+ * least that many read intervals of counting, more than they count before the next read, so the
+ * value goes down as any read can see. A counter zeroed sooner after the kernel's own write counts
+ * past what the kernel last read before it reads again, and no reader can tell (nor lost much:
+ * 0.2% in one such run); smm-write is the selftest of the write that destroys what was counted.
+ * _WRITE_ANY writes whatever counts, on either thread, and counts in smm_unread the counters it
+ * zeroed that no read can be sure to see go down: what a reader can be asked to detect.
  */
 #define SMM_KNOWN_READS 2
 
-static void smm_interferes(struct model_thread *t)
+/* The new firmware's clock: the core's ticks that ended with a leak catcher declared, either
+ * thread's (thread 1 ticks at each joint tick, pmu/handover.h), so that it acts while core-wide
+ * XSU runs, the runs whose checks it is for. */
+static uint64_t core_catcher_ticks(const struct model_pair *core)
 {
-	enum model_firmware f = t->core->cfg.firmware;
-	unsigned n = f == MODEL_FIRMWARE_SMM_WRITE ? geo_of(t)->gp : 1;
+	return core->thread[0].catcher_ticks + core->thread[1].catcher_ticks;
+}
+
+/* SMM zeroes t's first n GP counters that count and are not zero, of those the kernel has read
+ * above 0 at least known times since it wrote them (0: whatever it read). */
+static void smm_zero(struct model_thread *t, unsigned n, unsigned known)
+{
 	uint64_t zeroed = 0;
 
-	uint64_t ticks = f == MODEL_FIRMWARE_SMM_WRITE ? t->catcher_ticks : t->ticks;
-
-	if ((f != MODEL_FIRMWARE_SMM_RESET && f != MODEL_FIRMWARE_SMM_WRITE) || t->id != 0 ||
-	    t->smm_resets || ticks < MODEL_SMM_RESET_TICK)
-		return;
 	for (unsigned i = 0; i < n && i < geo_of(t)->gp; i++) {
-		if (!gp_enabled(t, i) || !t->pmc[i])
+		if (!gp_enabled(t, i) || !t->pmc[i] || t->pmc_reads[i] < known)
 			continue;
-		if (f == MODEL_FIRMWARE_SMM_WRITE && t->pmc_reads[i] < SMM_KNOWN_READS)
-			continue;
+		t->smm_unread += t->pmc_reads[i] < SMM_KNOWN_READS;
 		t->pmc[i] = 0;
 		zeroed++;
 	}
@@ -631,6 +648,51 @@ static void smm_interferes(struct model_thread *t)
 		return;
 	t->smm_resets += zeroed;
 	smi(t->core);
+}
+
+/* MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR and _EVTSEL_CLEAR: the enable bit of t's lowest counting GP
+ * counter, in IA32_PERF_GLOBAL_CTRL or its IA32_PERFEVTSELx, cleared in SMM. */
+static void firmware_clears(struct model_thread *t, bool global)
+{
+	for (unsigned i = 0; i < geo_of(t)->gp; i++) {
+		if (!gp_enabled(t, i))
+			continue;
+		if (global)
+			t->global_ctrl &= ~regs_global_bit(i);
+		else
+			t->evtsel[i] &= ~PERFEVTSEL_EN;
+		t->cleared_msr = global ? IA32_PERF_GLOBAL_CTRL : IA32_PERFEVTSEL0 + i;
+		smi(t->core);
+		return;
+	}
+}
+
+static void smm_interferes(struct model_thread *t)
+{
+	bool due = core_catcher_ticks(t->core) >= MODEL_SMM_RESET_TICK;
+
+	switch (t->core->cfg.firmware) {
+	case MODEL_FIRMWARE_SMM_RESET:
+		if (t->id == 0 && !t->smm_resets && t->ticks >= MODEL_SMM_RESET_TICK)
+			smm_zero(t, 1, 0);
+		break;
+	case MODEL_FIRMWARE_SMM_WRITE:
+		if (t->id == 0 && !t->smm_resets && t->catcher_ticks >= MODEL_SMM_RESET_TICK)
+			smm_zero(t, PMU_MAX_GP, SMM_KNOWN_READS);
+		break;
+	case MODEL_FIRMWARE_SMM_WRITE_ANY:
+		if (due && !t->smm_resets)
+			smm_zero(t, PMU_MAX_GP, 0);
+		break;
+	case MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR:
+	case MODEL_FIRMWARE_EVTSEL_CLEAR:
+		if (due && t->id == 1 && !t->cleared_msr)
+			firmware_clears(t,
+					t->core->cfg.firmware == MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR);
+		break;
+	default:
+		break;
+	}
 }
 
 void model_account(struct model_pair *core, unsigned thread, const struct model_profile *p,

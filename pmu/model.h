@@ -24,14 +24,16 @@
  * under way is accounted at the first access after the workload reports it, so attribution is
  * exact to a chunk (tests/ring3/account.h keeps chunks short under the model). What a counter
  * should have counted is not the model's business: model_truth() gives what the work of a ledger
- * produced, the truth a count is judged against. An access that would #GP on the hardware (an MSR the geometry does not have, a
- * reserved bit, a write to a read-only register) changes nothing and is counted in the thread's
- * fault counter.
+ * produced, the truth a count is judged against. An access that would #GP on the hardware (an MSR
+ * the geometry does not have, a reserved bit, a write to a read-only register, AnyThread where the
+ * PMU has none: version 2, or a version that deprecates it, CPUID.0AH:EDX[15]) changes nothing and
+ * is counted in the thread's fault counter.
  *
  * Firmware (model_config.firmware): the model can start as a BIOS that left counters running
- * leaves the PMU, or imitate SMM code that zeroes a counter in the middle of a run, so that the
- * kernel's handling of both is tested without such a machine (selftest=firmware-counters and
- * selftest=counter-reset).
+ * leaves the PMU, or imitate SMM code that zeroes counters of either thread or clears an enable
+ * bit in the middle of a run, so that the kernel's handling of them is tested without such a
+ * machine (selftest=firmware-counters, counter-reset, smm-write, smm-write-any,
+ * global-ctrl-clear, evtsel-clear).
  *
  * The erratum (thesis ch. 4 and 8), when the microarchitecture has it and HT is on: of the events
  * of a corrupting event (0xD0-0xD3) that GP counter i of one thread counts, a share (per event,
@@ -118,6 +120,27 @@ enum model_firmware {
 	 * (selftest=pmu-v4-freeze). The model is version 4 then.
 	 */
 	MODEL_FIRMWARE_V4_FREEZE,
+	/*
+	 * SMM code that writes either thread's counters at any time: once per thread, at the first
+	 * work it accounts once the core has had MODEL_SMM_RESET_TICK ticks with a leak catcher
+	 * declared (either thread's: core-wide XSU runs), it
+	 * zeroes every GP counter of that thread that is enabled and not zero, read by the kernel or
+	 * not (selftest=smm-write-any). What a reader can see stays honest: a counter zeroed before
+	 * the kernel has read it above 0 SMM_KNOWN_READS times counts past the last value read
+	 * before the next read, and no read tells (smm_unread counts those); MSR_SMI_COUNT tells of
+	 * every one.
+	 */
+	MODEL_FIRMWARE_SMM_WRITE_ANY,
+	/*
+	 * Firmware (SMM code, an SMI counted) that clears an enable bit under the kernel: once, at
+	 * the first work thread 1 accounts once the core has had MODEL_SMM_RESET_TICK ticks with a
+	 * leak catcher declared, the
+	 * IA32_PERF_GLOBAL_CTRL bit (selftest=global-ctrl-clear), or the IA32_PERFEVTSELx EN bit
+	 * (selftest=evtsel-clear), of its lowest GP counter that counts. The counter stops; only a
+	 * read of that register tells.
+	 */
+	MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR,
+	MODEL_FIRMWARE_EVTSEL_CLEAR,
 };
 
 #define MODEL_SMM_RESET_TICK 10
@@ -193,7 +216,10 @@ struct model_thread {
 	uint64_t exposure_ticks;
 	bool exposed; /* the current tick has been exposed */
 
-	uint64_t smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET or _WRITE zeroed on this thread */
+	uint64_t
+		smm_resets; /* counters MODEL_FIRMWARE_SMM_RESET or _WRITE(_ANY) zeroed on this thread */
+	uint64_t smm_unread;	/* of those, counters no read could see go down (SMM_KNOWN_READS) */
+	uint32_t cleared_msr;	/* the register whose enable bit the firmware cleared, or 0 */
 	uint64_t catcher_ticks; /* ticks that ended with a leak catcher declared on this thread */
 	uint64_t smis;		/* MSR_SMI_COUNT: the SMIs the model imitated, on either thread */
 };

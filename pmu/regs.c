@@ -2,6 +2,8 @@
 /*
  * Register values of the architectural PMU (see pmu/regs.h).
  */
+#include <stddef.h>
+
 #include "pmu/counters.h"
 #include "pmu/msr.h"
 #include "pmu/regs.h"
@@ -117,6 +119,59 @@ uint32_t regs_counter_msr(unsigned idx, bool full_width)
 	if (regs_idx_is_fixed(idx))
 		return IA32_FIXED_CTR(idx - PMU_FIXED_BASE);
 	return full_width ? IA32_A_PMC(idx) : IA32_PMC(idx);
+}
+
+const char *regs_msr_name(uint32_t msr)
+{
+	static const char *const evtsel[PMU_MAX_GP] = {
+		"IA32_PERFEVTSEL0", "IA32_PERFEVTSEL1", "IA32_PERFEVTSEL2", "IA32_PERFEVTSEL3",
+		"IA32_PERFEVTSEL4", "IA32_PERFEVTSEL5", "IA32_PERFEVTSEL6", "IA32_PERFEVTSEL7",
+	};
+	static const char *const pmc[PMU_MAX_GP] = {
+		"IA32_PMC0", "IA32_PMC1", "IA32_PMC2", "IA32_PMC3",
+		"IA32_PMC4", "IA32_PMC5", "IA32_PMC6", "IA32_PMC7",
+	};
+	static const char *const a_pmc[PMU_MAX_GP] = {
+		"IA32_A_PMC0", "IA32_A_PMC1", "IA32_A_PMC2", "IA32_A_PMC3",
+		"IA32_A_PMC4", "IA32_A_PMC5", "IA32_A_PMC6", "IA32_A_PMC7",
+	};
+	static const char *const fixed[PMU_MAX_FIXED] = {
+		"IA32_FIXED_CTR0",
+		"IA32_FIXED_CTR1",
+		"IA32_FIXED_CTR2",
+	};
+	static const struct {
+		uint32_t msr;
+		const char *name;
+	} global[] = {
+		{ IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL" },
+		{ IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS" },
+		{ IA32_PERF_GLOBAL_OVF_CTRL, "IA32_PERF_GLOBAL_OVF_CTRL" },
+		{ IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL" },
+		{ IA32_DEBUGCTL, "IA32_DEBUGCTL" },
+		{ IA32_PEBS_ENABLE, "IA32_PEBS_ENABLE" },
+		{ MSR_TSX_FORCE_ABORT, "MSR_TSX_FORCE_ABORT" },
+	};
+
+	if (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL(PMU_MAX_GP))
+		return evtsel[msr - IA32_PERFEVTSEL0];
+	if (msr >= IA32_PMC0 && msr < IA32_PMC(PMU_MAX_GP))
+		return pmc[msr - IA32_PMC0];
+	if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC(PMU_MAX_GP))
+		return a_pmc[msr - IA32_A_PMC0];
+	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR(PMU_MAX_FIXED))
+		return fixed[msr - IA32_FIXED_CTR0];
+	for (unsigned k = 0; k < sizeof(global) / sizeof(global[0]); k++)
+		if (global[k].msr == msr)
+			return global[k].name;
+	return NULL;
+}
+
+bool regs_msr_is_counter(uint32_t msr)
+{
+	return (msr >= IA32_PMC0 && msr < IA32_PMC(PMU_MAX_GP)) ||
+	       (msr >= IA32_A_PMC0 && msr < IA32_A_PMC(PMU_MAX_GP)) ||
+	       (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR(PMU_MAX_FIXED));
 }
 
 uint32_t regs_rdpmc_ecx(unsigned idx)

@@ -125,6 +125,16 @@ uint32_t regs_counter_msr(unsigned idx, bool full_width);
 uint32_t regs_rdpmc_ecx(unsigned idx);
 
 /*
+ * The SDM's name of a PMU register the kernel programs or reads (vol. 4, table 2-2):
+ * "IA32_PERF_GLOBAL_CTRL", "IA32_PERFEVTSEL2", "IA32_PMC0", "IA32_A_PMC0", "IA32_FIXED_CTR1",
+ * ...; NULL for any other MSR.
+ */
+const char *regs_msr_name(uint32_t msr);
+
+/* Whether msr holds a counter (IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx), not a control. */
+bool regs_msr_is_counter(uint32_t msr);
+
+/*
  * The fixed-counter events (SDM vol. 3B, table 18-2). pmu/regs.c holds the one table of them that
  * the driver, the static constraints (pmu/uarch_constraint.c) and the model PMU all read.
  */

@@ -114,6 +114,11 @@ void thread_counters_switch(struct thread_counters *tc, const struct xsu_schedul
 	thread_counters_program(tc, s, hold);
 }
 
+void thread_counters_verify(struct thread_counters *tc)
+{
+	pmu_driver_verify(tc->driver);
+}
+
 void thread_counters_start(struct thread_counters *tc, uint64_t counters)
 {
 	pmu_driver_start(tc->driver, counters & ~tc->never);

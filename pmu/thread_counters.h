@@ -96,6 +96,10 @@ void thread_counters_ended(struct thread_counters *tc);
 uint64_t thread_counters_reads(const struct thread_counters *tc);
 uint64_t thread_counters_writes(const struct thread_counters *tc);
 
+/* Its control registers read back against what the driver wrote (pmu_driver_verify()): what
+ * differs marks the counts it touched interfered at the next read. */
+void thread_counters_verify(struct thread_counters *tc);
+
 /* A tick of the thread ends (hooks.tick). */
 void thread_counters_tick(const struct thread_counters *tc);
 

@@ -89,6 +89,14 @@ def match_bundles(runs, crcs):
     return problems
 
 
+def unfinished(runs):
+    """The runs the kernel began and never finished: a bench record that took the bundle (no
+    error) and has events, but no result (the boot ended inside it)."""
+    return ["bench %d: the kernel took the bundle but wrote no result" % run.bench
+            for run in runs if run.bench_record is not None and run.error is None and
+            any(run.bench_record.get("events") or []) and not run.results]
+
+
 def check_numbers(r, how):
     """What is wrong with a result's numbers: value, min and max against values."""
     values = [pmu_bench_aggregate.from_json(v) for v in r.get("values", [])]
@@ -169,6 +177,7 @@ def json_run(run):
             "modelled": bool(r.get("modelled")) and r.get("value") is not None,
             "reason": r.get("reason"), "min": _number(r.get("min")),
             "max": _number(r.get("max")), "values": [_number(v) for v in r.get("values", [])],
+            "backwards": r.get("backwards", 0), "overlap_pct": r.get("overlap_pct"),
         } for r in results]})
     obj = {"threads": threads, "fault": run.fault}
     if run.error:

@@ -175,6 +175,7 @@ def run_json(r, threads, tsc_hz):
         "handovers": r.total("handovers"),
         "joint_retries": r.total("joint_retries"),
         "joint_unanswered": r.total("joint_unanswered"),
+        "joint_send_failures": r.total("joint_send_failures"),
         "joint_gap_pct": r.mean_of("joint_gap_pct"),
         "cells": [{"thread": t, "event": ev, "reps": cell.reps, "mean": cell.value,
                    "rsd_pct": cell.rsd_pct, "running_pct": 100.0 * cell.running_fraction,

@@ -66,7 +66,12 @@ BENCH_OPTIONS = Obj({
     "basic_mode": BOOL, "no_normalization": BOOL, "usr": BOOL, "os": BOOL,
     "fixed_counters": BOOL, "xsu": XSU, "ring": Int(0, 3),
     "sibling": Enum("none", "code", "work"), "sibling_work": Null(TEXT)})
-BENCH_FAULT = Obj({"vector": TEXT, "part": Enum(*BENCH_PARTS), "offset": Null(U64)})
+# What ends a bundle (tests/owncode/bench_exec.h): an exception the code raised, by its mnemonic
+# (SDM vol. 3A, table 6-1), an NMI it made, a system call it attempted, or the time limit.
+BENCH_VECTORS = ("#DE", "#DB", "#BP", "#OF", "#BR", "#UD", "#NM", "#TS", "#NP", "#SS", "#GP",
+                 "#PF", "#MF", "#AC", "#XM", "NMI", "syscall", "timeout")
+BENCH_FAULT = Obj({"vector": Enum(*BENCH_VECTORS), "part": Enum(*BENCH_PARTS),
+                   "offset": Null(U64)})
 
 
 def xsu_key(xsu):
@@ -277,6 +282,7 @@ RECORDS = {
         joint_gap_pct=optional(Num(0, 100)),
         handovers=optional(U64),
         joint_retries=optional(U64),
+        joint_send_failures=optional(U64),
         tick_tsc_mean=PER_THREAD,
         tick_tsc_max=PER_THREAD,
         tick_tsc_total=optional(PER_THREAD),
@@ -337,12 +343,14 @@ RECORDS = {
         evtsel=Null(HEX),
         counter=Null(TEXT),
         **{"pass": Null(U32)},
-        values=Array(Num()),
-        value=Null(Num()),
-        min=Null(Num()),
-        max=Null(Num()),
+        values=Array(Num(0)),
+        value=Null(Num(0)),
+        min=Null(Num(0)),
+        max=Null(Num(0)),
         modelled=BOOL,
         reason=Null(TEXT),
+        backwards=optional(U32),
+        overlap_pct=optional(Null(Int(0, 100))),
         fault=Null(BENCH_FAULT),
     ), place=("bench", "thread", "index", "event", "name")),
     # selftest=profiles: a workload's code traced with the trap flag (tests/profiles/profiles.h).

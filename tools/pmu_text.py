@@ -368,19 +368,23 @@ def _decimals(value):
 
 
 def _joint_lines(runs):
-    """Under core-wide XSU: the joint schedules handed over, the handover IPIs sent again, the
-    ticks that found the last one unanswered, and the share of the run a thread was stopped."""
+    """Under core-wide XSU: the joint schedules handed over, the handover IPIs sent again and
+    those that stayed pending, the handovers still unanswered at a run's end, and the share of
+    the run a thread was stopped."""
     parts = []
     for r in runs:
         found = []
         handovers, retries = r.total("handovers"), r.total("joint_retries")
         unanswered, gap = r.total("joint_unanswered"), r.mean_of("joint_gap_pct")
+        pending = r.total("joint_send_failures")
         if handovers is not None:
             found.append(_counted(handovers, "handover"))
         if retries is not None:
             found.append("%s sent again" % _counted(retries, "IPI"))
+        if pending:
+            found.append("%s left pending" % _counted(pending, "IPI"))
         if unanswered is not None:
-            found.append("%s unanswered" % _counted(unanswered, "tick"))
+            found.append("%s unanswered" % _counted(unanswered, "handover"))
         if gap is not None:
             found.append("%.1f%% of the run stopped" % gap)
         if found:

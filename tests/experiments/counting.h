@@ -93,6 +93,7 @@ struct measurement {
 	struct measurement_thread thread[2];
 	struct handover handover; /* counting_joint: the steps between joint schedules */
 	bool unanswered;	  /* counting_joint: a handover was still waiting at the end */
+	uint64_t send_failures;	  /* counting_joint: raised ticks whose IPI stayed pending */
 	/* MSR_SMI_COUNT at thread 0's start and end, where it could be read. */
 	uint64_t smi[2];
 	bool smi_known[2];

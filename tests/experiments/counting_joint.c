@@ -18,10 +18,12 @@ static struct handover_time now(const struct measurement *m)
 	return t;
 }
 
-static void raise(const struct measurement *m, int thread)
+/* Raise thread's tick; an IPI that stayed pending (the ICR busy) is counted and named (the
+ * handover's retries and thread 0's timer cover it: a step not taken is taken at a later tick). */
+static void raise(struct measurement *m, int thread)
 {
-	if (thread != HANDOVER_NONE)
-		tick_send(m->pair->cpu[thread]);
+	if (thread != HANDOVER_NONE && !tick_send(m->pair->cpu[thread]))
+		__atomic_add_fetch(&m->send_failures, 1, __ATOMIC_RELAXED);
 }
 
 /* Both threads' tick: thread 0's timer, or raised by the other thread. */

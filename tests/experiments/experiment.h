@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "tests/lib/payload_config.h"
+#include "pmu/driver.h"
 #include "pmu/event.h"
 #include "pmu/mux.h"
 
@@ -138,6 +139,10 @@ struct exp_thread_result {
 	uint64_t writes_per_tick_centi, reads_per_tick_centi;
 	uint64_t exposure; /* the model's exposed ticks on this thread */
 	uint64_t invariant_violations;
+	/* Registers its driver found written behind the kernel's back (a counter that went down,
+	 * a control register read back different: pmu/driver.h), and the first of them. */
+	uint64_t interferences;
+	struct pmu_drv_interference interference;
 };
 
 struct exp_run_result {
@@ -149,8 +154,9 @@ struct exp_run_result {
 	uint64_t elapsed_tsc;
 	uint64_t skew_tsc;
 	unsigned overlap_pct; /* how much of the run the siblings counted side by side (runner.c) */
-	uint64_t joint_unanswered;    /* xsu=core: thread 0's ticks that found thread 1 not done */
-	uint64_t joint_retries;	      /* xsu=core: handover IPIs sent again (one per such tick) */
+	uint64_t joint_unanswered; /* xsu=core: handovers still waiting for thread 1 at the end */
+	uint64_t joint_retries;	   /* xsu=core: handover IPIs sent again (one per such tick) */
+	uint64_t joint_send_failures; /* xsu=core: raised ticks whose IPI stayed pending */
 	uint64_t handovers;	      /* xsu=core: joint schedules handed over to both threads */
 	unsigned joint_gap_per_mille; /* xsu=core: of the run, one thread stopped for a change */
 	bool smi_known;		      /* MSR_SMI_COUNT could be read at the start and the end */

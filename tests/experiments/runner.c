@@ -227,6 +227,8 @@ static void fill_results(struct measurement *m, struct exp_run_result *out)
 		tr->ticks_late = mt->tick.late;
 		tr->ticks_lost = mt->tick.lost;
 		tr->invariant_violations = mt->tc.violations;
+		tr->interferences = mt->tc.driver->interferences;
+		tr->interference = mt->tc.driver->interference;
 		tr->exposure = m->pmu->model ? model_exposure_ticks(&m->pmu->model_state, t) -
 						       mt->exposure_at_start
 					     : 0;
@@ -361,7 +363,8 @@ static void run_figures(const struct measurement *m, const struct pair_job *job,
 		last = job->end_tsc[t] > last ? job->end_tsc[t] : last;
 	}
 	out->elapsed_tsc = last - first;
-	out->joint_unanswered = m->handover.retries;
+	out->joint_unanswered = m->handover.unanswered;
+	out->joint_send_failures = __atomic_load_n(&m->send_failures, __ATOMIC_RELAXED);
 	out->joint_retries = m->handover.retries;
 	out->handovers = m->handover.handovers;
 	out->smi_known = m->smi_known[0] && m->smi_known[1];

@@ -13,6 +13,7 @@
 #include "kernel/time.h"
 #include "pmu/counters.h"
 #include "pmu/event_names.h"
+#include "pmu/regs.h"
 #include "tests/experiments/custom.h"
 #include "tests/experiments/runner.h"
 #include "tests/experiments/stand_in.h"
@@ -269,6 +270,57 @@ static void warn_retries(const struct experiment *e, const struct exp_run_result
 	record_warn("experiment", "joint_retries", value, "", NULL, message);
 }
 
+/* Raised ticks whose IPI stayed pending (tick_send() refused): said, with the count. */
+static void warn_send_failures(const struct experiment *e, const struct exp_run_result *res)
+{
+	static char value[24], message[200];
+
+	if (res->run->xsu != XSU_MODE_CORE || !res->joint_send_failures)
+		return;
+	format_snprintf(value, sizeof(value), "%llu", (unsigned long long)res->joint_send_failures);
+	format_snprintf(message, sizeof(message),
+			"%s: %s core-wide handover IPIs stayed pending (the local APIC's ICR was "
+			"busy): tick_send() did not send them, and a later tick took their steps",
+			e->name, value);
+	record_warn("experiment", "joint_send_failures", value, "", NULL, message);
+}
+
+/*
+ * A register written behind the kernel's back (pmu/driver.h): the first on each thread, named, as
+ * the counts it touched are marked interfered and their verdict fails.
+ */
+static void warn_interference(const struct experiment *e, const struct exp_run_result *res,
+			      unsigned threads)
+{
+	static char message[300];
+
+	for (unsigned t = 0; t < threads; t++) {
+		const struct pmu_drv_interference *f = &res->thread[t].interference;
+		const char *name = regs_msr_name(f->msr);
+		if (!f->msr || !name)
+			continue;
+		if (regs_msr_is_counter(f->msr))
+			format_snprintf(message, sizeof(message),
+					"%s: HT%u's %s went down without an overflow, from %#llx "
+					"to %#llx (firmware or SMM code wrote it; %llu register(s) "
+					"written behind the kernel's back in the run)",
+					e->name, t, name, (unsigned long long)f->wrote,
+					(unsigned long long)f->read,
+					(unsigned long long)res->thread[t].interferences);
+		else
+			format_snprintf(
+				message, sizeof(message),
+				"%s: HT%u's %s read %#llx where the kernel wrote %#llx "
+				"(firmware changed it: the counters it stopped or started are "
+				"marked interfered; %llu register(s) written behind the "
+				"kernel's back in the run)",
+				e->name, t, name, (unsigned long long)f->read,
+				(unsigned long long)f->wrote,
+				(unsigned long long)res->thread[t].interferences);
+		record_warn("experiment", "interfered", name, "", NULL, message);
+	}
+}
+
 /* A tick slowed down because its handler took longer than the tick: said, per thread. */
 static void warn_slowed(const struct experiment *e, const struct exp_run_result *res,
 			unsigned threads)
@@ -324,10 +376,13 @@ static void emit_end(const struct suite *s, const struct experiment *e,
 		record_fixed(&r, "joint_gap_pct", res->joint_gap_per_mille, 1);
 		record_uint(&r, "handovers", res->handovers);
 		record_uint(&r, "joint_retries", res->joint_retries);
+		record_uint(&r, "joint_send_failures", res->joint_send_failures);
 	}
 
 	record_emit(&r);
 	warn_retries(e, res);
+	warn_send_failures(e, res);
+	warn_interference(e, res, threads);
 	warn_slowed(e, res, threads);
 	if (s->settings.pmu->model)
 		kprintf("  exposure: %llu ticks in which a corrupting event shared a counter index "

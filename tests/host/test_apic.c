@@ -12,7 +12,7 @@
 
 #include "kernel/apic.h"
 
-enum op { READ_MSR, WRITE_MSR, READ_MMIO, WRITE_MMIO };
+enum op { READ_MSR, WRITE_MSR, READ_MMIO, WRITE_MMIO, FENCE };
 
 struct access {
 	enum op op;
@@ -71,8 +71,13 @@ static void write_mmio(void *ctx, uint64_t address, uint32_t value)
 	log_access(ctx, WRITE_MMIO, address, value);
 }
 
+static void fence(void *ctx)
+{
+	log_access(ctx, FENCE, 0, 0);
+}
+
 static struct recorder rec;
-static struct apic_backend backend = { read_msr, write_msr, read_mmio, write_mmio, &rec };
+static struct apic_backend backend = { read_msr, write_msr, read_mmio, write_mmio, fence, &rec };
 
 static struct apic make_apic(enum apic_mode mode)
 {
@@ -124,16 +129,54 @@ static void test_x2apic_ipis(void **state)
 	(void)state;
 	struct apic a = make_apic(APIC_MODE_X2APIC);
 
-	/* One 64-bit ICR write (MSR 0x830), destination in the upper half. */
+	/* One 64-bit ICR write (MSR 0x830), destination in the upper half, each after a fence. */
 	assert_true(apic_send_init(&a, 5));
-	expect(0, WRITE_MSR, 0x830, (5ull << 32) | 0xc500);
+	expect(0, FENCE, 0, 0);
+	expect(1, WRITE_MSR, 0x830, (5ull << 32) | 0xc500);
 	assert_true(apic_send_startup(&a, 0x1234, 0x9f000));
-	expect(1, WRITE_MSR, 0x830, (0x1234ull << 32) | 0x069f);
+	expect(2, FENCE, 0, 0);
+	expect(3, WRITE_MSR, 0x830, (0x1234ull << 32) | 0x069f);
 	assert_true(apic_send_nmi(&a, 3));
-	expect(2, WRITE_MSR, 0x830, (3ull << 32) | 0x4400);
+	expect(4, FENCE, 0, 0);
+	expect(5, WRITE_MSR, 0x830, (3ull << 32) | 0x4400);
 	assert_true(apic_send_ipi(&a, 1, 0xf0));
-	expect(3, WRITE_MSR, 0x830, (1ull << 32) | 0xf0);
-	assert_int_equal(rec.count, 4); /* no polling of a delivery status in x2APIC mode */
+	expect(6, FENCE, 0, 0);
+	expect(7, WRITE_MSR, 0x830, (1ull << 32) | 0xf0);
+	assert_int_equal(rec.count, 8); /* no polling of a delivery status in x2APIC mode */
+}
+
+/*
+ * SDM vol. 3A, 10.12.3: a WRMSR to an x2APIC register is not serializing and may pass earlier
+ * stores, so the IPI that announces posted work (kernel/smp.c: smp_post()) could wake a CPU that
+ * still reads the old value and halts again. Every ICR write must come right after a fence, as
+ * Linux's weak_wrmsr_fence(); the other x2APIC writes need none (the EOI and the timer announce
+ * nothing stored), and xAPIC's uncached stores are not passed by earlier stores.
+ */
+static void test_x2apic_icr_write_follows_a_fence(void **state)
+{
+	(void)state;
+	struct apic a = make_apic(APIC_MODE_X2APIC);
+
+	apic_eoi(&a);
+	apic_send_ipi(&a, 2, APIC_ICR_DELIVERY_FIXED | 0xf1);
+	apic_timer_oneshot(&a, 0xe0, 100, false);
+	apic_send_nmi(&a, 2);
+	unsigned icr_writes = 0, fences = 0;
+	for (unsigned i = 0; i < rec.count; i++) {
+		fences += rec.log[i].op == FENCE;
+		if (rec.log[i].op != WRITE_MSR || rec.log[i].where != 0x830)
+			continue;
+		icr_writes++;
+		assert_true(i > 0);
+		assert_int_equal(rec.log[i - 1].op, FENCE);
+	}
+	assert_int_equal(icr_writes, 2);
+	assert_int_equal(fences, 2);
+
+	a = make_apic(APIC_MODE_XAPIC);
+	apic_send_ipi(&a, 2, APIC_ICR_DELIVERY_FIXED | 0xf1);
+	for (unsigned i = 0; i < rec.count; i++)
+		assert_int_not_equal(rec.log[i].op, FENCE);
 }
 
 static void test_x2apic_registers(void **state)
@@ -226,8 +269,8 @@ static void write_mmio_quiet(void *ctx, uint64_t address, uint32_t value)
 static void test_xapic_stuck_ipi_is_reported(void **state)
 {
 	(void)state;
-	struct apic_backend stuck = { read_msr, write_msr, read_mmio_stuck, write_mmio_quiet,
-				      &rec };
+	struct apic_backend stuck = { read_msr,		write_msr, read_mmio_stuck,
+				      write_mmio_quiet, fence,	   &rec };
 	struct apic a = { APIC_MODE_XAPIC, 0xfee00000, &stuck };
 
 	stuck_polls = 0;
@@ -242,6 +285,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_choose_mode),
 		cmocka_unit_test(test_x2apic_ipis),
+		cmocka_unit_test(test_x2apic_icr_write_follows_a_fence),
 		cmocka_unit_test(test_x2apic_registers),
 		cmocka_unit_test(test_x2apic_enable_from_disabled),
 		cmocka_unit_test(test_xapic),

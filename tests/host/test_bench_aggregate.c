@@ -98,12 +98,56 @@ static void test_no_overflow(void **state)
 	assert_int_equal(bench_aggregate(v, 100, BUNDLE_AVG), (int64_t)1 << 62);
 }
 
+static void test_backwards(void **state)
+{
+	/* Ten measurements: two below zero are left out and named, a third is too many (more than
+	 * the fifth nanoBench's mean sets aside at the bottom); one of one is too many. */
+	(void)state;
+	assert_false(bench_backwards_too_many(0, 10));
+	assert_false(bench_backwards_too_many(2, 10));
+	assert_true(bench_backwards_too_many(3, 10));
+	assert_true(bench_backwards_too_many(1, 1));
+	assert_false(bench_backwards_too_many(0, 0));
+}
+
+static void test_pace(void **state)
+{
+	(void)state;
+	assert_true(bench_pace_faster(100, 1000, 0, 0));       /* the first pace */
+	assert_false(bench_pace_faster(100, 0, 0, 0));	       /* no time: no pace */
+	assert_true(bench_pace_faster(300, 2000, 100, 1000));  /* 0.15 > 0.10 a tick */
+	assert_false(bench_pace_faster(200, 2000, 100, 1000)); /* the same */
+	assert_false(bench_pace_faster(0, 5000, 100, 1000));
+	/* Products beyond 64 bits: 2^40 copies in 2^40 ticks against 2^40 - 1 copies. */
+	assert_true(bench_pace_faster(1ull << 40, 1ull << 40, (1ull << 40) - 1, 1ull << 40));
+}
+
+static void test_overlap(void **state)
+{
+	(void)state;
+	/* At its best pace (22,700 copies in 51,500 ticks) HT1 makes 0.44 a tick. */
+	assert_int_equal(bench_overlap_pct(22700, 51500, 22700, 51500), 100);
+	assert_int_equal(bench_overlap_pct(11350, 51500, 22700, 51500),
+			 50);						/* held half the time */
+	assert_int_equal(bench_overlap_pct(0, 51500, 22700, 51500), 0); /* never beside */
+	assert_int_equal(bench_overlap_pct(30000, 51500, 22700, 51500), 100); /* at most 100 */
+	assert_int_equal(bench_overlap_pct(37100, 486694, 1199500, 10690420), 67);
+	assert_int_equal(bench_overlap_pct(5, 100, 0, 0), 0); /* no pace: it never ran */
+	/* Percent of products near 2^128, both halved alike: 2^62 seen in 2^63 ticks at 2^63 in 2^63. */
+	assert_int_equal(bench_overlap_pct(1ull << 62, 1ull << 63, 1ull << 63, 1ull << 63), 50);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hundredths),	     cmocka_unit_test(test_ten_values),
-		cmocka_unit_test(test_outliers_are_trimmed), cmocka_unit_test(test_short_lists),
+		cmocka_unit_test(test_hundredths),
+		cmocka_unit_test(test_ten_values),
+		cmocka_unit_test(test_outliers_are_trimmed),
+		cmocka_unit_test(test_short_lists),
 		cmocka_unit_test(test_no_overflow),
+		cmocka_unit_test(test_backwards),
+		cmocka_unit_test(test_pace),
+		cmocka_unit_test(test_overlap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -154,11 +154,10 @@ static void test_events(void **state)
 		     "L1D_PEND_MISS.PENDING_CYCLES", 0x04, 0);
 	expect_event(&b, 5, BUNDLE_EVENT_GP, 0x01c5015e, "5E.01.CMSK=1.EDG.INV",
 		     "RS_EVENTS.EMPTY_END", 0xff, 0);
-	expect_event(&b, 6, BUNDLE_EVENT_GP, 0x0061010e, "0E.01.AnyT", "UOPS_ISSUED.ANY_ANY_THREAD",
-		     0xff, 0);
-	expect_event(&b, 7, BUNDLE_EVENT_REFUSED, 0x4101d1, "D1.01.MSR_3F6H=0x4.TakenAlone",
+	expect_event(&b, 6, BUNDLE_EVENT_GP, 0x0061010e, "0E.01.AnyT", "UOPS_ISSUED.ANY", 0xff, 0);
+	expect_event(&b, 7, BUNDLE_EVENT_REFUSED, 0x4101cd, "CD.01.MSR_3F6H=0x4.TakenAlone",
 		     "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", 0xff, BUNDLE_EVENT_ALONE);
-	expect_event(&b, 8, BUNDLE_EVENT_GP, 0x41cc20, "20.CC", "20.CC", 0xff, 0);
+	expect_event(&b, 8, BUNDLE_EVENT_GP, 0x4120cc, "CC.20", "CC.20", 0xff, 0);
 	assert_true(bundle_event(&b, 0, 7, &e));
 	assert_non_null(strstr(e.reason, "MSR_PEBS_LD_LAT_THRESHOLD"));
 	assert_false(bundle_event(&b, 0, 9, &e));

@@ -70,6 +70,8 @@ static void test_defaults(void **state)
 	assert_int_equal(p.start1_ms, 0);
 	assert_int_equal(p.repeat, 1);
 	assert_string_equal(p.survey_work, "triad");
+	assert_int_equal(p.bench_ms, 2000);
+	assert_int_equal(p.bench_trace, 1);
 }
 
 /* Issue 11: a run defined at boot, repetitions, the workload keys. */
@@ -174,6 +176,14 @@ static void test_every_key(void **state)
 	assert_int_equal(p.xsu, XSU_MODE_BIT(XSU_MODE_ON));
 	assert_int_equal(parse("serial=none"), 0);
 	assert_int_equal(k.serial_port, 0);
+
+	/* A bundle of your own code untraced under the model, as on a real machine. */
+	assert_int_equal(parse("bench_trace=off bench_ms=300"), 0);
+	assert_int_equal(p.bench_trace, 0);
+	assert_int_equal(p.bench_ms, 300);
+	assert_int_equal(parse("bench_trace=no"), 1);
+	assert_int_equal(p.bench_trace, 1);
+	assert_string_equal(warnings[0].accepted, "on|off");
 }
 
 static void test_bad_value_keeps_default_and_names_accepted(void **state)
@@ -215,7 +225,7 @@ static void test_unknown_and_malformed_words(void **state)
 	assert_string_equal(
 		warnings[0].accepted,
 		"pmu|exit|selftest|apic|serial|baud|core|smp|qr|qr_ms|exp|xsu|sched|bench_ms|"
-		"mux_ms|dur_ms|repeat|"
+		"bench_trace|mux_ms|dur_ms|repeat|"
 		"ht0|work0|ht1|work1|start1_ms|triad_kib|triad_reps|chase_kib|survey_work");
 	assert_non_null(strstr(warnings[0].message, "unknown key 'foo'"));
 	assert_non_null(strstr(warnings[1].message, "'bar' is not a key=value word"));

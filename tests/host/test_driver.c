@@ -550,6 +550,86 @@ static void test_interference(void **state)
 }
 
 /*
+ * Firmware that clears an enable bit stops a counter with no value going down: only a read of the
+ * register tells. pmu_driver_verify() reads IA32_PERF_GLOBAL_CTRL and one selector in turn, two
+ * reads and no write while all is as written; what differs marks the counters it touched, is
+ * counted and named (the first), and is written back.
+ */
+static void test_verify(void **state)
+{
+	(void)state;
+	struct recorder r;
+	struct msr_backend b = recorder_backend(&r);
+	struct pmu_driver d;
+	struct pmu_event e = ev(0x00c5, true, false), f = ev(0x81d0, true, false);
+	struct pmu_event inst = ev(0x00c0, true, false);
+	struct pmu_assignment a[] = { { &e, 0, 0 }, { &f, 2, 0 }, { &inst, PMU_FIXED_BASE, 0 } };
+	uint64_t global = regs_global_bit(0) | regs_global_bit(2) | regs_global_bit(PMU_FIXED_BASE);
+
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_int_equal(pmu_driver_program(&d, a, 3), PMU_DRV_OK);
+	/* All as written: two reads, each selector in turn, no write. */
+	uint32_t checked[4];
+	for (unsigned k = 0; k < 4; k++) {
+		r.n = 0;
+		pmu_driver_verify(&d);
+		assert_int_equal(r.n, 2);
+		assert_int_equal(r.log[0].msr, IA32_PERF_GLOBAL_CTRL);
+		assert_false(r.log[0].write || r.log[1].write);
+		checked[k] = r.log[1].msr;
+	}
+	assert_int_equal(checked[0], IA32_PERFEVTSEL(2));
+	assert_int_equal(checked[1], IA32_PERFEVTSEL(0));
+	assert_int_equal(checked[2], IA32_PERFEVTSEL(2));
+	assert_int_equal(d.interferences, 0);
+	assert_int_equal(d.interference.msr, 0);
+	/* Firmware clears GP counter 2's global enable: marked, counted, named, written back. */
+	*cell(&r, IA32_PERF_GLOBAL_CTRL) = global & ~regs_global_bit(2);
+	r.n = 0;
+	pmu_driver_verify(&d);
+	assert_int_equal(d.interferences, 1);
+	assert_int_equal(d.interference.msr, IA32_PERF_GLOBAL_CTRL);
+	assert_int_equal(d.interference.wrote, global);
+	assert_int_equal(d.interference.read, global & ~regs_global_bit(2));
+	assert_int_equal(*cell(&r, IA32_PERF_GLOBAL_CTRL), global);
+	assert_true(find_write(&r, 0, IA32_PERF_GLOBAL_CTRL, false, global) >= 0);
+	assert_true(pmu_driver_take_interfered(&d, 2));
+	assert_false(pmu_driver_take_interfered(&d, 0));
+	assert_false(pmu_driver_take_interfered(&d, PMU_FIXED_BASE));
+	/* Then GP counter 0's selector loses EN: the first stays named, the second is counted. */
+	uint64_t sel0 = *cell(&r, IA32_PERFEVTSEL(0));
+	*cell(&r, IA32_PERFEVTSEL(0)) = sel0 & ~PERFEVTSEL_EN;
+	pmu_driver_verify(&d); /* checks counter 2's selector, then 0's */
+	pmu_driver_verify(&d);
+	assert_int_equal(d.interferences, 2);
+	assert_int_equal(d.interference.msr, IA32_PERF_GLOBAL_CTRL);
+	assert_int_equal(*cell(&r, IA32_PERFEVTSEL(0)), sel0);
+	assert_true(pmu_driver_take_interfered(&d, 0));
+	assert_false(pmu_driver_take_interfered(&d, 2));
+	/* A counter that went down is named by its register too. */
+	pmu_driver_init(&d, &b, &hsw_ht_on, 0);
+	assert_int_equal(pmu_driver_program(&d, a, 3), PMU_DRV_OK);
+	*cell(&r, IA32_PMC(2)) = 500;
+	pmu_driver_read(&d);
+	*cell(&r, IA32_PMC(2)) = 20;
+	pmu_driver_read(&d);
+	assert_int_equal(d.interference.msr, IA32_PMC(2));
+	assert_int_equal(d.interference.wrote, 500);
+	assert_int_equal(d.interference.read, 20);
+	/* Nothing programmed: GLOBAL_CTRL alone; a PMU without counters: nothing. */
+	pmu_driver_release(&d);
+	r.n = 0;
+	pmu_driver_verify(&d);
+	assert_int_equal(r.n, 1);
+	struct pmu_geometry none = hsw_ht_on;
+	none.version = 1;
+	pmu_driver_init(&d, &b, &none, 0);
+	r.n = 0;
+	pmu_driver_verify(&d);
+	assert_int_equal(r.n, 0);
+}
+
+/*
  * An event that stays on its counter across a stop and a program keeps counting on it: no write
  * to its selector or counter, its value goes on. Anything else starts afresh.
  */
@@ -826,6 +906,7 @@ int main(void)
 		cmocka_unit_test(test_overflow_loses_nothing),
 		cmocka_unit_test(test_wrap_race),
 		cmocka_unit_test(test_interference),
+		cmocka_unit_test(test_verify),
 		cmocka_unit_test(test_counters_keep_running),
 		cmocka_unit_test(test_tsx_force_abort),
 		cmocka_unit_test(test_smm_reset_is_interference),

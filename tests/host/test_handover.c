@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pmu/regs.h"
 #include "tests/host/lib/pair_sim.h"
 
 /* Four corrupting events on each thread: two counters each at a time, catchers opposite. */
@@ -87,6 +88,8 @@ static void test_catchers_catch_through_handovers(void **state)
 	assert_int_equal(given_back(), leaked());
 	assert_int_equal(model_exposure_ticks(&sim.model, 0) + model_exposure_ticks(&sim.model, 1),
 			 0);
+	/* Each thread read its registers back every tick, through every step: all as written. */
+	assert_int_equal(sim.driver[0].interferences + sim.driver[1].interferences, 0);
 }
 
 /*
@@ -105,6 +108,7 @@ static void test_late_ipis_scale_to_the_truth(void **state)
 	assert_true(sim.h.gap > c.period * c.ticks / 5);
 	assert_true(pair_sim_worst_ppm(&sim, false, NULL, NULL) <= 5000);
 	assert_int_equal(lost(), 0);
+	assert_int_equal(sim.driver[0].interferences + sim.driver[1].interferences, 0);
 }
 
 /*
@@ -160,6 +164,7 @@ static void test_lost_ipi_is_sent_again(void **state)
 	assert_true(sim.h.handovers + sim.h.unchanged > c.ticks * 9 / 10);
 	assert_true(sim.h.handovers > c.ticks / 4);
 	assert_false(sim.unanswered);
+	assert_int_equal(sim.h.unanswered, 0); /* every one answered: not the retries' count */
 	assert_true(pair_sim_worst_ppm(&sim, false, NULL, NULL) <= 5000);
 }
 
@@ -173,6 +178,7 @@ static void test_sibling_that_never_answers(void **state)
 	pair_sim_run(&sim, &c);
 	print_worst("thread 1 deaf");
 	assert_true(sim.unanswered);
+	assert_int_equal(sim.h.unanswered, 1); /* the one under way at the end */
 	assert_true(sim.h.retries > c.ticks / 2);
 	assert_true(sim.h.gap > c.period * c.ticks * 9 / 10);
 }
@@ -221,6 +227,98 @@ static void test_unchanged_schedule_writes_nothing(void **state)
 	c.ops = &xsu_ops_on;
 	pair_sim_run(&sim, &c);
 	assert_int_equal(pair_sim_writes(&sim, 0) + pair_sim_writes(&sim, 1), 0);
+}
+
+/* The counts of thread t marked interfered. */
+static unsigned marked(unsigned t)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < sim.list[t].nr_events; i++)
+		n += sim.list[t].events[i].interfered;
+	return n;
+}
+
+/* Lists that fit: a corrupting event of thread 0's with its catcher on thread 1, which never
+ * changes: no handover after the first. */
+static struct pair_sim_config fitting_config(void)
+{
+	struct pair_sim_config c = core_config();
+
+	c.list[0] = "r81d0:u,r08d1:u";
+	c.list[1] = "r00c4:u,r20c4:u";
+	return c;
+}
+
+/*
+ * Issue 24: thread 1's counters read on every joint tick, also when nothing changes (they were
+ * read only at handovers), with no write; each thread reads IA32_PERF_GLOBAL_CTRL and one
+ * selector back a tick. Thread 1 here has two events and two catchers: a read of its status and
+ * four counters, and the two read back, seven reads a tick.
+ */
+static void test_thread1_reads_every_tick(void **state)
+{
+	struct pair_sim_config c = fitting_config();
+
+	(void)state;
+	pair_sim_run(&sim, &c);
+	printf("fitting lists: reads per tick HT0 %.2f, HT1 %.2f; %u IPIs in %u periods\n",
+	       (double)pair_sim_reads(&sim, 0) / (double)sim.h.ticks[0],
+	       (double)pair_sim_reads(&sim, 1) / (double)sim.h.ticks[1], sim.ipis, c.ticks);
+	assert_true(sim.h.handovers <= 1);
+	assert_int_equal(pair_sim_writes(&sim, 0) + pair_sim_writes(&sim, 1), 0);
+	assert_true(pair_sim_reads(&sim, 1) >= 7 * (sim.h.ticks[1] - 2));
+	assert_true(pair_sim_reads(&sim, 1) <= 7 * sim.h.ticks[1] + 7);
+	assert_true(sim.ipis >= c.ticks - 2); /* thread 1 raised once a tick */
+	assert_int_equal(sim.driver[0].interferences + sim.driver[1].interferences, 0);
+}
+
+/*
+ * Issue 24: SMM that zeroes either thread's counters, read or not (smm-write-any): thread 1's
+ * counters are read within a tick, so its zeroed counters are seen going down (a counter read
+ * only at the start counts past its last read before the end, and nothing tells).
+ */
+static void test_smm_write_any_is_seen(void **state)
+{
+	struct pair_sim_config c = fitting_config();
+
+	(void)state;
+	c.firmware = MODEL_FIRMWARE_SMM_WRITE_ANY;
+	pair_sim_run(&sim, &c);
+	printf("smm-write-any: %llu + %llu counters zeroed; %u + %u counts marked; HT1's %#x\n",
+	       (unsigned long long)sim.model.thread[0].smm_resets,
+	       (unsigned long long)sim.model.thread[1].smm_resets, marked(0), marked(1),
+	       sim.driver[1].interference.msr);
+	assert_true(sim.model.thread[1].smm_resets > 0);
+	assert_true(regs_msr_is_counter(sim.driver[1].interference.msr));
+	assert_true(marked(1) > 0);
+}
+
+/*
+ * Issue 24: firmware that clears thread 1's IA32_PERF_GLOBAL_CTRL bit or IA32_PERFEVTSELx EN bit
+ * of a counting counter: no value goes down, the counter just stops. The read-back sees it within
+ * a tick (a selector within as many ticks as counters), names the register and marks the count
+ * (a catcher's mark goes to the sibling's event it caught for).
+ */
+static void test_cleared_enable_bits_are_seen(void **state)
+{
+	static const enum model_firmware firmware[] = { MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR,
+							MODEL_FIRMWARE_EVTSEL_CLEAR };
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		struct pair_sim_config c = fitting_config();
+		c.firmware = firmware[k];
+		pair_sim_run(&sim, &c);
+		uint32_t msr = sim.driver[1].interference.msr;
+		printf("%s: HT1's %s read %#llx, written %#llx; %u + %u counts marked\n",
+		       k ? "evtsel-clear" : "global-ctrl-clear", regs_msr_name(msr),
+		       (unsigned long long)sim.driver[1].interference.read,
+		       (unsigned long long)sim.driver[1].interference.wrote, marked(0), marked(1));
+		assert_true(sim.model.thread[1].cleared_msr != 0);
+		assert_int_equal(msr, sim.model.thread[1].cleared_msr);
+		assert_true(marked(0) + marked(1) > 0);
+	}
 }
 
 /* Both threads' register writes in the run, per timer period. */
@@ -291,6 +389,9 @@ int main(void)
 		cmocka_unit_test(test_sibling_that_never_answers),
 		cmocka_unit_test(test_smm_write_is_seen),
 		cmocka_unit_test(test_unchanged_schedule_writes_nothing),
+		cmocka_unit_test(test_thread1_reads_every_tick),
+		cmocka_unit_test(test_smm_write_any_is_seen),
+		cmocka_unit_test(test_cleared_enable_bits_are_seen),
 		cmocka_unit_test(test_core_writes_against_on),
 		cmocka_unit_test(test_nothing_corrupting_hands_over_directly),
 	};

@@ -467,6 +467,172 @@ static void test_smm_reset(void **state)
 	assert_int_equal(pmc(0, 0), 7);
 }
 
+/* Thread t's counter i as it is, without the read the kernel would make (a read counts in
+ * pmc_reads, which smm-write looks at). */
+static uint64_t peek(unsigned t, unsigned i)
+{
+	return core.thread[t].pmc[i];
+}
+
+/* A core with firmware f, two mispredict counters on each thread, ten ticks of the core with a
+ * leak catcher declared (five each, as core-wide XSU declares them), 1000 units of mixed per
+ * thread per tick: 35 on every counter, never read. */
+static void ten_core_ticks(enum model_firmware f)
+{
+	struct model_config cfg;
+
+	model_config_init(&cfg, uarch_by_name("haswell"), true);
+	cfg.firmware = f;
+	model_core_init(&core, &cfg);
+	for (unsigned t = 0; t < 2; t++) {
+		count_u(t, 0, 0x00c5);
+		count_u(t, 1, 0x00c5);
+		/* Ticks without a catcher are not the firmware's clock. */
+		model_tick(&core, t);
+		model_set_catchers(&core, t, 0x8);
+	}
+	for (unsigned tick = 0; tick < MODEL_SMM_RESET_TICK / 2; tick++)
+		for (unsigned t = 0; t < 2; t++) {
+			model_account(&core, t, &mixed, 1000);
+			model_tick(&core, t);
+		}
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned i = 0; i < 2; i++)
+			assert_int_equal(peek(t, i), 35);
+}
+
+/*
+ * MODEL_FIRMWARE_SMM_WRITE_ANY: SMM writes either thread's counters at any time, once each, at
+ * the thread's first work once the core has had its ticks: thread 1's too, whose counters the
+ * kernel reads only at handovers under core-wide XSU, and counters never read. What a reader can
+ * tell is kept honest: smm_unread counts the counters zeroed that no read can be sure to see go
+ * down; MSR_SMI_COUNT counts every SMI on both threads.
+ */
+static void test_smm_write_any(void **state)
+{
+	(void)state;
+
+	ten_core_ticks(MODEL_FIRMWARE_SMM_WRITE_ANY);
+	model_account(&core, 1, &mixed, 1000);
+	assert_int_equal(peek(1, 0), 7); /* zeroed, then this work's 7 */
+	assert_int_equal(peek(1, 1), 7);
+	assert_int_equal(core.thread[1].smm_resets, 2);
+	assert_int_equal(core.thread[1].smm_unread, 2); /* never read: nothing to see */
+	assert_int_equal(peek(0, 0), 35);		/* thread 0's turn is its own work */
+	rd(0, IA32_PMC(0));
+	rd(0, IA32_PMC(0));
+	model_account(&core, 0, &mixed, 1000);
+	assert_int_equal(peek(0, 0), 7);
+	assert_int_equal(peek(0, 1), 7);
+	assert_int_equal(core.thread[0].smm_resets, 2);
+	assert_int_equal(core.thread[0].smm_unread, 1); /* counter 0 was read twice: it shows */
+	assert_int_equal(rd(0, MSR_SMI_COUNT), 2);
+	assert_int_equal(rd(1, MSR_SMI_COUNT), 2);
+	/* Once per thread. */
+	model_account(&core, 0, &mixed, 1000);
+	model_account(&core, 1, &mixed, 1000);
+	assert_int_equal(peek(0, 1), 14);
+	assert_int_equal(peek(1, 1), 14);
+	assert_int_equal(rd(1, MSR_SMI_COUNT), 2);
+	assert_no_faults();
+}
+
+/* MODEL_FIRMWARE_SMM_WRITE, by contrast, waits for thread 0's ticks with catchers declared and
+ * takes only counters the kernel has read above 0 twice: the write a read can see. */
+static void test_smm_write_takes_what_was_read(void **state)
+{
+	(void)state;
+
+	ten_core_ticks(MODEL_FIRMWARE_SMM_WRITE);
+	model_set_catchers(&core, 0, 0x4);
+	for (unsigned tick = 0; tick < MODEL_SMM_RESET_TICK; tick++)
+		model_tick(&core, 0);
+	rd(0, IA32_PMC(1));
+	rd(0, IA32_PMC(1));
+	model_account(&core, 0, &mixed, 1000);
+	model_account(&core, 1, &mixed, 1000);
+	assert_int_equal(peek(0, 0), 42); /* never read: left alone */
+	assert_int_equal(peek(0, 1), 7);
+	assert_int_equal(peek(1, 0), 42); /* thread 1: never */
+	assert_int_equal(core.thread[0].smm_resets, 1);
+	assert_int_equal(core.thread[0].smm_unread, 0);
+}
+
+/*
+ * MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR and _EVTSEL_CLEAR: firmware clears the enable bit of thread
+ * 1's lowest counting GP counter, once, in SMM: that counter stops, the others count on, thread 0
+ * is untouched, and only a read of the register (or MSR_SMI_COUNT) tells.
+ */
+static void test_firmware_clears_an_enable_bit(void **state)
+{
+	(void)state;
+
+	for (unsigned global = 0; global < 2; global++) {
+		ten_core_ticks(global ? MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR
+				      : MODEL_FIRMWARE_EVTSEL_CLEAR);
+		model_account(&core, 0, &mixed, 1000);
+		assert_int_equal(core.thread[0].cleared_msr, 0);
+		model_account(&core, 1, &mixed, 1000);
+		assert_int_equal(core.thread[1].cleared_msr,
+				 global ? IA32_PERF_GLOBAL_CTRL : IA32_PERFEVTSEL(0));
+		assert_int_equal(peek(1, 0), 35); /* stopped before this work */
+		assert_int_equal(peek(1, 1), 42);
+		assert_int_equal(peek(0, 0), 42);
+		assert_int_equal(rd(1, IA32_PERF_GLOBAL_CTRL), global ? 0x2 : 0x3);
+		assert_int_equal(rd(1, IA32_PERFEVTSEL(0)) & PERFEVTSEL_EN,
+				 global ? PERFEVTSEL_EN : 0);
+		assert_int_equal(rd(0, IA32_PERF_GLOBAL_CTRL), 0x3);
+		assert_int_equal(rd(1, MSR_SMI_COUNT), 1);
+		/* Written again, it counts again: the firmware did it once. */
+		count_u(1, 0, 0x00c5);
+		model_account(&core, 1, &mixed, 1000);
+		assert_int_equal(peek(1, 0), 42);
+		assert_int_equal(rd(1, MSR_SMI_COUNT), 1);
+		assert_no_faults();
+	}
+}
+
+/*
+ * AnyThread where the PMU has none (SDM vol. 3B, 18.2.3: from version 3; CPUID.0AH:EDX[15]
+ * deprecates it, version 5 on): the bit is reserved, and a write that sets it, in
+ * IA32_PERFEVTSELx or a field of IA32_FIXED_CTR_CTRL, raises #GP and changes nothing, as the CPU
+ * does; the same selection without it is taken. Versions 3 and 4 take it.
+ */
+static void test_any_thread_where_the_pmu_has_none(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned version;
+		bool deprecated, taken;
+	} cases[] = { { 2, false, false },
+		      { 3, false, true },
+		      { 4, false, true },
+		      { 5, false, true },
+		      { 5, true, false } };
+	struct pmu_event e = ev(0x003c, true, false);
+	e.any = true;
+	uint64_t sel = regs_perfevtsel(&e, REGS_EN);
+	uint64_t fixed = regs_fixed_ctrl_set(0, 1, FIXED_CTRL_USR | FIXED_CTRL_ANY);
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct model_config cfg;
+		model_config_init(&cfg, uarch_by_name("haswell"), true);
+		cfg.geo.version = cases[k].version;
+		cfg.geo.any_thread_deprecated = cases[k].deprecated;
+		model_core_init(&core, &cfg);
+		struct model_thread *t = &core.thread[0];
+		assert_int_equal(model_wrmsr_safe(t, IA32_PERFEVTSEL(0), sel), cases[k].taken);
+		assert_int_equal(rd(0, IA32_PERFEVTSEL(0)), cases[k].taken ? sel : 0);
+		assert_int_equal(model_wrmsr_safe(t, IA32_FIXED_CTR_CTRL, fixed), cases[k].taken);
+		assert_int_equal(rd(0, IA32_FIXED_CTR_CTRL), cases[k].taken ? fixed : 0);
+		wr(0, IA32_PERFEVTSEL(1), sel);
+		assert_int_equal(t->faults, cases[k].taken ? 0 : 1);
+		assert_true(model_wrmsr_safe(t, IA32_PERFEVTSEL(2), sel & ~PERFEVTSEL_ANY));
+		assert_true(model_wrmsr_safe(t, IA32_FIXED_CTR_CTRL,
+					     regs_fixed_ctrl_set(0, 1, FIXED_CTRL_USR)));
+	}
+}
+
 static void test_rdpmc(void **state)
 {
 	(void)state;
@@ -953,6 +1119,10 @@ int main(void)
 		cmocka_unit_test(test_debugctl_pebs_and_safe_access),
 		cmocka_unit_test(test_firmware_counters_on),
 		cmocka_unit_test(test_smm_reset),
+		cmocka_unit_test(test_smm_write_any),
+		cmocka_unit_test(test_smm_write_takes_what_was_read),
+		cmocka_unit_test(test_firmware_clears_an_enable_bit),
+		cmocka_unit_test(test_any_thread_where_the_pmu_has_none),
 		cmocka_unit_test(test_rdpmc),
 		cmocka_unit_test(test_ch4_sibling_counter_inflates),
 		cmocka_unit_test(test_ch4_other_counter_index),

@@ -226,6 +226,24 @@ static void test_fixed_events(void **state)
 	assert_int_equal(regs_fixed_event_code(PMU_MAX_FIXED), 0);
 }
 
+/* The SDM's names (vol. 4, table 2-2), as the records and warnings write them. */
+static void test_msr_names(void **state)
+{
+	(void)state;
+	assert_string_equal(regs_msr_name(0x38f), "IA32_PERF_GLOBAL_CTRL");
+	assert_string_equal(regs_msr_name(0x188), "IA32_PERFEVTSEL2");
+	assert_string_equal(regs_msr_name(0x0c1), "IA32_PMC0");
+	assert_string_equal(regs_msr_name(0x4c8), "IA32_A_PMC7");
+	assert_string_equal(regs_msr_name(0x30b), "IA32_FIXED_CTR2");
+	assert_string_equal(regs_msr_name(0x38d), "IA32_FIXED_CTR_CTRL");
+	assert_null(regs_msr_name(0x30c)); /* no fourth fixed counter here */
+	assert_null(regs_msr_name(0x10));  /* the TSC: not the PMU's */
+	assert_true(regs_msr_is_counter(0x0c3) && regs_msr_is_counter(0x4c1) &&
+		    regs_msr_is_counter(0x309));
+	assert_false(regs_msr_is_counter(0x38f) || regs_msr_is_counter(0x186) ||
+		     regs_msr_is_counter(0x38d));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_perfevtsel_decode), cmocka_unit_test(test_fixed_ctrl),
 		cmocka_unit_test(test_global_bits),	  cmocka_unit_test(test_preload),
 		cmocka_unit_test(test_counter_addresses), cmocka_unit_test(test_fixed_events),
+		cmocka_unit_test(test_msr_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

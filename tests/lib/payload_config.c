@@ -16,6 +16,11 @@ static const struct cmdline_choice xsu_choices[] = {
 	{ "all", XSU_MODES_ALL },
 	{ NULL, 0 },
 };
+static const struct cmdline_choice on_off_choices[] = {
+	{ "on", 1 },
+	{ "off", 0 },
+	{ NULL, 0 },
+};
 static const struct cmdline_choice sched_choices[] = {
 	{ SCHED_NAME_GREEDY, SCHED_GREEDY },
 	{ SCHED_NAME_HK, SCHED_HK },
@@ -32,6 +37,7 @@ static const struct cmdline_key keys[] = {
 	{ "sched", KEY_CHOICE, FIELD(sched), sched_choices, 0, 0, NULL, true },
 	{ "bench_ms", KEY_UINT, FIELD(bench_ms), NULL, 1, 600000, "an integer from 1 to 600000",
 	  true },
+	{ "bench_trace", KEY_CHOICE, FIELD(bench_trace), on_off_choices, 0, 0, NULL, true },
 	{ "mux_ms", KEY_UINT, FIELD(mux_ms), NULL, 1, 1000, "an integer from 1 to 1000", true },
 	{ "dur_ms", KEY_UINT, FIELD(dur_ms), NULL, 10, 600000, "an integer from 10 to 600000",
 	  true },
@@ -61,6 +67,7 @@ static void defaults(void *settings)
 	cfg->sched = SCHED_GREEDY;
 	cfg->mux_ms = 1;
 	cfg->bench_ms = 2000;
+	cfg->bench_trace = 1;
 	cfg->dur_ms = 500;
 	cfg->repeat = 1;
 	cfg->triad_kib = 4096; /* 3 x 4 MiB: larger than L2 and than the L3 of client parts */

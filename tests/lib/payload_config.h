@@ -42,6 +42,9 @@ struct payload_config {
 	char survey_work[CONFIG_NAME_MAX]; /* the workload both threads run in the leak survey */
 	uint32_t
 		bench_ms; /* how long a part of a bundle of your own code may run (tests/owncode) */
+	/* 1: under the model a bundle's code is traced for its counts; 0: it runs untraced, as on
+	 * a real machine, and only what needs no trace is counted */
+	uint8_t bench_trace;
 };
 
 /* The payload's keys over *settings (defaults: the full suite in every XSU mode each experiment

@@ -65,3 +65,34 @@ int64_t bench_aggregate(int64_t *values, size_t n, unsigned aggregate)
 	}
 	}
 }
+
+bool bench_backwards_too_many(unsigned backwards, unsigned measurements)
+{
+	return (uint64_t)backwards * 5 > measurements;
+}
+
+bool bench_pace_faster(uint64_t copies, uint64_t time, uint64_t best_copies, uint64_t best_time)
+{
+	if (!time)
+		return false;
+	if (!best_time)
+		return true;
+	return (unsigned __int128)copies * best_time > (unsigned __int128)best_copies * time;
+}
+
+unsigned bench_overlap_pct(uint64_t seen, uint64_t time, uint64_t pace_copies, uint64_t pace_time)
+{
+	/* seen / time over pace_copies / pace_time: seen * pace_time over pace_copies * time */
+	unsigned __int128 num = (unsigned __int128)seen * pace_time;
+	unsigned __int128 den = (unsigned __int128)pace_copies * time;
+
+	if (!pace_copies)
+		return 0;
+	if (num >= den)
+		return 100;
+	while (num > ~(unsigned __int128)0 / 100) { /* both halved: the ratio stays */
+		num >>= 1;
+		den >>= 1;
+	}
+	return (unsigned)(num * 100 / den);
+}

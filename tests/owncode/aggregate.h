@@ -10,6 +10,7 @@
 #ifndef TESTS_OWNCODE_AGGREGATE_H
 #define TESTS_OWNCODE_AGGREGATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,5 +29,25 @@ int64_t bench_hundredths(int64_t difference, uint64_t repetitions);
  * BUNDLE_MIN, BUNDLE_MAX the smallest and largest. Sorts the values in place; 0 when n is 0.
  */
 int64_t bench_aggregate(int64_t *values, size_t n, unsigned aggregate);
+
+/*
+ * Whether an event whose count went backwards in `backwards` of its `measurements` (the longer
+ * run counted less than the shorter one: a figure below zero) has no value: more than a fifth of
+ * them, the share nanoBench's mean sets aside at the bottom. Fewer are left out of its values,
+ * and named (bench_result's `backwards`).
+ */
+bool bench_backwards_too_many(unsigned backwards, unsigned measurements);
+
+/* Whether copies in time (TSC ticks) is a faster pace than best_copies in best_time; a pace of no
+ * time is none. */
+bool bench_pace_faster(uint64_t copies, uint64_t time, uint64_t best_copies, uint64_t best_time);
+
+/*
+ * How much of HT0's runs the sibling's loop overlapped, in percent (bench_result's `overlap_pct`):
+ * the copies it ran during them (`seen`, as HT0's reads found its count) over the copies its
+ * fastest pace of the pass (pace_copies in pace_time) makes in their time; 100 at most, 0 when
+ * it made no copy at any pace.
+ */
+unsigned bench_overlap_pct(uint64_t seen, uint64_t time, uint64_t pace_copies, uint64_t pace_time);
 
 #endif

@@ -78,11 +78,13 @@ static uint64_t buffer_need(void)
 	return 2 * PAGE_SIZE + BENCH_PROGRAMS * ((bench_codegen_size(&g) + 4095) & ~4095ull);
 }
 
-/* one_time_init, then under the model the trace of the parts and of the sibling's part. */
+/* one_time_init, then under the model the trace of the parts and of the sibling's part (with
+ * bench_trace=off the code counts nothing under the model: profiles of no events). */
 static bool prepare(void)
 {
 	struct bench_codegen g;
 	enum model_ring ring = st.b.params.ring ? MODEL_RING_USER : MODEL_RING_KERNEL;
+	static const struct bench_counts nothing;
 
 	base_codegen(&g, BENCH_PROGRAM_ONCE, 0);
 	if (!generate(&g, BENCH_SLOT_ONCE) ||
@@ -90,7 +92,10 @@ static bool prepare(void)
 			    st.b.params.ring, true))
 		return false;
 	bench_cycles_profile(ring, &profiles.cycles);
-	if (!st.pmu->model)
+	for (unsigned t = 0; t < 2; t++)
+		bench_trace_profile(&nothing, t ? MODEL_RING_USER : ring, "bench code (untraced)",
+				    profiles.rates[t], &profiles.code[t]);
+	if (!st.pmu->model || st.untraced)
 		return true;
 	base_codegen(&g, BENCH_PROGRAM_TRACE, 0);
 	if (!generate(&g, BENCH_SLOT_TRACE) ||
@@ -213,6 +218,7 @@ static void bench_one(unsigned index, const struct boot_module *m, const struct 
 	bench_record_bundle(&st, index, m, s, reason);
 	if (s != BUNDLE_OK || reason)
 		return;
+	st.untraced = st.pmu->model && !cfg->bench_trace;
 	st.x.b = &st.b;
 	st.x.pmu = st.pmu;
 	st.x.limit_tsc = tsc_from_us((uint64_t)cfg->bench_ms * 1000);

@@ -8,6 +8,7 @@
 #include "kernel/pair.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
+#include "kernel/syscall.h"
 #include "kernel/tick.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
@@ -18,7 +19,9 @@
 
 #define RFLAGS_TF (1ull << 8)
 #define VECTOR_DEBUG 1
-#define RDPMC_LENGTH 2
+#define VECTOR_INT80 0x80 /* INT 0x80: Linux's system call gate of 32-bit code */
+/* RDPMC (0F 33), SYSCALL (0F 05) and INT n (CD n) are two bytes long. */
+#define INSN_LENGTH 2
 /* The tick that keeps the time limit at CPL 3: a fraction of the default limit. */
 #define BENCH_TICK_MS 10
 
@@ -44,6 +47,18 @@ static bool this_thread(unsigned *t)
 	return pair_thread_of(this_cpu(), t);
 }
 
+/* The first fault into f: nothing when f has one already. */
+static void note_once(struct bench_fault *f, const char *vector, unsigned part, bool where,
+		      uint32_t offset)
+{
+	if (__atomic_exchange_n(&f->set, true, __ATOMIC_ACQ_REL))
+		return;
+	f->vector = vector;
+	f->part = part;
+	f->has_offset = where;
+	f->offset = offset;
+}
+
 void bench_exec_note(struct bench_exec *e, unsigned t, const char *vector, uint64_t rip,
 		     bool known_rip)
 {
@@ -51,12 +66,15 @@ void bench_exec_note(struct bench_exec *e, unsigned t, const char *vector, uint6
 	uint32_t offset = 0;
 	bool where = known_rip && bench_layout_where(&e->layout[t], e->b, rip, &part, &offset);
 
-	if (__atomic_exchange_n(&e->fault.set, true, __ATOMIC_ACQ_REL))
-		return;
-	e->fault.vector = vector;
-	e->fault.part = part;
-	e->fault.has_offset = where;
-	e->fault.offset = offset;
+	note_once(&e->thread[t], vector, part, where, offset);
+	note_once(&e->fault, vector, part, where, offset);
+}
+
+const struct bench_fault *bench_exec_fault(const struct bench_exec *e)
+{
+	if (__atomic_load_n(&e->thread[0].set, __ATOMIC_ACQUIRE))
+		return &e->thread[0];
+	return __atomic_load_n(&e->fault.set, __ATOMIC_ACQUIRE) ? &e->fault : NULL;
 }
 
 /* Resume thread t at its program's epilogue, on its saved stack, the trace over. */
@@ -81,22 +99,61 @@ static bool in_program(const struct trap_frame *f, unsigned t)
 
 static bool over_time(const struct trap_frame *f, unsigned t);
 
+/* The instruction at addr, in the generated programs, starts with the bytes b0 b1. */
+static bool insn_at(uint64_t addr, uint8_t b0, uint8_t b1)
+{
+	const uint8_t *insn = (const uint8_t *)(uintptr_t)addr;
+
+	return addr >= x->code_start && addr + INSN_LENGTH <= x->code_end && insn[0] == b0 &&
+	       insn[1] == b1;
+}
+
+/*
+ * What the records call the exception of frame f: its mnemonic, or "syscall" for a system call
+ * the code attempted: INT 0x80 reaches its vector at CPL 0 and raises #GP at CPL 3 (its gate is
+ * the kernel's; the error code's IDT index is the vector, scaled as the CPU or hypervisor does, so
+ * the instruction tells), SYSCALL raises #UD at CPL 0 (SYSCALL is off there).
+ */
+static const char *fault_name(const struct trap_frame *f)
+{
+	if (f->vector == VECTOR_INT80 ||
+	    (f->vector == VECTOR_GENERAL_PROTECTION && insn_at(f->rip, 0xcd, VECTOR_INT80)) ||
+	    (f->vector == VECTOR_INVALID_OPCODE && insn_at(f->rip, 0x0f, 0x05)))
+		return "syscall";
+	return f->vector < 32 ? mnemonics[f->vector] : "?";
+}
+
+/* Where the instruction that raised f starts: INT n (CD n) is a trap, its frame's RIP follows
+ * it; every other exception here is a fault at its instruction. */
+static uint64_t raised_at(const struct trap_frame *f, uint8_t n)
+{
+	return insn_at(f->rip - INSN_LENGTH, 0xcd, n) ? f->rip - INSN_LENGTH : f->rip;
+}
+
 static void fault_handler(struct trap_frame *f)
 {
 	unsigned t;
 
 	if (!this_thread(&t) || !in_program(f, t))
 		trap_report_unexpected(f);
-	bench_exec_note(x, t, f->vector < 32 ? mnemonics[f->vector] : "?", f->rip, true);
+	uint64_t at = f->vector == VECTOR_INT80 ? raised_at(f, VECTOR_INT80) : f->rip;
+	bench_exec_note(x, t, fault_name(f), at, true);
 	escape(f, t);
 }
 
+/* A #DB of the trace, or the code's own: a trap flag it set with POPF, or INT1 (which raises
+ * #DB on Intel at any CPL; QEMU's TCG raises #UD). */
 static void debug_handler(struct trap_frame *f)
 {
 	unsigned t;
 
-	if (!this_thread(&t) || !in_program(f, t) || !x->tracing)
+	if (!this_thread(&t) || !in_program(f, t))
 		trap_report_unexpected(f);
+	if (!x->tracing || t != 0) {
+		bench_exec_note(x, t, "#DB", f->rip, true);
+		escape(f, t);
+		return;
+	}
 	if (over_time(f, t)) {
 		escape(f, t);
 		return;
@@ -107,6 +164,20 @@ static void debug_handler(struct trap_frame *f)
 	}
 }
 
+/* A system call from the code (kernel/syscall.h's filter): its frame's RIP follows the SYSCALL. The
+ * kernel's own ring-3 code (the exit call after the program, a sibling workload's calls) lies
+ * outside the generated programs and goes on to its handler. */
+static bool syscall_claim(struct trap_frame *f)
+{
+	unsigned t;
+
+	if (!this_thread(&t) || !in_program(f, t) || !insn_at(f->rip - INSN_LENGTH, 0x0f, 0x05))
+		return false;
+	bench_exec_note(x, t, "syscall", f->rip - INSN_LENGTH, true);
+	escape(f, t);
+	return true;
+}
+
 /* RDPMC in the generated programs under the model PMU (kernel/user_rdpmc.h does the same for
  * the workloads' own code): EDX:EAX from the model, RIP past it. */
 static bool rdpmc_fixup(struct trap_frame *f)
@@ -114,11 +185,7 @@ static bool rdpmc_fixup(struct trap_frame *f)
 	unsigned t;
 	uint64_t value = 0;
 
-	if (!this_thread(&t) || !in_program(f, t) || !x->pmu->model || f->rip < x->code_start ||
-	    f->rip + RDPMC_LENGTH > x->code_end)
-		return false;
-	const uint8_t *insn = (const uint8_t *)(uintptr_t)f->rip;
-	if (insn[0] != 0x0f || insn[1] != 0x33)
+	if (!this_thread(&t) || !in_program(f, t) || !x->pmu->model || !insn_at(f->rip, 0x0f, 0x33))
 		return false;
 	spin_lock(&x->pmu->lock);
 	bool ok = model_rdpmc(&x->pmu->model_state.thread[t], (uint32_t)f->rcx, &value);
@@ -127,7 +194,7 @@ static bool rdpmc_fixup(struct trap_frame *f)
 		return false;
 	f->rax = (uint32_t)value;
 	f->rdx = value >> 32;
-	f->rip += RDPMC_LENGTH;
+	f->rip += INSN_LENGTH;
 	return true;
 }
 
@@ -176,20 +243,35 @@ static void tick_hook(struct trap_frame *f, void *context)
 		escape(f, t);
 }
 
+/*
+ * An NMI on a pair thread while a bundle runs: the watch's (thread 0 only), or one nobody sent,
+ * which the bundle's code made (INT 2 at CPL 0, a self-IPI, a PMI it routed as an NMI): a fault
+ * of the thread's program, which ends it where it runs in it. An NMI carries no state to answer.
+ */
 static bool nmi_claim(struct trap_frame *f)
 {
 	uint64_t sent = __atomic_load_n(&watch_sent, __ATOMIC_ACQUIRE);
 	unsigned t;
+	bool known = this_thread(&t);
 
-	if (!this_thread(&t) || t != 0 || __atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) == sent)
+	if (known && t == 0 && __atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) != sent) {
+		__atomic_store_n(&watch_taken, sent, __ATOMIC_RELEASE);
+		if (x && x->ring0[0] && over_time(f, 0))
+			escape(f, 0);
+		return true;
+	}
+	if (!known || !x)
 		return false;
-	__atomic_store_n(&watch_taken, sent, __ATOMIC_RELEASE);
-	if (x && x->ring0[0] && over_time(f, 0))
-		escape(f, 0);
+	bool in_it = in_program(f, t);
+	bench_exec_note(x, t, "NMI", raised_at(f, VECTOR_NMI), in_it);
+	if (in_it)
+		escape(f, t);
 	return true;
 }
 
-static const uint8_t caught[] = { 0, 1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 16, 17, 19 };
+static const uint8_t caught[] = {
+	0, 1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 16, 17, 19, VECTOR_INT80
+};
 
 static void handlers(trap_handler fault, trap_handler debug)
 {
@@ -203,6 +285,7 @@ void bench_exec_begin(struct bench_exec *e)
 	e->limit_tsc = e->limit_tsc ? e->limit_tsc : tsc_from_us(2000000);
 	handlers(fault_handler, debug_handler);
 	trap_add_fixup(rdpmc_fixup);
+	syscall_set_filter(syscall_claim);
 	smp_nmi_claim(nmi_claim);
 }
 
@@ -214,6 +297,7 @@ void bench_exec_end(void)
 	uint64_t until = rdtsc() + tsc_from_us(WATCH_LATE_US);
 
 	handlers(NULL, NULL);
+	syscall_set_filter(NULL);
 	x = NULL;
 	/* The sibling watches no more: its last NMI is taken here, not as an unexpected one. */
 	while (__atomic_load_n(&watch_taken, __ATOMIC_ACQUIRE) !=
@@ -231,10 +315,18 @@ static void call(struct bench_exec *e, unsigned t, uint64_t entry, unsigned ring
 		return;
 	}
 	uint64_t flags;
+	struct percpu *cpu = this_cpu();
 	__asm__ volatile("pushfq\n\tpop %0\n\tcli" : "=r"(flags)::"memory");
+	/* SYSCALL at CPL 0 would enter as if from CPL 3 (kernel/syscall.c): off, it raises #UD. */
+	syscall_allow(false);
 	e->ring0[t] = true;
 	((void (*)(void))(uintptr_t)entry)();
 	e->ring0[t] = false;
+	/* Code at CPL 0 may have loaded GS, whose base was the kernel's, or set CR0.TS (its #NM):
+	 * both are the kernel's again. */
+	percpu_install(cpu);
+	__asm__ volatile("clts" ::: "memory");
+	syscall_allow(true);
 	if (flags & RFLAGS_IF)
 		__asm__ volatile("sti" ::: "memory");
 }

@@ -5,13 +5,20 @@
  * exception they raise caught, the time limit (bench_ms) kept, RDPMC answered from the model PMU
  * under QEMU, and the trace's #DB counted (tests/owncode/trace.h).
  *
- * A fault or the time limit does not end the boot: it is noted once (the first one) with its
- * vector, part and offset, and the thread resumes at the program's epilogue, which restores the
- * caller's stack and registers and returns (at CPL 3 to bench_call(), and so to the exit system
- * call). The time limit at CPL 3 is the tick (kernel/tick.h): each tick looks at the deadline.
- * At CPL 0 the tick cannot come (interrupts are off): the sibling thread watches the deadline on
- * its own tick and sends an NMI (SDM vol. 3A, 10.6.1: delivery mode NMI), which the handler
- * takes as the tick.
+ * A fault or the time limit does not end the boot: it is noted once per thread (its first) with
+ * its vector, part and offset, and the thread resumes at the program's epilogue, which restores
+ * the caller's stack and registers and returns (at CPL 3 to bench_call(), and so to the exit
+ * system call). What is caught: every exception the code can raise, #DB from a trap flag it set
+ * (POPF) or from INT1 included; an NMI nobody sent (the code's own: INT 2 at CPL 0, a self-IPI, a
+ * PMI it routed as an NMI); and a system call, SYSCALL or INT 0x80, which ends the code as the
+ * exception "syscall" does (kernel/syscall.h's filter; at CPL 0 SYSCALL is off and raises #UD, and
+ * INT 0x80 reaches vector 0x80; at CPL 3 INT 0x80 is a #GP, its gate being the kernel's).
+ *
+ * The time limit at CPL 3 is the tick (kernel/tick.h): each tick looks at the deadline. At CPL 0
+ * the tick cannot come (interrupts are off): the sibling thread watches the deadline (its tick,
+ * and bench_exec_watch() whenever it has nothing of its own to run, before its part, after it
+ * ended or faulted, or without one) and sends an NMI (SDM vol. 3A, 10.6.1: delivery mode NMI),
+ * which the handler takes as the tick.
  */
 #ifndef TESTS_OWNCODE_BENCH_EXEC_H
 #define TESTS_OWNCODE_BENCH_EXEC_H
@@ -24,7 +31,7 @@
 #include "tests/owncode/codegen.h"
 #include "tests/owncode/trace.h"
 
-/* The fault that ended a bundle. */
+/* A fault that ended a bundle. */
 struct bench_fault {
 	bool set;
 	const char *vector; /* "#UD", ..., or "timeout" */
@@ -46,7 +53,8 @@ struct bench_exec {
 	bool abort[2]; /* the other thread asks this one's program to end */
 	bool tracing;
 	struct bench_tracer tracer;
-	struct bench_fault fault;
+	struct bench_fault fault;     /* the first of either thread: no run starts after it */
+	struct bench_fault thread[2]; /* each thread's first */
 };
 
 /* Handlers in place for a bundle's run (every exception vector, #DB, the RDPMC fixup). */
@@ -65,11 +73,18 @@ bool bench_exec_run(struct bench_exec *x, unsigned t, uint64_t entry, const stru
 bool bench_exec_trace(struct bench_exec *x, uint64_t entry, const struct bench_layout *l,
 		      unsigned ring);
 
-/* HT1 with nothing to run while HT0 runs at CPL 0: watch HT0's time limit until *done. */
+/*
+ * HT1 with nothing of its own to run while HT0 may run at CPL 0 (no part, or its part ended,
+ * faulted or was refused): watch HT0's time limit until *done.
+ */
 void bench_exec_watch(struct bench_exec *x, const bool *done);
 
 /* Note a fault of thread t's program at rip (vector "timeout" for the time limit). */
 void bench_exec_note(struct bench_exec *x, unsigned t, const char *vector, uint64_t rip,
 		     bool known_rip);
+
+/* The fault the records name: the measured code's (thread 0's) when it faulted, as what it did
+ * ends the bundle however the sibling fared; else the sibling's; NULL when neither faulted. */
+const struct bench_fault *bench_exec_fault(const struct bench_exec *x);
 
 #endif

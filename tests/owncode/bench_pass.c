@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "kernel/cpu.h"
+#include "kernel/lib/format.h"
 #include "kernel/time.h"
 #include "pmu/counters.h"
+#include "pmu/enumerate.h"
 #include "pmu/mux_pair.h"
 #include "pmu/uarch.h"
 #include "pmu/xsu_passes.h"
@@ -30,13 +32,33 @@ struct pass_thread {
 	uint8_t catchers;
 };
 
+/* What one run of HT0's program counted, on both threads. */
+struct run_counts {
+	int64_t count[2][BENCH_MAX_READS]; /* each read's count over the run */
+	bool down[2][BENCH_MAX_READS];	   /* its counter read lower at the end than at the start */
+	uint64_t copies1, time1;	   /* HT1: its copies between its reads, and their time */
+	uint64_t seen1, time0; /* HT1's copies during HT0's run (HT0's reads saw), its time */
+	/* HT0's catchers between HT1's reads (HT0 reads them as HT1's answers arrive): what they
+	 * caught of HT1's events over HT1's counts' own interval. */
+	int64_t caught1[BENCH_MAX_READS];
+	bool caught1_down[BENCH_MAX_READS];
+};
+
 struct pass_ctx {
 	struct bench_state *s;
 	unsigned p;
 	struct pass_thread th[2];
 	bool runs1; /* HT1 runs a loop (sibling code, a workload, or a spin to count) */
 	bool started1, done;
-	int64_t diff[2][BENCH_MAX_READS]; /* a run's counts */
+	bool refused[2];       /* the driver refused the thread's counters: nothing of it is kept */
+	struct pmu_driver *d0; /* HT0's */
+	uint64_t marks[2][BENCH_MAX_READS]; /* HT0's catchers at HT1's last two answers */
+	struct run_counts now;		    /* the last run's */
+	/* The sibling's loop: its fastest pace over one of HT0's runs, and in each measurement kept
+	 * its copies during HT0's two runs and their length (TSC ticks): the overlap. */
+	uint64_t pace_copies, pace_time;
+	unsigned kept;
+	uint64_t seen[BUNDLE_MAX_MEASUREMENTS], time[BUNDLE_MAX_MEASUREMENTS];
 };
 
 static struct pmu_event event_of(const struct bundle_event *e)
@@ -63,6 +85,21 @@ static struct pmu_event event_of(const struct bundle_event *e)
 	return ev;
 }
 
+/*
+ * Whether this PMU cannot count ev, thread t's event i: then it is refused with the reason
+ * (AnyThread on a version-2 PMU, or on one that deprecates it, CPUID.0AH:EDX[15]: the write would
+ * raise #GP), takes no counter and never reads as a count.
+ */
+static bool refused(struct bench_state *s, unsigned t, uint32_t i, const struct pmu_event *ev)
+{
+	const char *why;
+
+	if (pmu_event_supported(&s->pmu->geometry, ev, &why))
+		return false;
+	s->results[t][i].refused = why;
+	return true;
+}
+
 /* The passes of the bundle's GP events, by its XSU mode's ops (pmu/xsu_passes.h). */
 void bench_plan(struct bench_state *s)
 {
@@ -80,6 +117,8 @@ void bench_plan(struct bench_state *s)
 			if (e.kind != BUNDLE_EVENT_GP)
 				continue;
 			struct pmu_event ev = event_of(&e);
+			if (refused(s, t, i, &ev))
+				continue;
 			struct xsu_pass_event *pe = &in->event[t][in->n[t]];
 			pe->constraint.mask = e.counter_mask & PMU_GP_MASK(in->gp);
 			pe->constraint.corrupting = uarch_event_corrupting(u, &ev);
@@ -111,7 +150,8 @@ static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pa
 		struct bundle_event e;
 		bundle_event(&s->b, t, i, &e);
 		struct pmu_event ev = event_of(&e);
-		if (e.kind == BUNDLE_EVENT_FIXED && e.fixed_index < s->pmu->geometry.fixed)
+		if (e.kind == BUNDLE_EVENT_FIXED && e.fixed_index < s->pmu->geometry.fixed &&
+		    !refused(s, t, i, &ev))
 			add(pt, &ev, PMU_FIXED_BASE + e.fixed_index,
 			    RDPMC_FIXED_ECX | e.fixed_index, (int)i);
 	}
@@ -130,6 +170,20 @@ static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pa
 			add(pt, s->plan.catcher, c, c, CATCHER(c));
 }
 
+/*
+ * The driver refused thread t's counters of this pass (it wrote nothing): none of them counts in
+ * it, and each of its events not counted before is refused with the driver's reason.
+ */
+static void refuse_pass(struct pass_ctx *c, unsigned t, const char *why)
+{
+	c->refused[t] = true;
+	for (unsigned k = 0; k < c->th[t].reads; k++) {
+		int w = c->th[t].what[k];
+		if (w >= 0 && !c->s->results[t][w].counted)
+			c->s->results[t][w].refused = why;
+	}
+}
+
 static struct pmu_driver *begin(struct pass_ctx *c, unsigned t, struct model_ledger *l)
 {
 	struct bench_state *s = c->s;
@@ -143,9 +197,11 @@ static struct pmu_driver *begin(struct pass_ctx *c, unsigned t, struct model_led
 		spin_lock(&s->pmu->lock);
 	if (s->pmu->model)
 		model_set_catchers(&s->pmu->model_state, t, c->th[t].catchers);
-	pmu_driver_program(d, c->th[t].a, c->th[t].n);
+	enum pmu_drv_status status = pmu_driver_program(d, c->th[t].a, c->th[t].n);
 	if (s->pmu->model)
 		spin_unlock(&s->pmu->lock);
+	if (status != PMU_DRV_OK)
+		refuse_pass(c, t, pmu_drv_status_name(status));
 	return d;
 }
 
@@ -186,71 +242,179 @@ static bool sibling_at(struct pass_ctx *c, uint64_t e)
 	return true;
 }
 
-/* One run of program slot: each thread's counts over it into c->diff. */
+/*
+ * HT0's catchers into marks[which] as HT1 has answered epoch e, which it waits on until they are
+ * read (acked): they then caught of HT1's events exactly what HT1 counted from answer to answer.
+ * The kernel reads them at CPL 0, under the model under the core's lock.
+ */
+static void catchers_at(struct pass_ctx *c, unsigned which, uint64_t e)
+{
+	struct pmu *pmu = c->s->pmu;
+	struct msr_backend *be = &c->d0->be;
+
+	for (unsigned k = 0; c->runs1 && be->read_pmc && k < c->th[0].reads; k++) {
+		if (c->th[0].what[k] >= 0)
+			continue;
+		if (pmu->model)
+			spin_lock(&pmu->lock);
+		if (!be->read_pmc(be->ctx, c->th[0].ecx[k], &c->marks[which][k]))
+			c->marks[which][k] = 0;
+		if (pmu->model)
+			spin_unlock(&pmu->lock);
+	}
+	if (c->runs1)
+		__atomic_store_n(&c->s->data[1]->acked, e, __ATOMIC_RELEASE);
+}
+
+/* The count of read k of a thread over a run: end less start at the counter's width; false
+ * when it went down (a 48-bit counter does not wrap in a bundle: it was written meanwhile). */
+static bool count_of(const struct bench_state *s, uint32_t ecx, uint64_t start, uint64_t end,
+		     int64_t *count)
+{
+	uint64_t mask = width_mask(s, ecx);
+
+	*count = (int64_t)((end - start) & mask);
+	return (end & mask) >= (start & mask);
+}
+
+/* One run of program slot: each thread's counts over it, and the sibling's copies, into c->now. */
 static bool run(struct pass_ctx *c, unsigned slot)
 {
 	struct bench_state *s = c->s;
-	uint64_t e = s->data[1]->epoch;
+	const struct bench_data *d0 = s->data[0], *d1 = s->data[1];
+	struct run_counts *now = &c->now;
+	uint64_t e = d1->epoch;
 
 	if (c->runs1 && !sibling_at(c, e + 1))
 		return false;
+	catchers_at(c, 0, e + 1);
 	if (!bench_exec_run(&s->x, 0, s->entry[slot], &s->layout[slot], s->b.params.ring, true))
 		return false;
 	for (unsigned k = 0; k < c->th[0].reads; k++)
-		c->diff[0][k] = (int64_t)((s->data[0]->count[1][k] - s->data[0]->count[0][k]) &
-					  width_mask(s, c->th[0].ecx[k]));
+		now->down[0][k] = !count_of(s, c->th[0].ecx[k], d0->count[0][k], d0->count[1][k],
+					    &now->count[0][k]);
 	if (!c->runs1)
 		return true;
 	if (!sibling_at(c, e + 2))
 		return false;
-	const struct bench_data *d1 = s->data[1];
+	catchers_at(c, 1, e + 2);
+	for (unsigned k = 0; k < c->th[0].reads; k++)
+		now->caught1_down[k] = !count_of(s, c->th[0].ecx[k], c->marks[0][k], c->marks[1][k],
+						 &now->caught1[k]);
+	unsigned a = (e + 1) & 1, b = (e + 2) & 1;
 	for (unsigned k = 0; k < c->th[1].reads; k++)
-		c->diff[1][k] = (int64_t)((d1->count[(e + 2) & 1][k] - d1->count[(e + 1) & 1][k]) &
-					  width_mask(s, c->th[1].ecx[k]));
+		now->down[1][k] = !count_of(s, c->th[1].ecx[k], d1->count[a][k], d1->count[b][k],
+					    &now->count[1][k]);
+	now->copies1 = d1->copies_at[b] - d1->copies_at[a];
+	now->time1 = d1->tsc[b] - d1->tsc[a];
+	now->seen1 = d0->sibling_copies[1] - d0->sibling_copies[0];
+	now->time0 = d0->tsc[1] - d0->tsc[0];
+	if (bench_pace_faster(now->copies1, now->time1, c->pace_copies, c->pace_time)) {
+		c->pace_copies = now->copies1;
+		c->pace_time = now->time1;
+	}
 	return true;
 }
 
-/* The catcher opposite thread t's counter: what it caught of that event's count. */
-static int64_t caught(const struct pass_ctx *c, unsigned t, unsigned counter,
-		      const int64_t (*d)[BENCH_MAX_READS])
+/* The read of the catcher opposite thread t's counter, into *read; false when there is none. */
+static bool catcher_read(const struct pass_ctx *c, unsigned t, unsigned counter, unsigned *read)
 {
 	const struct pass_thread *o = &c->th[t ^ 1];
 
 	for (unsigned k = 0; k < o->reads; k++)
-		if (o->what[k] == CATCHER(counter))
-			return d[t ^ 1][k];
-	return 0;
+		if (o->what[k] == CATCHER(counter)) {
+			*read = k;
+			return true;
+		}
+	return false;
 }
 
-/* One measurement's values: the long run less the short one, per repetition. */
-static void keep(struct pass_ctx *c, const int64_t (*shorter)[BENCH_MAX_READS])
+/*
+ * Thread t's read k over run r, with what the catcher opposite caught of it (core-wide XSU gives
+ * the leak back); false when a counter of them went down.
+ */
+static bool whole(const struct pass_ctx *c, const struct run_counts *r, unsigned t, unsigned k,
+		  int64_t *count)
+{
+	unsigned ctr = c->th[t].a[k].idx;
+	unsigned o;
+
+	*count = r->count[t][k];
+	if (ctr >= PMU_FIXED_BASE || !catcher_read(c, t, ctr, &o))
+		return !r->down[t][k];
+	/* HT1's counts run from its read to its read: HT0's catcher over the same interval. */
+	*count += t ? r->caught1[o] : r->count[1][o];
+	return !r->down[t][k] && !(t ? r->caught1_down[o] : r->down[1][o]);
+}
+
+/*
+ * One measurement's value of thread t's read k, in hundredths: HT0's, the long run less the
+ * short one per repetition (nanoBench's); HT1's, its counts over both of HT0's runs per copy
+ * its loop ran meanwhile. False when a count went down (the counter was written).
+ */
+static bool value_of(const struct pass_ctx *c, const struct run_counts *shorter, unsigned t,
+		     unsigned k, int64_t *value)
+{
+	const struct bundle_params *p = &c->s->b.params;
+	int64_t longer_count, shorter_count;
+	bool ok = whole(c, &c->now, t, k, &longer_count) & whole(c, shorter, t, k, &shorter_count);
+
+	if (t == 0) {
+		*value = bench_hundredths(longer_count - shorter_count, bundle_repetitions(p));
+		return ok;
+	}
+	uint64_t copies = c->now.copies1 + shorter->copies1;
+	*value = bench_hundredths(longer_count + shorter_count,
+				  p->flags & BUNDLE_NO_NORMALIZATION ? 1 : copies);
+	return ok;
+}
+
+/* One measurement's values into the results; one below zero went backwards, and is named. */
+static void keep(struct pass_ctx *c, const struct run_counts *shorter)
 {
 	struct bench_state *s = c->s;
-	uint64_t reps = bundle_repetitions(&s->b.params);
 
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned k = 0; k < c->th[t].reads; k++) {
 			int w = c->th[t].what[k];
-			if (w < 0 || (c->p && c->th[t].a[k].idx >= PMU_FIXED_BASE))
+			if (w < 0 || c->refused[t] || (c->p && c->th[t].a[k].idx >= PMU_FIXED_BASE))
 				continue;
-			unsigned ctr = c->th[t].a[k].idx;
-			int64_t d = c->diff[t][k] - shorter[t][k];
-			if (ctr < PMU_FIXED_BASE)
-				d += caught(c, t, ctr, (const int64_t(*)[BENCH_MAX_READS])c->diff) -
-				     caught(c, t, ctr, shorter);
 			struct bench_result *r = &s->results[t][w];
+			int64_t v;
 			r->counted = true;
 			r->pass = (int16_t)c->p;
-			r->counter = (int16_t)ctr;
-			if (r->n < BUNDLE_MAX_MEASUREMENTS)
-				r->values[r->n++] = bench_hundredths(d, reps);
+			r->counter = (int16_t)c->th[t].a[k].idx;
+			if (!value_of(c, shorter, t, k, &v))
+				r->written = true;
+			else if (v < 0)
+				r->backwards++;
+			else if (r->n < BUNDLE_MAX_MEASUREMENTS)
+				r->values[r->n++] = v;
 		}
+	if (c->runs1 && c->kept < BUNDLE_MAX_MEASUREMENTS) {
+		c->seen[c->kept] = c->now.seen1 + shorter->seen1;
+		c->time[c->kept++] = c->now.time0 + shorter->time0;
+	}
+}
+
+/* The least overlap of the sibling's loop with HT0's runs over the measurements kept. */
+static void overlap(struct pass_ctx *c)
+{
+	int16_t least = -1;
+
+	for (unsigned m = 0; m < c->kept; m++) {
+		unsigned pct =
+			bench_overlap_pct(c->seen[m], c->time[m], c->pace_copies, c->pace_time);
+		if (least < 0 || pct < (unsigned)least)
+			least = (int16_t)pct;
+	}
+	c->s->overlap[c->p] = least;
 }
 
 static void measure(struct pass_ctx *c)
 {
 	const struct bundle_params *p = &c->s->b.params;
-	int64_t shorter[2][BENCH_MAX_READS];
+	struct run_counts shorter;
 
 	for (uint32_t i = 0; i < p->initial_warm_up_count; i++)
 		if (!run(c, BENCH_SLOT_SHORT))
@@ -258,11 +422,11 @@ static void measure(struct pass_ctx *c)
 	for (uint32_t m = 0; m < p->warm_up_count + p->n_measurements; m++) {
 		if (!run(c, BENCH_SLOT_SHORT))
 			return;
-		memcpy(shorter, c->diff, sizeof(shorter));
+		shorter = c->now;
 		if (!run(c, BENCH_SLOT_LONG))
 			return;
 		if (m >= p->warm_up_count)
-			keep(c, (const int64_t(*)[BENCH_MAX_READS])shorter);
+			keep(c, &shorter);
 	}
 }
 
@@ -272,9 +436,12 @@ static void thread0(struct pass_ctx *c)
 	struct pmu_driver *d = begin(c, 0, &s->data[0]->ledger);
 	uint64_t give_up = rdtsc() + s->x.limit_tsc;
 
+	c->d0 = d;
 	while (c->runs1 && !__atomic_load_n(&c->started1, __ATOMIC_ACQUIRE) && rdtsc() < give_up)
 		cpu_relax();
 	measure(c);
+	if (c->runs1)
+		overlap(c);
 	__atomic_store_n(&s->data[1]->stop, 1, __ATOMIC_RELEASE);
 	end(c, 0, d);
 	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
@@ -294,6 +461,8 @@ static void thread1(struct pass_ctx *c)
 	bench_exec_run(&s->x, 1, s->entry[BENCH_SLOT_SIBLING], &s->layout[BENCH_SLOT_SIBLING], 3,
 		       false);
 	end(c, 1, d);
+	/* Its part ended, faulted or never ran: HT0's CPL-0 part may still run. */
+	bench_exec_watch(&s->x, &c->done);
 }
 
 static void job(unsigned t, void *arg)
@@ -323,6 +492,7 @@ static bool programs(struct pass_ctx *c)
 		memcpy(g.read_ecx, c->th[t].ecx, sizeof(g.read_ecx));
 		g.work_entry = t && s->work ? s->work_entry : 0;
 		g.work_arg = (uint64_t)(uintptr_t)s->work;
+		g.sibling_data = !t && c->runs1 ? (uint64_t)(uintptr_t)s->data[1] : 0;
 		uint64_t share = s->code_size / BENCH_PROGRAMS & ~63ull;
 		unsigned slot = BENCH_SLOT_SHORT + i;
 		s->entry[slot] = s->code + slot * share;
@@ -344,6 +514,7 @@ void bench_pass(struct bench_state *s, unsigned p)
 	pass_thread(s, p, 1, &c.th[1]);
 	c.runs1 = s->pair->thread_count > 1 &&
 		  (s->b.params.sibling != BUNDLE_SIBLING_NONE || c.th[1].reads);
+	s->overlap[p] = -1;
 	memset(s->data[1], 0, sizeof(*s->data[1]));
 	if (!programs(&c)) {
 		bench_exec_note(&s->x, 0, "#GP", 0, false);

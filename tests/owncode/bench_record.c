@@ -82,7 +82,7 @@ void bench_record_bundle(const struct bench_state *s, unsigned index, const stru
 
 static void fault(struct record *r, const struct bench_fault *f)
 {
-	if (!f->set) {
+	if (!f) {
 		record_null(r, "fault");
 		return;
 	}
@@ -96,25 +96,54 @@ static void fault(struct record *r, const struct bench_fault *f)
 	record_end_object(r);
 }
 
-/* Why an event has no value; NULL when it has one. */
-static const char *no_value(const struct bench_state *s, const struct bundle_event *e,
+/* A count that went backwards is named, never printed: why, or NULL when it did not. */
+static const char *went_backwards(const struct bench_result *res, char *buf, size_t size)
+{
+	if (res->written)
+		return "went backwards: its counter read lower at the end of a run than at its "
+		       "start "
+		       "(no 48-bit counter wraps in a bundle: firmware or SMM code wrote it), so "
+		       "no count can be trusted";
+	if (!bench_backwards_too_many(res->backwards, res->n + res->backwards))
+		return NULL;
+	format_snprintf(buf, size,
+			"went backwards: in %u of %u measurements the longer run counted less "
+			"than the shorter one (below zero per copy): what one copy does is lost in "
+			"the noise",
+			res->backwards, res->n + res->backwards);
+	return buf;
+}
+
+/* Why thread t's event e has no value; NULL when it has one. */
+static const char *no_value(const struct bench_state *s, unsigned t, const struct bundle_event *e,
 			    const struct bench_result *res, char *buf, size_t size)
 {
+	/* The thread's own fault names why its events did not count; the bundle's otherwise. */
+	const struct bench_fault *f = s->x.thread[t].set ? &s->x.thread[t] : &s->x.fault;
+
 	if (e->kind == BUNDLE_EVENT_REFUSED)
 		return e->reason;
-	if (!res->counted && s->x.fault.set) {
+	if (res->refused) {
+		format_snprintf(buf, size, "refused: %s", res->refused);
+		return buf;
+	}
+	if (!res->counted && f->set) {
 		format_snprintf(buf, size,
 				"fault: the bundle ended (%s in part %s) before it counted",
-				s->x.fault.vector, bundle_part_name(s->x.fault.part));
+				f->vector, bundle_part_name(f->part));
 		return buf;
 	}
 	if (!res->counted)
 		return "counter restriction: no counter of this PMU can count it (.CTR= or "
 		       "counters the sibling holds)";
+	if (s->untraced && !bench_trace_needs_none(e))
+		return "not modelled: bench_trace=off: the code ran untraced, as on a real "
+		       "machine, "
+		       "and only the cycles (the TSC) and LBR_INSERTS need no trace";
 	if (s->pmu->model && e->kind == BUNDLE_EVENT_GP && !bench_trace_modelled(e->evtsel))
 		return "not modelled: a trace of the code gives instructions, branches, calls, "
 		       "returns, loads and stores; cycles come from the TSC";
-	return NULL;
+	return went_backwards(res, buf, size);
 }
 
 static void counter(struct record *r, const struct bench_result *res)
@@ -161,11 +190,11 @@ static void result(const struct bench_state *s, unsigned index, unsigned t, uint
 {
 	static struct record r;
 	struct bundle_event e;
-	char buf[128];
+	char buf[256];
 	const struct bench_result *res = &s->results[t][i];
 
 	bundle_event(&s->b, t, i, &e);
-	const char *why = no_value(s, &e, res, buf, sizeof(buf));
+	const char *why = no_value(s, t, &e, res, buf, sizeof(buf));
 	bool valued = !why && res->n;
 	if (!why && !res->n)
 		why = "fault: the bundle ended before a measurement was kept";
@@ -183,7 +212,12 @@ static void result(const struct bench_state *s, unsigned index, unsigned t, uint
 	numbers(&r, s, res, valued);
 	record_bool(&r, "modelled", valued && s->pmu->model);
 	record_string(&r, "reason", valued ? NULL : why);
-	fault(&r, &s->x.fault);
+	record_uint(&r, "backwards", res->backwards);
+	if (res->counted && s->overlap[res->pass] >= 0)
+		record_uint(&r, "overlap_pct", (unsigned)s->overlap[res->pass]);
+	else
+		record_null(&r, "overlap_pct");
+	fault(&r, bench_exec_fault(&s->x));
 	record_emit(&r);
 }
 

@@ -35,8 +35,13 @@ struct bench_result {
 	int16_t pass;
 	int16_t counter; /* GP index, or PMU_FIXED_BASE + j; -1 when it did not count */
 	const char *reason;
+	/* Why this PMU or its driver would not program it (pmu_event_supported(), or the driver's
+	 * status for its pass): it never counted. NULL when it was programmed. */
+	const char *refused;
 	unsigned n;
 	int64_t values[BUNDLE_MAX_MEASUREMENTS]; /* hundredths */
+	unsigned backwards; /* measurements below zero: left out of values, named */
+	bool written;	    /* a counter read lower after a run than before it: no count to trust */
 };
 
 struct bench_profiles;
@@ -56,8 +61,12 @@ struct bench_state {
 	struct xsu_pass_plan plan;
 	uint8_t gp_event[2][BUNDLE_MAX_EVENTS]; /* the plan's events: their index in the bundle */
 	struct bench_result results[2][BUNDLE_MAX_EVENTS];
+	/* Per pass: how much of HT0's runs the sibling's loop overlapped, the least of the
+	 * measurements kept (percent, bench_overlap_pct()); -1 without a sibling loop. */
+	int16_t overlap[XSU_PASS_MAX_PASSES];
 	struct bench_counts traced; /* one copy of the code, under the model */
 	uint64_t trace_steps;
+	bool untraced; /* under the model with bench_trace=off: the code runs as on a real machine */
 	struct workload_params *work; /* the sibling's workload, or NULL */
 	uint64_t work_entry;
 	struct bench_profiles *profiles;

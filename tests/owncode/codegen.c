@@ -97,6 +97,13 @@ static void restore_regs(struct emitter *e, const struct bench_codegen *g)
 
 #define LFENCE 0x0f, 0xae, 0xe8
 
+/* The quadword at from into to, through RAX: mov rax, [rip+]; mov [rip+], rax. */
+static void copy_word(struct emitter *e, uint64_t from, uint64_t to)
+{
+	put_rip(e, OP(0x48, 0x8b, 0x05), from, 0, 0);
+	put_rip(e, OP(0x48, 0x89, 0x05), to, 0, 0);
+}
+
 /* Every counter into count[which], then the TSC into tsc[which]; RAX, RCX, RDX clobbered. */
 static void read_block(struct emitter *e, const struct bench_codegen *g, unsigned which)
 {
@@ -111,6 +118,11 @@ static void read_block(struct emitter *e, const struct bench_codegen *g, unsigne
 	put(e, OP(LFENCE, 0x0f, 0x31)); /* lfence; rdtsc */
 	put_rip(e, OP(0x89, 0x05), DATA(g, tsc[which]), 0, 0);
 	put_rip(e, OP(0x89, 0x15), DATA(g, tsc[which]) + 4, 0, 0);
+	if (g->program == BENCH_PROGRAM_SIBLING)
+		copy_word(e, DATA(g, copies), DATA(g, copies_at[which]));
+	if (g->program == BENCH_PROGRAM_MEASURE && g->sibling_data)
+		copy_word(e, g->sibling_data + offsetof(struct bench_data, copies),
+			  DATA(g, sibling_copies[which]));
 }
 
 /* RAX = the TSC as one 64-bit value (RDX clobbered). */
@@ -203,6 +215,23 @@ static void put_copies(struct emitter *e, const struct bench_codegen *g, uint32_
 	}
 }
 
+/* After an answer: wait until HT0 has read what it reads at it (acked = seen) or stops the loop,
+ * so that HT1 runs no copy between its read and HT0's. */
+static void wait_for_ack(struct emitter *e, const struct bench_codegen *g)
+{
+	uint64_t again = here(e);
+
+	put_rip(e, OP(0x48, 0x8b, 0x05), DATA(g, acked), 0, 0); /* mov rax, [rip+] */
+	put_rip(e, OP(0x48, 0x3b, 0x05), DATA(g, seen), 0, 0);	/* cmp rax, [rip+] */
+	uint32_t acked = put_forward(e, OP(0x0f, 0x84));	/* je */
+	put_rip(e, OP(0x48, 0x83, 0x3d), DATA(g, stop), 0, 1);	/* cmp qword [rip+], 0 */
+	uint32_t stopped = put_forward(e, OP(0x0f, 0x85));	/* jne */
+	put(e, OP(0xf3, 0x90, 0xe9));				/* pause; jmp again */
+	put_le(e, again - (here(e) + 4), 4);
+	patch(e, acked);
+	patch(e, stopped);
+}
+
 /* The sibling's poll: its counters into count[epoch & 1] when HT0 moved the epoch (codegen.h). */
 static void sibling_poll(struct emitter *e, const struct bench_codegen *g)
 {
@@ -226,6 +255,7 @@ static void sibling_poll(struct emitter *e, const struct bench_codegen *g)
 	patch(e, done);
 	put_rip(e, OP(0x48, 0x8b, 0x05), DATA(g, epoch), 0, 0);
 	put_rip(e, OP(0x48, 0x89, 0x05), DATA(g, seen), 0, 0); /* mov [rip+], rax */
+	wait_for_ack(e, g);
 	patch(e, skip);
 	restore_regs(e, g);
 }
@@ -237,13 +267,17 @@ static void sibling_body(struct emitter *e, const struct bench_codegen *g, struc
 	if (g->work_entry) {
 		put_movabs(e, 0x48, 7, g->work_arg);
 		put_movabs(e, 0x48, 0, g->work_entry);
-		put(e, OP(0xff, 0xd0)); /* call rax */
+		put(e, OP(0xff, 0xd0)); /* call rax: RAX is the units it did */
+		put_rip(e, OP(0x48, 0x01, 0x05), DATA(g, copies), 0, 0); /* add [rip+], rax */
 	} else {
+		bool part = g->b->part[BUNDLE_PART_SIBLING].size != 0;
 		for (unsigned i = 0; i < BENCH_SIBLING_COPIES; i++)
 			put_part(e, g->b, BUNDLE_PART_SIBLING, out);
 		if (g->model) /* add qword [rip+], copies */
 			put_rip(e, OP(0x48, 0x83, 0x05), DATA(g, ledger.units[BENCH_SLOT_CODE]),
 				BENCH_SIBLING_COPIES, 1);
+		put_rip(e, OP(0x48, 0x83, 0x05), DATA(g, copies), part ? BENCH_SIBLING_COPIES : 1,
+			1);
 	}
 	sibling_poll(e, g);
 	put_rip(e, OP(0x48, 0x83, 0x3d), DATA(g, stop), 0, 1); /* cmp qword [rip+], 0 */

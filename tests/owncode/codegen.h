@@ -11,7 +11,12 @@
  *
  * A read saves RAX, RCX and RDX first and restores them after, so that the parts see their own
  * values: `mov ecx, n; lfence; rdpmc; lfence` per counter (the fences order the read against
- * the code, as tests/ring3/rdpmc.h does), the values stored in bench_data.count, then the TSC.
+ * the code, as tests/ring3/rdpmc.h does), the values stored in bench_data.count, then the TSC;
+ * the sibling's loop notes its copies so far, and the measured program beside one the sibling's.
+ *
+ * The sibling's loop runs BENCH_SIBLING_COPIES copies of its part (or one call of its workload)
+ * and then polls: adds what it ran to its copies (the workload's units as the call returns them),
+ * and reads its counters when HT0 has moved the epoch word.
  *
  * Under the model PMU (model set) the program adds its work to its ledger just before the second
  * read, so that the model accounts it before the counters are read (pmu/model_ledger.h): the
@@ -60,9 +65,17 @@ struct bench_data {
 	uint64_t tsc[2];  /* the TSC at the first read and at the second */
 	uint64_t count[2][BENCH_MAX_READS];
 	/* The sibling's loop: the kernel of HT0 sets epoch, the loop reads its counters into
-	 * count[epoch & 1] and sets seen; the loop ends when stop is set. */
-	uint64_t epoch, seen, stop;
+	 * count[epoch & 1], sets seen and waits until HT0 has read its own catchers and set acked
+	 * to it; the loop ends when stop is set. */
+	uint64_t epoch, seen, acked, stop;
 	uint64_t last_tsc; /* the sibling's TSC at its last poll (its cycles under the model) */
+	/* The sibling's loop: the copies of its part it has run (its workload's units; with no part,
+	 * its iterations), counted by its code as it goes, and their number at its reads into
+	 * count[0] and count[1]: its figures are per copy, as HT0's are. */
+	uint64_t copies, copies_at[2];
+	/* The measured program beside a sibling loop: the sibling's copies at its own first and
+	 * second read, what the sibling did during the run (struct bench_codegen.sibling_data). */
+	uint64_t sibling_copies[2];
 	struct model_ledger ledger;
 };
 
@@ -85,6 +98,9 @@ struct bench_codegen {
 	uint64_t data;			    /* the address of this program's struct bench_data */
 	bool model;			    /* add the work to the ledger */
 	uint64_t work_entry, work_arg;	    /* SIBLING with a workload: call work_entry(work_arg) */
+	/* MEASURE beside a sibling loop: the address of the sibling's struct bench_data, whose
+	 * copies each read notes in sibling_copies; 0 without one. */
+	uint64_t sibling_data;
 };
 
 /* Where things landed, for faults and the trace: addresses of the generated code. */

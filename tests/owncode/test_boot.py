@@ -7,9 +7,11 @@ keeps its whole count under -xsu core only: under the default, Linux's XSU, the 
 
 import json
 import os
+import re
 import tempfile
 import unittest
 
+import pmu_bench_output
 import pmu_records
 import qemu_boot
 from tests.owncode.benchtool import KERNEL, run
@@ -23,7 +25,7 @@ CONFIGS = {
             "C4.20 BR_INST_RETIRED.NEAR_TAKEN\nC4.02 BR_INST_RETIRED.NEAR_CALL\n"
             "C5.00 BR_MISP_RETIRED.ALL_BRANCHES\nD1.08 MEM_LOAD_UOPS_RETIRED.L1_MISS\n"
             "3C.00 CPU_CLK_UNHALTED.THREAD_P\n",
-    "lbr": "20.CC ROB_MISC_EVENTS.LBR_INSERTS\n",
+    "lbr": "CC.20 ROB_MISC_EVENTS.LBR_INSERTS\n",
     "loads": "D0.81 MEM_UOPS_RETIRED.ALL_LOADS\n",
 }
 ADD = "ADD RAX, RBX; ADD RBX, RAX"
@@ -40,14 +42,6 @@ EXAMPLES = [
     ("basic", ["-asm", ADD, "-basic_mode", "-fixed_counters"]),
     ("many", ["-asm", "push RAX; pop RAX", "-config", "{many}"]),
     ("empty", ["-asm", "", "-fixed_counters", "-config", "{traced}"]),
-    # HT1 loads on while HT0 runs 100 x 1000 copies: each measurement long enough that HT1's
-    # progress in HT0's two runs differs by many loads, so the model's leak share of them shows.
-    ("leak-off", ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm", LOADS,
-                  "-sibling_config", "{loads}", "-xsu", "off"]),
-    ("leak-on", ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm", LOADS,
-                 "-sibling_config", "{loads}", "-xsu", "on"]),
-    ("leak-core", ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm", LOADS,
-                   "-sibling_config", "{loads}", "-xsu", "core"]),
     # nanoBench's kernel mode: interrupts off, the sibling's NMI keeps the time limit.
     ("ring0", ["-asm", ADD, "-ring", "0", "-fixed_counters", "-config", "{traced}"]),
     ("ring0-ud2", ["-asm", "nop; ud2", "-ring", "0", "-fixed_counters"]),
@@ -153,21 +147,6 @@ class Examples(unittest.TestCase):
             if e["modelled"] and name not in ("Core cycles", "Reference cycles"):
                 self.assertEqual(e["value"], 0.0, e)
 
-    def test_the_leak_and_xsu(self):
-        leak = self.values("leak-off")["ROB_MISC_EVENTS.LBR_INSERTS"]
-        # The leak comes with HT1's loads, so it shows in most measurements, not in each: a
-        # measurement is a difference of two runs, and HT1 does what its host lets it in each
-        # (a busy host once gave -0.02 beside nine of 0.01-0.03).
-        positive = [v for v in leak["values"] if v > 0]
-        self.assertGreater(2 * len(positive), len(leak["values"]), leak)
-        self.assertGreater(leak["value"], 0, leak)
-        # With XSU nothing leaks into any measurement, however HT1 was run.
-        for name in ("leak-on", "leak-core"):
-            e = self.values(name)["ROB_MISC_EVENTS.LBR_INSERTS"]
-            self.assertEqual((e["value"], e["min"], e["max"]), (0.0, 0.0, 0.0), e)
-        for name in ("leak-off", "leak-on", "leak-core"):
-            self.assertGreater(self.values(name, 1)["MEM_UOPS_RETIRED.ALL_LOADS"]["value"], 0)
-
     def test_ring0(self):
         self.assertValue("ring0", "Instructions retired", 2.0)
         self.assertValue("ring0", "INST_RETIRED.ANY_P", 2.0)
@@ -185,6 +164,385 @@ class Examples(unittest.TestCase):
         self.assertEqual((fault["vector"], fault["part"]), ("timeout", "init"))
         self.assertIsNone(self.bundle("after")["fault"])
         self.assertValue("after", "Instructions retired", 1.0)
+
+
+AFTER = ("after", ["-asm", "add rax, rbx", "-fixed_counters"])
+POPF_TF = "pushfq; or qword ptr [rsp], 0x100; popfq; nop"
+
+
+class Boot:
+    """One boot of bundles (name, pmu-bench's options) in order through pmu-bench --qemu --json:
+    its exit status, its records, the results by name (several bundles of one name: the last)."""
+
+    def __init__(self, prefix, bundles, append, configs=None):
+        self.tmp = tempfile.TemporaryDirectory(prefix=prefix)
+        files = {}
+        for name, text in (configs or {}).items():
+            files[name] = os.path.join(self.tmp.name, name + ".cfg")
+            with open(files[name], "w") as f:
+                f.write(text)
+        paths = []
+        for i, (name, argv) in enumerate(bundles):
+            out = os.path.join(self.tmp.name, "%d-%s" % (i, name))
+            r = run(*[a.format(**files) for a in argv] + ["--out", out])
+            assert r.status == 0, r
+            paths.append(os.path.join(out, "bundle.bin"))
+        self.out = os.path.join(self.tmp.name, "boot")
+        first = [a.format(**files) for a in bundles[0][1]]
+        extra = [a for p in paths[1:] for a in ("--bundle", p)]
+        self.bench = run(*first + extra + ["--qemu", "--json", "--append", append, "--out",
+                                           self.out])
+        with open(os.path.join(self.out, "serial.log"), "rb") as f:
+            self.log = pmu_records.decode(f.read())
+        self.stream = pmu_records.parse(self.log)
+        self.results = []
+        if self.bench.status in (0, 1) and self.bench.stdout:
+            obj = json.loads(self.bench.stdout)
+            self.results = obj["bundles"] if "bundles" in obj else [obj]
+        self.tmp.cleanup()
+
+    def fault(self, i):
+        return self.results[i]["fault"]
+
+    def value(self, i, name, thread=0):
+        for t in self.results[i]["threads"]:
+            for e in t["events"]:
+                if t["thread"] == thread and e["name"] == name:
+                    return e
+        raise KeyError(name)
+
+    def milliseconds(self, i):
+        """How long bundle i took in the kernel: its line `bench i: N pass(es), M ms`."""
+        m = re.search(r"^bench %d: \d+ pass\(es\), (\d+) ms" % i, self.log, re.M)
+        return int(m.group(1)) if m else None
+
+
+# Code of your own that faults, each followed by a bundle that must still run (issue 24). INT1
+# raises #DB on Intel; QEMU's TCG raises #UD, named as such.
+FAULTS = [
+    ("popf-tf", ["-asm", POPF_TF, "-fixed_counters"], "#DB", "code"),
+    ("int1", ["-asm", "int1", "-fixed_counters"], ("#DB", "#UD"), "code"),
+    ("syscall", ["-asm", "xor eax, eax; syscall", "-fixed_counters"], "syscall", "code"),
+    ("int80", ["-asm", "int 0x80", "-fixed_counters"], "syscall", "code"),
+    ("hlt", ["-asm", "hlt", "-ring", "3", "-fixed_counters"], "#GP", "code"),
+    ("null", ["-asm", "mov rax, [0]", "-fixed_counters"], "#PF", "code"),
+    ("div", ["-asm", "xor ecx, ecx; div ecx", "-fixed_counters"], "#DE", "code"),
+    ("ring0-syscall", ["-asm", "xor eax, eax; syscall", "-ring", "0", "-fixed_counters"],
+     "syscall", "code"),
+    ("ring0-int80", ["-asm", "int 0x80", "-ring", "0", "-fixed_counters"], "syscall", "code"),
+    ("ring0-nmi", ["-asm", "int 2", "-ring", "0", "-fixed_counters"], "NMI", "code"),
+    ("ring0-popf-tf", ["-asm", POPF_TF, "-ring", "0", "-fixed_counters"], "#DB", "code"),
+    # CR0.TS set by the code: the x87 instruction raises #NM; the kernel clears TS after it.
+    ("ring0-nm", ["-asm_init", "mov rax, cr0; or rax, 8; mov cr0, rax", "-asm", "fld1",
+                  "-ring", "0", "-fixed_counters"], "#NM", "code"),
+    ("sibling-syscall", ["-asm", "add rax, rbx", "-fixed_counters", "-sibling_asm",
+                         "xor eax, eax; syscall"], "syscall", "sibling"),
+    ("sibling-popf-tf", ["-asm", "add rax, rbx", "-fixed_counters", "-sibling_asm", POPF_TF],
+     "#DB", "sibling"),
+]
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class Faults(unittest.TestCase):
+    """Issue 24: a fault of the code ends its bundle, never the boot; it is named in the
+    bench_result records and by pmu-bench, which exits 1; the next bundle still runs. Two boots:
+    one holds 16 bundles at most."""
+
+    @classmethod
+    def setUpClass(cls):
+        half = (len(FAULTS) + 1) // 2
+        cls.boots = []
+        for part in (FAULTS[:half], FAULTS[half:]):
+            bundles = []
+            for name, argv, _, _ in part:
+                bundles += [(name, argv), AFTER]
+            cls.boots.append((part, Boot("pmu-bench-faults-", bundles, "bench_ms=1000")))
+
+    def each(self):
+        """(name, expected vector, part, the boot, the fault's bundle index) of every fault."""
+        for faults, boot in self.boots:
+            for i, (name, _, vector, part) in enumerate(faults):
+                yield name, vector if isinstance(vector, tuple) else (vector,), part, boot, 2 * i
+
+    def test_the_boots_end_and_pmu_bench_exits_1(self):
+        for faults, boot in self.boots:
+            self.assertIsNotNone(boot.stream.end, boot.bench)
+            self.assertEqual(boot.stream.end["verdict"], "pass")
+            self.assertEqual(boot.stream.problems, [])
+            self.assertEqual(boot.bench.status, 1, boot.bench)
+            self.assertEqual(len(boot.results), 2 * len(faults), boot.bench)
+
+    def test_each_fault_named(self):
+        for name, vectors, part, boot, i in self.each():
+            fault = boot.fault(i)
+            self.assertIsNotNone(fault, name)
+            self.assertIn(fault["vector"], vectors, "%s: %s" % (name, fault))
+            self.assertEqual(fault["part"], part, name)
+            self.assertIsNotNone(fault["offset"], name)
+
+    def test_the_next_bundle_runs(self):
+        for name, _, _, boot, i in self.each():
+            self.assertIsNone(boot.fault(i + 1), name)
+            e = boot.value(i + 1, "Instructions retired")
+            self.assertEqual(e["value"], 1.0, "after %s: %s" % (name, e))
+
+    def test_where(self):
+        # The offset is that of the instruction that raised it (a trap's follows it: POPF's
+        # single step stops after the NOP, at the next copy's start).
+        where = {name: boot.fault(i)["offset"] for name, _, _, boot, i in self.each()}
+        self.assertEqual(where["syscall"], 2)
+        self.assertEqual(where["ring0-syscall"], 2)
+        self.assertEqual(where["int80"], 0)
+        self.assertEqual(where["ring0-int80"], 0)
+        self.assertEqual(where["ring0-nmi"], 0)
+        self.assertEqual(where["div"], 2)
+        self.assertEqual(where["popf-tf"], 0)
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class SegmentRegisters(unittest.TestCase):
+    """Issue 24: every entry from CPL 3 swaps the GS base (SWAPGS), so code of your own may load
+    any segment register; a null GS once took the kernel's per-CPU data away (no end record)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.boot = Boot("pmu-bench-segments-", [
+            ("gs", ["-asm", "xor eax, eax; mov gs, eax", "-fixed_counters"]), AFTER,
+            ("sibling", ["-asm", "add rax, rbx", "-fixed_counters", "-sibling_asm",
+                         "xor eax, eax; mov gs, eax; mov fs, eax; mov ds, eax; mov es, eax"]),
+            # At CPL 0 the code's GS base is its own too: the kernel's comes back after it.
+            ("ring0-gs", ["-asm", "xor eax, eax; mov gs, eax", "-ring", "0",
+                          "-fixed_counters"]), AFTER], "bench_ms=1000")
+
+    def test_measured_normally(self):
+        self.assertIsNotNone(self.boot.stream.end, self.boot.bench)
+        self.assertEqual(self.boot.bench.status, 0, self.boot.bench)
+        self.assertEqual(self.boot.value(0, "Instructions retired")["value"], 2.0)
+        self.assertEqual(self.boot.value(1, "Instructions retired")["value"], 1.0)
+        self.assertEqual(self.boot.value(2, "Instructions retired")["value"], 1.0)
+        self.assertEqual(self.boot.value(3, "Instructions retired")["value"], 2.0)
+        self.assertEqual(self.boot.value(4, "Instructions retired")["value"], 1.0)
+        for i in range(5):
+            self.assertIsNone(self.boot.fault(i))
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class Untraced(unittest.TestCase):
+    """bench_trace=off: the code runs under QEMU as on a real machine, untraced, and the CPL-0
+    time limit is kept whatever the sibling does (issue 24): a ring-0 part that never ends,
+    beside a sibling part that faults while it runs (its 2,000,000th copy, long after HT0's part
+    started, well before its limit), or beside no sibling part at all, ends with `timeout` within
+    three times bench_ms, and the next bundle runs."""
+
+    BENCH_MS = 500
+    SIBLING = ("inc qword ptr [r14+28672]; cmp qword ptr [r14+28672], 2000000; jb 1f; ud2")
+
+    @classmethod
+    def setUpClass(cls):
+        endless = ["-asm_init", "2: jmp 2b", "-asm", "add rax, rbx", "-ring", "0",
+                   "-fixed_counters"]
+        cls.boot = Boot("pmu-bench-untraced-", [
+            ("spin-beside-a-fault", endless + ["-sibling_asm", cls.SIBLING, "-sibling_config",
+                                               "{loads}"]), AFTER,
+            ("spin-alone", endless), AFTER],
+            "bench_trace=off bench_ms=%d" % cls.BENCH_MS, {"loads": CONFIGS["loads"]})
+
+    def test_the_time_limit_holds(self):
+        self.assertIsNotNone(self.boot.stream.end, self.boot.bench)
+        self.assertEqual(self.boot.bench.status, 1, self.boot.bench)
+        for i in (0, 2):
+            self.assertEqual(self.boot.fault(i), {"vector": "timeout", "part": "init",
+                                                  "offset": 0})
+            ms = self.boot.milliseconds(i)
+            self.assertIsNotNone(ms, self.boot.log[-2000:])
+            self.assertLess(ms, 3 * self.BENCH_MS)
+
+    def test_the_sibling_faulted_first(self):
+        # Its own result names its fault; the bundle's is the measured code's.
+        loads = self.boot.value(0, "MEM_UOPS_RETIRED.ALL_LOADS", thread=1)
+        self.assertEqual(loads["reason"], "fault: the bundle ended (#UD in part sibling) before "
+                         "it counted")
+
+    def test_untraced_and_the_next_bundle_runs(self):
+        for i in (1, 3):
+            self.assertIsNone(self.boot.fault(i))
+            insts = self.boot.value(i, "Instructions retired")
+            self.assertIsNone(insts["value"])
+            self.assertIn("bench_trace=off", insts["reason"])
+            self.assertGreater(self.boot.value(i, "Core cycles")["value"], 0)
+
+
+# HT1's own figures and what it leaks into HT0's counter (issue 24): the issue's acceptance (a NOP
+# on HT0, one load a copy on HT1), and HT0 running 100 x 1000 copies, each of its runs long enough
+# that the leak of HT1's loads into its counter shows in every measurement where HT1 ran beside it.
+SIBLING = [("nop-" + x, ["-asm", "nop", "-config", "{lbr}", "-sibling_asm", "mov rax, [r14]",
+                         "-sibling_config", "{loads}", "-xsu", x]) for x in ("off", "on", "core")]
+SIBLING += [("leak-" + x, ["-asm", ADD, "-loop_count", "100", "-config", "{lbr}", "-sibling_asm",
+                           LOADS, "-sibling_config", "{loads}", "-xsu", x])
+            for x in ("off", "on", "core")]
+SIBLING_NAMES = [name for name, _ in SIBLING]
+# How much of HT0's runs HT1's loop must have run beside, as the experiments' rules ask of the
+# siblings (EXP_MIN_OVERLAP_PCT): less is a host that held HT1 back, and the boot is made again.
+SIDE_BY_SIDE_PCT = 75
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class Sibling(unittest.TestCase):
+    """Issue 24: HT1's figures are per copy of its own loop, and no figure of either thread is
+    below zero. They were HT1's count difference between HT0's two runs over HT0's copies:
+    -0.98, -0.24, 1.68 loads for one load a copy. Under the model HT1's loads are now exact: 0.98
+    under off and on (2.4% leaks into HT0's counter, or is lost), 1.00 under core (the catcher
+    gives it back). The leak into HT0's LBR_INSERTS shows under off only where HT1 ran beside
+    HT0's runs: each result says how much it did (overlap_pct), and a boot whose host held HT1
+    back is made again (at most three), as tests/qemu/driver.py does, never judged less."""
+
+    BOOTS = 3
+
+    @classmethod
+    def setUpClass(cls):
+        cls.held = []
+        for attempt in range(cls.BOOTS):
+            cls.boot = Boot("pmu-bench-sibling-", SIBLING, "bench_ms=1000", CONFIGS)
+            held = cls.held_back(cls.boot)
+            if not (cls.leak_fails(cls.boot) or cls.acceptance_fails(cls.boot)) or not held:
+                break
+            cls.held.append("boot %d: %s" % (attempt + 1, held))
+
+    @classmethod
+    def leak_fails(cls, boot):
+        """Why the leak into HT0's counter under -xsu off does not show, or None. It comes with
+        HT1's loads, so it shows in most measurements, not in each: a measurement is a difference
+        of two runs, and HT1 does what its host lets it in each."""
+        if not boot.results:
+            return "no results"
+        e = boot.value(SIBLING_NAMES.index("leak-off"), "ROB_MISC_EVENTS.LBR_INSERTS")
+        positive = [v for v in e["values"] if v > 0]
+        if 2 * len(positive) <= len(e["values"]) or not e["value"]:
+            return "leak-off's LBR_INSERTS: %s" % e
+        return None
+
+    @classmethod
+    def acceptance_fails(cls, boot):
+        """The issue's acceptance: HT1's loads 1.00 within 0.02 under each mode. A measurement in
+        which a held-back HT1 ran few copies rounds its one leaked load either way, so 0.976
+        may read 0.97."""
+        if not boot.results:
+            return "no results"
+        for x in ("off", "on", "core"):
+            e = boot.value(SIBLING_NAMES.index("nop-" + x), "MEM_UOPS_RETIRED.ALL_LOADS", 1)
+            if e["value"] is None or round(abs(e["value"] - 1.0), 2) > 0.02:
+                return "nop-%s: HT1's loads %s" % (x, e)
+        return None
+
+    @classmethod
+    def held_back(cls, boot):
+        """The evidence that the host held HT1 back while HT0 ran, or None: a bundle whose loop
+        ran beside less of HT0's runs than SIDE_BY_SIDE_PCT in a measurement."""
+        if not boot.results:
+            return None
+        held = ["%s %s%%" % (name, boot.value(i, "MEM_UOPS_RETIRED.ALL_LOADS", 1)["overlap_pct"])
+                for i, name in enumerate(SIBLING_NAMES)
+                if (boot.value(i, "MEM_UOPS_RETIRED.ALL_LOADS", 1)["overlap_pct"] or 0) <
+                SIDE_BY_SIDE_PCT]
+        return "HT1's loop ran beside HT0's runs in a measurement of " + ", ".join(held) \
+            if held else None
+
+    def value(self, name, event, thread=0):
+        return self.boot.value(SIBLING_NAMES.index(name), event, thread)
+
+    def test_the_boot(self):
+        self.assertIsNotNone(self.boot.stream.end, self.boot.bench)
+        self.assertEqual(self.boot.stream.problems, [])
+        self.assertEqual(self.boot.bench.status, 0, self.boot.bench)
+
+    def test_ht1_per_copy_of_its_own_loop(self):
+        # The model's truth: one load a copy (four in LOADS), less the 2.395% that leaks (into
+        # HT0's counter of the same index, or into an unused one, lost) unless a catcher gives it
+        # back. A measurement of few copies may round its one leaked load either way: 0.01.
+        kept = 1 - 0.02395
+        want = {"nop-off": kept, "nop-on": kept, "leak-off": 4 * kept, "leak-on": 4 * kept}
+        for name, loads in want.items():
+            e = self.value(name, "MEM_UOPS_RETIRED.ALL_LOADS", 1)
+            self.assertEqual(e["backwards"], 0, e)
+            for v in e["values"] + [e["value"]]:
+                self.assertLessEqual(abs(v - loads), 0.01 + 1e-9, "%s: %s" % (name, e))
+        for name, loads in (("nop-core", 1.0), ("leak-core", 4.0)):
+            e = self.value(name, "MEM_UOPS_RETIRED.ALL_LOADS", 1)
+            self.assertEqual((e["value"], e["min"], e["max"], e["backwards"]),
+                             (loads, loads, loads, 0), "%s: %s" % (name, e))
+        self.assertIsNone(self.acceptance_fails(self.boot), self.held)
+
+    def test_nothing_leaks_under_xsu(self):
+        for name in ("nop-on", "nop-core", "leak-on", "leak-core"):
+            e = self.value(name, "ROB_MISC_EVENTS.LBR_INSERTS")
+            self.assertEqual((e["value"], e["min"], e["max"], e["backwards"]),
+                             (0.0, 0.0, 0.0, 0), "%s: %s" % (name, e))
+
+    def test_the_leak_without_xsu(self):
+        # A boot that fails it is made again only when HT1 was held back in it: three such
+        # boots fail with the evidence of each.
+        self.assertIsNone(self.leak_fails(self.boot), self.held)
+
+    def test_no_figure_below_zero(self):
+        for i, name in enumerate(SIBLING_NAMES):
+            for thread in self.boot.results[i]["threads"]:
+                for e in thread["events"]:
+                    figures = e["values"] + [e["value"], e["min"], e["max"]]
+                    self.assertTrue(all(v is None or v >= 0 for v in figures), (name, e))
+                    self.assertTrue(e["value"] is not None or
+                                    e["reason"].startswith("went backwards: "), (name, e))
+                    self.assertIsNotNone(e["overlap_pct"], (name, e))
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class Refused(unittest.TestCase):
+    """Issue 24: an event this PMU cannot count is refused with the reason, never read as 0.00. On
+    a version-5 PMU that deprecates AnyThread (selftest=pmu-v5, CPUID.0AH:EDX[15]) the write of an
+    .AnyT event would raise #GP: the driver refused the whole pass, so both threads' events read
+    0.00 (its status was not looked at). Now the .AnyT event is refused alone, named, and the
+    others count."""
+
+    CONFIG = "0E.01.AnyT UOPS_ISSUED.ANY\nD0.81 MEM_UOPS_RETIRED.ALL_LOADS\n"
+    WHY = "refused: AnyThread is deprecated on this PMU (CPUID.0AH:EDX[15])"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.boot = Boot("pmu-bench-refused-", [
+            ("anyt", ["-asm", "mov rax, [r14]", "-fixed_counters", "-config", "{anyt}",
+                      "-sibling_asm", "mov rax, [r14]", "-sibling_config", "{anyt}",
+                      "-xsu", "core"])], "selftest=pmu-v5", {"anyt": cls.CONFIG})
+
+    def test_named_in_the_records(self):
+        self.assertIsNotNone(self.boot.stream.end, self.boot.bench)
+        results = [r for r in self.boot.stream.of_type("bench_result")
+                   if r["name"] == "UOPS_ISSUED.ANY"]
+        self.assertEqual(len(results), 2, self.boot.log[-2000:])
+        for r in results:
+            self.assertEqual((r["value"], r["values"], r["counter"], r["reason"]),
+                             (None, [], None, self.WHY), r.obj)
+
+    def test_the_others_count(self):
+        self.assertEqual(self.boot.bench.status, 0, self.boot.bench)
+        self.assertEqual(self.boot.value(0, "Instructions retired")["value"], 1.0)
+        for thread in (0, 1):
+            loads = self.boot.value(0, "MEM_UOPS_RETIRED.ALL_LOADS", thread)
+            self.assertEqual(loads["value"], 1.0, loads)
+
+    def test_printed_as_refused(self):
+        text = printed(self.boot)
+        self.assertEqual(text.count("UOPS_ISSUED.ANY: n/a (%s)" % self.WHY), 2, text)
+
+
+def printed(boot):
+    """What pmu-bench --qemu prints without --json for a boot's records."""
+    runs, problems = pmu_bench_output.collect(boot.stream.records)
+    assert not problems, problems
+    return pmu_bench_output.render_text(runs)
 
 
 @unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),

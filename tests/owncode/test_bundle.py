@@ -14,7 +14,7 @@ CODE = bytes.fromhex("488b00" "50" "5b" "0f1f440000")        # mov rax,[rax]; pu
 INIT = bytes.fromhex("4c89f0" "4883e808" "488900")
 EVENTS = config.fixed_events(True, False) + config.parse_config(
     "D0.81 LOADS\n48.01.CMSK=1.CTR=2 PENDING\nB7.01.MSR_RSP0=1.TakenAlone OFFCORE\n", "t")
-HT1 = config.parse_config("20.CC LBR_INSERTS\n", "t")
+HT1 = config.parse_config("CC.20 ROB_MISC_EVENTS.LBR_INSERTS\n", "t")
 
 
 def example(**params):

@@ -231,6 +231,21 @@ class QemuPath(Case):
         self.assertEqual(r.status, 3, r)
         self.assertIn("bench 0 says CRC-32", r.stderr)
 
+    def test_a_boot_that_failed_inside_a_bundle(self):
+        # Issue 24: the boot failed inside the second bundle (an exception the kernel did not
+        # expect) and ended with its end record: no result of it, and never exit 0.
+        r = self.boot(lambda crcs: test_output.example_log(crcs=crcs, end="died"))
+        self.assertEqual(r.status, 3, r)
+        self.assertIn("bench 1: the kernel took the bundle but wrote no result", r.stderr)
+        self.assertIn("the boot failed: #DB debug on CPU 0", r.stderr)
+
+    def test_a_boot_without_its_end_record(self):
+        # Every result is there, but the boot did not end: exit 3 whatever the results say.
+        r = self.boot(lambda crcs: test_output.example_log(crcs=crcs, end=None))
+        self.assertEqual(r.status, 3, r)
+        self.assertIn("no end record", r.stderr)
+        self.assertIn("Bundle 2 (bench2.bin):", r.stdout)
+
     def test_a_kernel_that_does_not_run_bundles(self):
         def log(crcs):
             made = logfixture.Log()

@@ -35,7 +35,9 @@ def result(log, bench, thread, index, event, name, values=None, value=None, **ex
     log.record("bench_result", **keys)
 
 
-def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678)):
+def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678), end="pass"):
+    """Two bundles' records; end "pass", "died" (the boot failed inside the second bundle: its
+    bench record, no result, an end record with verdict fail) or None (the log stops there)."""
     log = logfixture.Log()
     logfixture.boot_and_pmu(log, warn=False)
     log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=1072,
@@ -56,10 +58,15 @@ def example_log(fault=None, value_of_loads=1.0, crcs=(0x2f1bc0cd, 0x12345678)):
                options=dict(OPTIONS, sibling="code", no_normalization=True),
                parts=dict(one_time_init=0, init=0, late_init=0, code=4, sibling=2),
                events=[1, 1], repetitions=1)
-    result(log, 1, 0, 0, "20.CC", "ROB_MISC_EVENTS.LBR_INSERTS", [0.0] * 5, 0.0)
+    if end == "died":
+        log.record("end", records=log.next_seq, verdict="fail", failures=1,
+                   reason="#DB debug on CPU 0 (APIC 0) at RIP 0x0000000000400123")
+        return log
+    result(log, 1, 0, 0, "CC.20", "ROB_MISC_EVENTS.LBR_INSERTS", [0.0] * 5, 0.0)
     result(log, 1, 1, 0, "D0.81", "MEM_UOPS_RETIRED.ALL_LOADS",
            [1500.0, 1490.0, 1510.0, 1500.0, 1500.0], 1500.0, fault=fault)
-    log.end()
+    if end == "pass":
+        log.end()
     return log
 
 
@@ -89,6 +96,13 @@ class Text(unittest.TestCase):
                                       "HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n"), text)
         self.assertFalse(out.failed(runs))
 
+    def test_unfinished(self):
+        runs, problems = collect(example_log(end="died"))
+        self.assertEqual(problems, [])
+        self.assertEqual(out.unfinished(runs),
+                         ["bench 1: the kernel took the bundle but wrote no result"])
+        self.assertEqual(out.unfinished(collect(example_log())[0]), [])
+
     def test_faults(self):
         runs, _ = collect(example_log(fault=dict(vector="#UD", part="sibling", offset=2)))
         self.assertTrue(out.render_text(runs).endswith("fault: #UD in part sibling at offset 2\n"))
@@ -115,6 +129,18 @@ class Json(unittest.TestCase):
         self.assertEqual((events[1]["min"], events[1]["max"]), (3.9, 9.0))
         self.assertIn("offcore", events[4]["reason"])
 
+    def test_backwards_and_overlap(self):
+        # What went backwards (left out of the values) and how much of HT0's runs HT1's loop
+        # ran beside: in --json as in the record; a record of an earlier kernel has neither.
+        log = example_log()
+        result(log, 1, 1, 1, "D0.82", "MEM_UOPS_RETIRED.ALL_STORES", [1.0] * 4, 1.0,
+               backwards=1, overlap_pct=85)
+        runs, problems = collect(log)
+        self.assertEqual(problems, [])
+        events = out.render_json(runs)["bundles"][1]["threads"][1]["events"]
+        self.assertEqual([(e["backwards"], e["overlap_pct"]) for e in events],
+                         [(0, None), (1, 85)])
+
     def test_several_bundles_and_a_fault(self):
         fault = dict(vector="#UD", part="code", offset=3)
         runs, _ = collect(example_log(fault=fault))
@@ -129,6 +155,17 @@ class Contract(unittest.TestCase):
         _, problems = collect(example_log(value_of_loads=1.01))
         self.assertEqual(len(problems), 1)
         self.assertIn("value 1.01 is not the avg of its values (1.00)", problems[0])
+
+    def test_no_figure_below_zero(self):
+        # A count that went backwards is named (backwards, or a reason), never printed: a
+        # figure below zero breaks the contract, and pmu-bench has no result to trust.
+        log = example_log()
+        result(log, 1, 1, 1, "D0.82", "MEM_UOPS_RETIRED.ALL_STORES", [0.5, -0.25, 0.5, 0.5, 0.5],
+               0.5)
+        stream = pmu_records.parse(log.render())
+        breaches = " ".join(str(p) for p in stream.breaches())
+        self.assertIn("key values", breaches)
+        self.assertIn("key min: -0.25", breaches)
 
     def test_keys_and_types(self):
         """Every key of docs/records.md's two records is in every record (null when there is

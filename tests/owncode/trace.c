@@ -28,16 +28,40 @@ const unsigned bench_trace_event_count = sizeof(bench_trace_events) / sizeof(ben
 #define EVTSEL_INV (1ull << 23)
 #define EVTSEL_CMASK (0xffull << 24)
 
+/* What the model counts beside the trace: the TSC as cycles, and LBR_INSERTS as 0 (the LBR is
+ * off) plus what leaks into it. Codes as Intel's data has them (pmu/intel_core_events.txt). */
+static const struct {
+	uint8_t event, umask;
+	const char *name;
+} beside_the_trace[] = {
+	{ 0x3c, 0x00, "CPU_CLK_UNHALTED.THREAD_P" },
+	{ 0xcc, 0x20, "ROB_MISC_EVENTS.LBR_INSERTS" },
+};
+
 bool bench_trace_modelled(uint64_t evtsel)
 {
 	uint8_t event = (uint8_t)evtsel, umask = (uint8_t)(evtsel >> 8);
 
 	if (evtsel & (EVTSEL_EDGE | EVTSEL_INV | EVTSEL_CMASK))
 		return false;
-	if ((event == 0x3c && umask == 0x00) || (event == 0x20 && umask == 0xcc))
-		return true; /* CPU_CLK_UNHALTED.THREAD_P: the TSC; LBR_INSERTS: 0, the LBR is off */
+	for (unsigned i = 0; i < sizeof(beside_the_trace) / sizeof(beside_the_trace[0]); i++)
+		if (beside_the_trace[i].event == event && beside_the_trace[i].umask == umask)
+			return true;
 	for (unsigned i = 0; i < bench_trace_event_count; i++)
 		if (bench_trace_events[i].event == event && bench_trace_events[i].umask == umask)
+			return true;
+	return false;
+}
+
+bool bench_trace_needs_none(const struct bundle_event *e)
+{
+	if (e->kind == BUNDLE_EVENT_FIXED)
+		return e->fixed_index != 0;
+	if (e->kind != BUNDLE_EVENT_GP || (e->evtsel & (EVTSEL_EDGE | EVTSEL_INV | EVTSEL_CMASK)))
+		return false;
+	for (unsigned i = 0; i < sizeof(beside_the_trace) / sizeof(beside_the_trace[0]); i++)
+		if (beside_the_trace[i].event == (uint8_t)e->evtsel &&
+		    beside_the_trace[i].umask == (uint8_t)(e->evtsel >> 8))
 			return true;
 	return false;
 }

@@ -51,6 +51,11 @@ extern const unsigned bench_trace_event_count;
  * zero (ROB_MISC_EVENTS.LBR_INSERTS: the LBR is off); false: not modelled. */
 bool bench_trace_modelled(uint64_t evtsel);
 
+/* Event e of a bundle is counted under the model without a trace (bench_trace=off): the cycles
+ * (fixed counters 1 and 2, CPU_CLK_UNHALTED.THREAD_P: the TSC) and LBR_INSERTS (0, and what leaks
+ * into it). */
+bool bench_trace_needs_none(const struct bundle_event *e);
+
 struct bench_tracer {
 	const struct bundle *b;
 	const struct bench_layout *l;

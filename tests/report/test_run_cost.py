@@ -151,7 +151,7 @@ class SmisAndHandovers(unittest.TestCase):
         self.report = build(log_of(
             ("off", [dict(smi_count=None)]), ("on", [dict(smi_count=0)]),
             ("core", [dict(smi_count=3, handovers=480, joint_retries=0, joint_unanswered=1,
-                           joint_gap_pct=2.0),
+                           joint_gap_pct=2.0, joint_send_failures=1),
                       dict(smi_count=None, handovers=500, joint_retries=2, joint_unanswered=0,
                            joint_gap_pct=3.0)])))
         self.text = pmu_text.render_text(self.report)
@@ -165,7 +165,7 @@ class SmisAndHandovers(unittest.TestCase):
     def test_handovers_and_retries_of_core_runs(self):
         self.assertEqual(line(self.text, "joint schedules:"),
                          "   joint schedules:       XSU core 980 handovers, 2 IPIs sent again, "
-                         "1 tick unanswered, 2.5% of the run stopped")
+                         "1 IPI left pending, 1 handover unanswered, 2.5% of the run stopped")
 
     def test_report_json_carries_them_always(self):
         runs = {r["xsu"]: r for r in pmu_export.report_json(self.report)["experiments"][0]["runs"]}
@@ -173,6 +173,7 @@ class SmisAndHandovers(unittest.TestCase):
         self.assertEqual((runs["core"]["handovers"], runs["core"]["joint_retries"],
                           runs["core"]["joint_unanswered"], runs["core"]["joint_gap_pct"]),
                          (980, 2, 1, 2.5))
+        self.assertEqual(runs["core"]["joint_send_failures"], 1)
         self.assertEqual((runs["on"]["handovers"], runs["on"]["joint_retries"]), (None, None))
 
     def test_the_records_keep_the_contract(self):
@@ -211,7 +212,7 @@ class TheExtendedSuite(unittest.TestCase):
         self.assertIn("XSU off HT0 0.10% HT1 0.10%", line(s, "tick handler:"))
         self.assertIn("XSU core HT0 4.50/8.00 HT1 4.75/8.50", line(s, "writes/reads per tick:"))
         self.assertEqual(line(s, "joint schedules:"), "   joint schedules:       XSU core 3,000 "
-                         "handovers, 3 IPIs sent again, 0 ticks unanswered, 1.5% of the run "
+                         "handovers, 3 IPIs sent again, 0 handovers unanswered, 1.5% of the run "
                          "stopped")
         self.assertIn("XSU core 2 (MSR_SMI_COUNT", line(s, "SMIs:"))
 
