@@ -4,6 +4,8 @@ exactly, and print nanoBench's two decimals.
 
     hundredths(difference, repetitions)   one measurement: difference * 100 / repetitions
     aggregate(values, "avg")              the aggregate of hundredths
+    run_aggregate(counts, "avg")          nanoBench's aggregate of one run set's counts
+    run_difference(longer, shorter, reps) nanoBench's result from two run sets' aggregates
     from_json(1.25) == 125                a record's number as hundredths
 """
 
@@ -46,6 +48,33 @@ def aggregate(values, how):
     cut = len(v) // 5
     kept = v[cut:len(v) - cut]
     return _clamp(_rounded(sum(kept), len(kept)))
+
+
+def run_aggregate(counts, how, whole=False):
+    """nanoBench's aggregate of one run set's counts, in hundredths of a count
+    (tests/owncode/aggregate.c: bench_run_aggregate): "avg" the mean of the counts left when the
+    n // 5 smallest and largest are set aside, cut to hundredths (to whole counts with whole:
+    -no_normalization) as nanoBench's integer arithmetic cuts it; "median", "min", "max" times
+    100. 0 for no counts."""
+    if how not in AGGREGATES:
+        raise ValueError("aggregate %r: one of %s" % (how, ", ".join(AGGREGATES)))
+    v = sorted(counts)
+    if not v:
+        return 0
+    if how == "min":
+        return v[0] * 100
+    if how == "max":
+        return v[-1] * 100
+    if how == "median":
+        return v[len(v) // 2] * 100
+    kept = v[len(v) // 5:len(v) - len(v) // 5]
+    return sum(kept) // len(kept) * 100 if whole else sum(kept) * 100 // len(kept)
+
+
+def run_difference(longer, shorter, repetitions):
+    """nanoBench's result in hundredths: (longer - shorter) / repetitions, both in hundredths of
+    a count, rounded half away from zero; below zero when the long runs counted less."""
+    return _clamp(_rounded(longer - shorter, repetitions or 1))
 
 
 def from_json(number):

@@ -130,13 +130,26 @@ static uint64_t raised_at(const struct trap_frame *f, uint8_t n)
 	return insn_at(f->rip - INSN_LENGTH, 0xcd, n) ? f->rip - INSN_LENGTH : f->rip;
 }
 
+/* Where the breakpoint of a #BP starts: INT3 (CC) or INT 3 (CD 03) before the frame's RIP, both
+ * traps. */
+static uint64_t breakpoint_at(const struct trap_frame *f)
+{
+	const uint8_t *before = (const uint8_t *)(uintptr_t)(f->rip - 1);
+
+	if (f->rip - 1 >= x->code_start && f->rip <= x->code_end && *before == 0xcc)
+		return f->rip - 1;
+	return raised_at(f, VECTOR_BREAKPOINT);
+}
+
 static void fault_handler(struct trap_frame *f)
 {
 	unsigned t;
 
 	if (!this_thread(&t) || !in_program(f, t))
 		trap_report_unexpected(f);
-	uint64_t at = f->vector == VECTOR_INT80 ? raised_at(f, VECTOR_INT80) : f->rip;
+	uint64_t at = f->vector == VECTOR_INT80	       ? raised_at(f, VECTOR_INT80)
+		      : f->vector == VECTOR_BREAKPOINT ? breakpoint_at(f)
+						       : f->rip;
 	bench_exec_note(x, t, fault_name(f), at, true);
 	escape(f, t);
 }
@@ -158,10 +171,19 @@ static void debug_handler(struct trap_frame *f)
 		escape(f, t);
 		return;
 	}
-	if (bench_trace_step(&x->tracer, f->rip)) {
+	if (bench_trace_step(&x->tracer, f->rip, f->rflags, f->rcx)) {
 		f->rflags &= ~RFLAGS_TF;
 		x->tracing = false;
+		return;
 	}
+	if (x->trace_cap && x->tracer.steps >= x->trace_cap) {
+		x->trace_over = true;
+		escape(f, t);
+		return;
+	}
+	/* Code that cleared the trap flag (POPF, IRET) is traced on: the #DB after it came, as TF
+	 * was set when it began (SDM vol. 3B, 17.3.1.4). */
+	f->rflags |= RFLAGS_TF;
 }
 
 /* A system call from the code (kernel/syscall.h's filter): its frame's RIP follows the SYSCALL. The
@@ -349,9 +371,15 @@ bool bench_exec_run(struct bench_exec *e, unsigned t, uint64_t entry, const stru
 bool bench_exec_trace(struct bench_exec *e, uint64_t entry, const struct bench_layout *l,
 		      unsigned ring)
 {
+	uint64_t limit = e->limit_tsc;
+
 	bench_trace_start(&e->tracer, e->b, l, l->trace_start);
 	e->tracing = true;
+	/* A #DB an instruction costs some 4-45 us under TCG: a trace may take BENCH_TRACE_TIME
+	 * times the limit (its steps are capped: trace_cap). */
+	e->limit_tsc = limit * BENCH_TRACE_TIME;
 	bool ok = bench_exec_run(e, 0, entry, l, ring, true);
+	e->limit_tsc = limit;
 	e->tracing = false;
 	return ok;
 }
