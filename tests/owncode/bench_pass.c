@@ -343,6 +343,22 @@ static void catchers_at(struct pass_ctx *c, unsigned which, uint64_t e)
 		__atomic_store_n(&c->s->data[1]->acked, e, __ATOMIC_RELEASE);
 }
 
+/*
+ * Thread 0 starts its run once the sibling's loop runs on after its answer (its copies went past
+ * `answered`): a host that holds one virtual CPU back (QEMU's TCG on a busy host) would otherwise
+ * let thread 0 run alone, and nothing leak into its counters. It waits at most bench_ms; the
+ * overlap a result gives says how much ran beside all the same.
+ */
+static void sibling_running(struct pass_ctx *c, uint64_t answered)
+{
+	const struct bench_data *d1 = c->s->data[1];
+	uint64_t give_up = rdtsc() + c->s->x.limit_tsc;
+
+	while (__atomic_load_n(&d1->copies, __ATOMIC_ACQUIRE) == answered && rdtsc() < give_up &&
+	       !c->s->x.fault.set)
+		cpu_relax();
+}
+
 /* The count of read k of a thread over a run: end less start at the counter's width; false
  * when it went down (a 48-bit counter does not wrap in a bundle: it was written meanwhile). */
 static bool count_of(const struct bench_state *s, uint32_t ecx, uint64_t start, uint64_t end,
@@ -365,6 +381,8 @@ static bool run(struct pass_ctx *c, unsigned slot)
 	if (c->runs1 && !sibling_at(c, e + 1))
 		return false;
 	catchers_at(c, 0, e + 1);
+	if (c->runs1)
+		sibling_running(c, d1->copies_at[(e + 1) & 1]);
 	if (!bench_exec_run(&s->x, 0, s->entry[slot], &s->layout[slot], s->b.params.ring, true))
 		return false;
 	for (unsigned k = 0; k < c->th[0].reads; k++)

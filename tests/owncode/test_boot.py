@@ -195,6 +195,11 @@ STATEFUL = [
     ("skylake-event", ["-asm", "nop", "-config", "{skylake}"]),
     # every event of Intel's list for Haswell, in nanoBench's format (tabs, UTF-8 comments)
     ("every-event", ["-asm", "add rax, rbx", "-config", "{every}"]),
+    # -no_mem: the counts in R8-R11, the fixed counters and RDTSC in a pass of their own, at most
+    # four GP counters a pass; -df: nanoBench's drain, in both runs, so it cancels
+    ("no-mem", ["-asm", "add rax, rbx; mov rbx, [r14]", "-no_mem", "-fixed_counters",
+                "-config", "{traced}"]),
+    ("df", ["-asm", "add rax, rbx", "-df", "-range", "-fixed_counters", "-config", "{traced}"]),
 ]
 STATEFUL_NAMES = [name for name, _ in STATEFUL]
 
@@ -262,6 +267,17 @@ class Traced(unittest.TestCase):
         self.assertValue("basic-loop", "Instructions retired", 1.2)
         self.assertValue("basic-loop", "BR_INST_RETIRED.NEAR_TAKEN", 0.09)  # 9 of 10 JNZ
         self.assertValue("basic-loop", "BR_INST_RETIRED.NOT_TAKEN", 0.01)
+
+    def test_no_mem_and_df(self):
+        for name in ("no-mem", "df"):
+            self.assertValue(name, "Instructions retired", 2.0 if name == "no-mem" else 1.0)
+            self.assertValue(name, "INST_RETIRED.ANY_P", 2.0 if name == "no-mem" else 1.0)
+            self.assertValue(name, "MEM_UOPS_RETIRED.ALL_STORES", 0.0)
+        self.assertValue("no-mem", "MEM_UOPS_RETIRED.ALL_LOADS", 0.98)   # -xsu on: 2.4% lost
+        # the fixed counters' pass, then the five GP events on four counters: two more
+        self.assertIn("bench %d: 3 pass(es)" % STATEFUL_NAMES.index("no-mem"), self.boot.log)
+        # -df's NOPs lie between the reads of both runs: per copy they cancel
+        self.assertValue("df", "BR_INST_RETIRED.NEAR_TAKEN", 0.0)
 
     def test_events_held_to_the_cpu(self):
         e = self.value("skylake-event", "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE")

@@ -11,6 +11,7 @@ import unittest
 
 import pmu_bench_bundle as bundle
 import pmu_records
+import qemu_boot
 from tests.owncode import nbconfig, test_output
 from tests.owncode.benchtool import CLI, TOOL, run
 from tests.report import logfixture
@@ -202,9 +203,18 @@ class BadInput(Case):
                      "-unroll_count 1000000: 1000000 copies of the 9-byte code make 9000000 "
                      "bytes", "at most 932067 copies")
 
+    def test_what_cannot_apply_here(self):
+        self.refused(["-asm", "nop", "-fixed_counters", "-debug"], "-debug", "no debugger",
+                     "INT3", "#BP")
+        self.refused(["-asm", "nop", "-msr_config", "msr.txt"], "-msr_config msr.txt", "RDMSR",
+                     "uncore")
+
     def test_boot_options(self):
         self.refused(["-fixed_counters", "--cpu", "Haswell; rm"], "--cpu")
         self.refused(["-fixed_counters", "-cpu", "x"], "-cpu", "a whole number")
+        if qemu_boot.qemu_available():
+            self.refused(["-fixed_counters", "--qemu", "--cpu", "haswell"],
+                         "--cpu haswell: not a CPU model of this QEMU; did you mean Haswell")
         self.refused(["-fixed_counters", "--image", os.path.join(self.tmp.name, "x.zip")],
                      "--image", ".iso", ".img")
         self.refused(["-fixed_counters", "--image", os.path.join(self.tmp.name, "x.iso"),
