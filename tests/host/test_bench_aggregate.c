@@ -108,9 +108,9 @@ static void test_no_overflow(void **state)
  */
 static void test_run_sets(void **state)
 {
-	uint64_t n[10] = { 1000, 1000, 1300, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
-	uint64_t n2[10] = { 2000, 2001, 1999, 2000, 1500, 2000, 2000, 2001, 1999, 2000 };
-	uint64_t a[10], b[10];
+	int64_t n[10] = { 1000, 1000, 1300, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+	int64_t n2[10] = { 2000, 2001, 1999, 2000, 1500, 2000, 2000, 2001, 1999, 2000 };
+	int64_t a[10], b[10];
 	static const struct {
 		unsigned how;
 		int64_t shorter, longer, value;
@@ -134,7 +134,7 @@ static void test_run_sets(void **state)
 		assert_int_equal(bench_run_difference(l, s, 1000), want[i].value);
 	}
 	/* The mean cut to hundredths (nanoBench's sum * 100 / count): 1, 1, 2 is 1.33 */
-	uint64_t c[3] = { 2, 1, 1 };
+	int64_t c[3] = { 2, 1, 1 };
 	assert_int_equal(bench_run_aggregate(c, 3, BUNDLE_AVG, false), 133);
 	/* ... and to whole counts with -no_normalization: 1 */
 	assert_int_equal(bench_run_aggregate(c, 3, BUNDLE_AVG, true), 100);

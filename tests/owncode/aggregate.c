@@ -66,26 +66,14 @@ int64_t bench_aggregate(int64_t *values, size_t n, unsigned aggregate)
 	}
 }
 
-static void sort_counts(uint64_t *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		size_t j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-int64_t bench_run_aggregate(uint64_t *counts, size_t n, unsigned aggregate, bool whole)
+int64_t bench_run_aggregate(int64_t *counts, size_t n, unsigned aggregate, bool whole)
 {
 	size_t cut = n / 5;
-	unsigned __int128 sum = 0;
+	__int128 sum = 0;
 
 	if (n == 0)
 		return 0;
-	sort_counts(counts, n);
+	sort(counts, n);
 	switch (aggregate) {
 	case BUNDLE_MIN:
 		return clamp((__int128)counts[0] * 100);

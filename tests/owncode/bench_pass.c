@@ -457,8 +457,8 @@ static bool keep_ht0(const struct pass_ctx *c, const struct run_counts *shorter,
 	if (!ok)
 		return false;
 	if (r->kept < BUNDLE_MAX_MEASUREMENTS) {
-		r->runs[0][r->kept] = (uint64_t)shorter_count;
-		r->runs[1][r->kept++] = (uint64_t)longer_count;
+		r->runs[0][r->kept] = shorter_count;
+		r->runs[1][r->kept++] = longer_count;
 	}
 	int64_t v =
 		bench_hundredths(longer_count - shorter_count, bundle_repetitions(&c->s->b.params));

@@ -109,7 +109,7 @@ static void fault(struct record *r, const struct bench_fault *f)
 static bool ht0_value(const struct bench_state *s, const struct bench_result *res, int64_t agg[2],
 		      int64_t *value)
 {
-	uint64_t sorted[BUNDLE_MAX_MEASUREMENTS];
+	int64_t sorted[BUNDLE_MAX_MEASUREMENTS];
 	const struct bundle_params *p = &s->b.params;
 	bool whole = p->flags & BUNDLE_NO_NORMALIZATION;
 
@@ -259,7 +259,7 @@ static void counter(struct record *r, const struct bench_result *res)
 /* HT0's run sets: the aggregate, smallest and largest count of each (`runs`). */
 static void run_sets(struct record *r, const struct bench_state *s, const struct bench_result *res)
 {
-	uint64_t sorted[BUNDLE_MAX_MEASUREMENTS];
+	int64_t sorted[BUNDLE_MAX_MEASUREMENTS];
 	static const char *const names[2] = { "short", "long" };
 	bool whole = s->b.params.flags & BUNDLE_NO_NORMALIZATION;
 
@@ -358,7 +358,7 @@ static void counts(const struct bench_state *s, unsigned index, uint32_t i)
 	for (unsigned k = 0; k < 2; k++) {
 		record_begin_array(&r, names[k]);
 		for (unsigned m = 0; m < res->kept; m++)
-			record_uint(&r, NULL, res->runs[k][m]);
+			record_uint(&r, NULL, (uint64_t)res->runs[k][m]);
 		record_end_array(&r);
 	}
 	record_emit(&r);

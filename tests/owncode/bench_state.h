@@ -51,8 +51,8 @@ struct bench_result {
 	unsigned n;
 	int64_t values[BUNDLE_MAX_MEASUREMENTS]; /* hundredths: one a measurement */
 	/* HT0: each measurement's count of the run with N copies and of the one with 2N (nanoBench's
-	 * base and main runs), whose aggregates give the value */
-	uint64_t runs[2][BUNDLE_MAX_MEASUREMENTS];
+	 * base and main runs), whose aggregates give the value; never below zero */
+	int64_t runs[2][BUNDLE_MAX_MEASUREMENTS];
 	unsigned kept;	    /* measurements in runs */
 	unsigned backwards; /* measurements below zero: left out of values, named */
 	bool written;	    /* a counter read lower after a run than before it: no count to trust */
