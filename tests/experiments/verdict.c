@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel/lib/format.h"
+#include "pmu/regs.h"
 #include "pmu/xsu_mode.h"
 #include "tests/experiments/verdict.h"
 
@@ -181,6 +182,33 @@ static bool thread_too_little(const struct exp_run_result *run, unsigned t, stru
 	return false;
 }
 
+/*
+ * Why thread t's count was marked interfered, into out: the first register its own driver found
+ * written behind the kernel's back, else the sibling's (the leak catcher that caught for it was
+ * written): a counter that went down without an overflow, or a control register firmware
+ * changed (read back every tick under xsu=core, pmu/handover.h).
+ */
+static void say_interfered(const struct exp_run_result *run, unsigned t, const struct exp_count *c,
+			   struct exp_verdict *out)
+{
+	unsigned w = run->thread[t].interference.msr ? t : t ^ 1;
+	const struct pmu_drv_interference *f = &run->thread[w].interference;
+	const char *name = regs_msr_name(f->msr);
+
+	if (name && !regs_msr_is_counter(f->msr))
+		rule_say(out,
+			 "HT%u %s in the %s run of XSU %s: firmware changed HT%u's %s behind the "
+			 "kernel's back (read %#llx, written %#llx): the count cannot be trusted",
+			 t, c->event.name, rule_phase_word(run->run), rule_mode_name(run->run->xsu),
+			 w, name, (unsigned long long)f->read, (unsigned long long)f->wrote);
+	else
+		rule_say(out,
+			 "HT%u %s in the %s run of XSU %s: %s went down without an overflow "
+			 "(firmware or SMM code wrote it): the count cannot be trusted",
+			 t, c->event.name, rule_phase_word(run->run), rule_mode_name(run->run->xsu),
+			 w == t ? "its counter" : "its leak catcher on the sibling");
+}
+
 /* A count whose counter was written behind the kernel's back (pmu/driver.h: interference). */
 static bool interfered(const struct exp_run_result *run, const struct exp_machine *m,
 		       struct exp_verdict *out)
@@ -191,13 +219,7 @@ static bool interfered(const struct exp_run_result *run, const struct exp_machin
 			if (!c->interfered)
 				continue;
 			rule_set(out, RESULT_FAIL, NULL);
-			rule_say(
-				out,
-				"HT%u %s in the %s run of XSU %s: its counter went down without an "
-				"overflow (firmware or SMM code wrote it): the count cannot be "
-				"trusted",
-				t, c->event.name, rule_phase_word(run->run),
-				rule_mode_name(run->run->xsu));
+			say_interfered(run, t, c, out);
 			return true;
 		}
 	return false;
