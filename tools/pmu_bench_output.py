@@ -177,13 +177,41 @@ def empty(r):
     return r.get("value") is not None and pmu_bench_aggregate.from_json(r["value"]) == 0
 
 
+def overlap_note(run):
+    """How much of HT0's runs HT1's loop ran beside (None without a sibling loop): the least
+    overlap_pct of the bundle's results, and the measurements made again as HT0 ran alone."""
+    counted = [r for r in run.results if r.get("overlap_pct") is not None]
+    if not counted:
+        return None
+    least = min(r["overlap_pct"] for r in counted)
+    # alone_again is per pass: once a pass, in HT0's results (HT1's repeat them)
+    again = sum({r.get("pass"): r.get("alone_again", 0) for r in counted}.values())
+    text = "HT1's loop ran beside %d%% of HT0's runs (overlap_pct, the least of a measurement)" \
+        % least
+    if least == 0:
+        text += ": in a pass HT1 did not run beside HT0 at all (its host held it back), so " \
+            "nothing HT1 did reached HT0's counts there"
+    if again:
+        text += "; %d measurement(s) made again as HT0 ran alone" % again
+    return text
+
+
 def notes(run):
-    """The notes of a bundle's results (the trace of fewer copies), each once."""
+    """The notes of a bundle's results (the trace of fewer copies, HT1's overlap), each once."""
     seen = []
     for r in run.results:
         if r.get("note") and r["note"] not in seen:
             seen.append(r["note"])
-    return seen
+    overlap = overlap_note(run)
+    return seen + ([overlap] if overlap else [])
+
+
+def alone_text(r):
+    """What a line adds when HT1's loop did not run beside HT0's runs of its pass at all: its
+    value, a 0.00 say, holds nothing of what HT1 did."""
+    if r["thread"] != 0 or r.get("overlap_pct") != 0:
+        return ""
+    return " (HT1 did not run beside these runs: overlap_pct 0)"
 
 
 def verbose_lines(run, results):
@@ -228,7 +256,8 @@ def render_run(run, numbered, name=None):
         for r in results:
             if run.options.get("remove_empty_events") and empty(r):
                 continue
-            lines.append("%s: %s" % (r["name"], value_text(r, run.options, run.repetitions)))
+            lines.append("%s: %s%s" % (r["name"], value_text(r, run.options, run.repetitions),
+                                       alone_text(r)))
         if run.options.get("verbose") and thread == 0:
             lines += verbose_lines(run, results)
         if per_thread:
@@ -269,6 +298,7 @@ def json_run(run):
             "reason": r.get("reason"), "min": _number(r.get("min")),
             "max": _number(r.get("max")), "values": [_number(v) for v in r.get("values", [])],
             "backwards": r.get("backwards", 0), "overlap_pct": r.get("overlap_pct"),
+            "alone_again": r.get("alone_again"),
             "runs": r.get("runs"), "note": r.get("note"),
             "range": json_range(range_of(r, run.options, run.repetitions)),
             "counts": {k: run.counts[(thread, r["index"])][k] for k in ("short", "long")}

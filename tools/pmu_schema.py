@@ -355,6 +355,7 @@ RECORDS = {
         reason=Null(TEXT),
         backwards=optional(U32),
         overlap_pct=optional(Null(Int(0, 100))),
+        alone_again=optional(U32),
         runs=optional(Null(Obj({"short": BENCH_RUN_SET, "long": BENCH_RUN_SET}))),
         note=optional(Null(TEXT)),
         fault=Null(BENCH_FAULT),

@@ -336,10 +336,12 @@ static void result(const struct bench_state *s, unsigned index, unsigned t, uint
 	record_string(&r, "reason", valued ? NULL : why);
 	record_string(&r, "note", valued && from_trace(s, t, &e) ? s->trace_note : NULL);
 	record_uint(&r, "backwards", res->backwards);
-	if (res->counted && s->overlap[res->pass] >= 0)
+	if (res->counted && s->overlap[res->pass] >= 0) {
 		record_uint(&r, "overlap_pct", (unsigned)s->overlap[res->pass]);
-	else
+		record_uint(&r, "alone_again", s->alone_again[res->pass]);
+	} else {
 		record_null(&r, "overlap_pct");
+	}
 	fault(&r, bench_exec_fault(&s->x));
 	record_emit(&r);
 }

@@ -81,6 +81,8 @@ struct bench_state {
 	/* Per pass: how much of HT0's runs the sibling's loop overlapped, the least of the
 	 * measurements kept (percent, bench_overlap_pct()); -1 without a sibling loop. */
 	int16_t overlap[XSU_PASS_MAX_PASSES + 1];
+	/* Per pass: the measurements made again as HT0 ran alone (bench_pass.c, ran_alone()). */
+	uint16_t alone_again[XSU_PASS_MAX_PASSES + 1];
 	uint64_t trace_steps;	  /* the traces' #DBs (bench_model.c) */
 	uint64_t rep_units[2];	  /* per run (short, long): copies beyond the traced ones */
 	const char *trace_note;	  /* why the traces were of fewer copies, or NULL */

@@ -98,6 +98,37 @@ class Text(unittest.TestCase):
                                       "HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n"), text)
         self.assertFalse(out.failed(runs))
 
+    def test_the_sibling_beside(self):
+        # HT1's loop beside HT0's runs: a note says how much (the least of the results), and a
+        # line of HT0 whose pass HT1 did not run beside at all says so, not a bare 0.00.
+        def sibling_log(overlap, again):
+            log = logfixture.Log()
+            logfixture.boot_and_pmu(log, warn=False)
+            log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=900,
+                       crc32="0x2f1bc0cd", version=2, error=None,
+                       options=dict(OPTIONS, sibling="code"),
+                       parts=dict(one_time_init=0, init=0, late_init=0, code=1, sibling=4),
+                       events=[1, 1], repetitions=1000)
+            result(log, 0, 0, 0, "CC.20", "LBR_INSERTS", [0.0] * 5, 0.0, overlap_pct=overlap,
+                   alone_again=again)
+            result(log, 0, 1, 0, "D0.81", "LOADS", [0.98] * 5, 0.98, overlap_pct=overlap,
+                   alone_again=again)
+            log.end()
+            return log
+        runs, problems = collect(sibling_log(0, 40))
+        self.assertEqual(problems, [])
+        self.assertEqual(out.render_text(runs), "HT0:\nLBR_INSERTS: 0.00 (HT1 did not run beside "
+                         "these runs: overlap_pct 0)\n\nHT1:\nLOADS: 0.98\n")
+        self.assertEqual(out.notes(runs[0]), [
+            "HT1's loop ran beside 0% of HT0's runs (overlap_pct, the least of a measurement): "
+            "in a pass HT1 did not run beside HT0 at all (its host held it back), so nothing "
+            "HT1 did reached HT0's counts there; 40 measurement(s) made again as HT0 ran alone"])
+        self.assertEqual(out.render_json(runs)["threads"][0]["events"][0]["alone_again"], 40)
+        runs, _ = collect(sibling_log(88, 0))
+        self.assertEqual(out.render_text(runs), "HT0:\nLBR_INSERTS: 0.00\n\nHT1:\nLOADS: 0.98\n")
+        self.assertEqual(out.notes(runs[0]), ["HT1's loop ran beside 88% of HT0's runs "
+                                              "(overlap_pct, the least of a measurement)"])
+
     def test_unfinished(self):
         runs, problems = collect(example_log(end="died"))
         self.assertEqual(problems, [])
