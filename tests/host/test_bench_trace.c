@@ -298,6 +298,41 @@ static void test_taken_to_next_and_rep_zero(void **state)
 	assert_int_equal(t.run.stores, 2);
 }
 
+/* MOV SS holds the #DB of the next instruction back (SDM vol. 3A, 6.8.3): the trap after it comes
+ * after both, and both are counted (the reviewer of issue 27: the NOP after it went uncounted). */
+static void test_mov_ss_shadow(void **state)
+{
+	struct bench_layout l = { 0 };
+	struct bench_tracer t;
+	struct bundle bb = b;
+	/* mov eax, ss; mov ss, eax; jz +0; nop */
+	static const uint8_t part[] = { 0x8c, 0xd0, 0x8e, 0xd0, 0x74, 0x00, 0x90 };
+	uint8_t table[4 * BUNDLE_INSN_SIZE] = { 0 };
+
+	(void)state;
+	table[0] = 0, table[4] = 2;
+	table[12] = 2, table[16] = 2;
+	table[24] = 4, table[28] = 2, table[29] = BUNDLE_INSN_JCC;
+	table[36] = 6, table[40] = 1;
+	bb.part[BUNDLE_PART_CODE] = (struct bundle_part_view){ part, sizeof(part), table, 4 };
+	l.copies_start = 0x1000, l.copies = 1, l.part_start[BUNDLE_PART_CODE] = 0x1000;
+	l.window_start = 0x1000, l.window_end = 0x1007, l.trace_end = 0x2000;
+	bench_trace_start(&t, &bb, &l, 0x1000);
+	bench_trace_step(&t, 0x1002, ZF, 0); /* MOV EAX, SS */
+	bench_trace_step(&t, 0x1006, ZF, 0); /* MOV SS, EAX and the JZ it shadowed: one #DB */
+	bench_trace_step(&t, 0x1007, ZF, 0); /* NOP */
+	assert_true(bench_trace_step(&t, 0x2000, 0, 0));
+	assert_int_equal(t.run.instructions, 4);
+	assert_int_equal(t.run.taken, 1); /* the shadowed JZ, taken by its condition */
+	assert_int_equal(t.run.unknown, 0);
+	/* A CPU that held nothing back (a #DB right after MOV SS): each instruction once. */
+	bench_trace_start(&t, &bb, &l, 0x1002);
+	bench_trace_step(&t, 0x1004, 0, 0);
+	bench_trace_step(&t, 0x1006, 0, 0);
+	assert_int_equal(t.run.instructions, 2);
+	assert_int_equal(t.run.not_taken, 1);
+}
+
 /* An address with no entry of the decode table (inside an instruction) is one unknown
  * instruction; which event selects the trace gives. */
 static void test_unknown_and_modelled(void **state)
@@ -334,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_conditions),
 		cmocka_unit_test(test_branch_taken),
 		cmocka_unit_test(test_taken_to_next_and_rep_zero),
+		cmocka_unit_test(test_mov_ss_shadow),
 		cmocka_unit_test(test_unknown_and_modelled),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -219,39 +219,73 @@ static bool in_window(const struct bench_layout *l, uint64_t rip)
 	return rip >= l->window_start && rip < l->window_end;
 }
 
-/* The instruction at prev was a part's: its counts into its part and, in the window, the run. */
-static void count_part(struct bench_tracer *t, unsigned part, uint32_t offset, uint64_t next,
-		       uint64_t rflags, uint64_t rcx)
+/* MOV SS, r/m16 (8E /2; POP SS is #UD in 64-bit mode): it holds the #DB of the instruction
+ * after it back until that one has executed too (SDM vol. 3A, 6.8.3). */
+static bool loads_ss(const uint8_t *insn, unsigned length)
+{
+	bool addr32;
+	unsigned i = skip_prefixes(insn, length, &addr32);
+
+	return i + 1 < length && insn[i] == 0x8e && (insn[i + 1] >> 3 & 7) == 2;
+}
+
+/*
+ * The instruction at prev was a part's: its counts into its part and, in the window, the run.
+ * Returns its length when it was a MOV SS, whose #DB came only after the next instruction (next
+ * is then that one's end, and the MOV SS ended where it begins); else 0.
+ */
+static unsigned count_part(struct bench_tracer *t, unsigned part, uint32_t offset, uint64_t next,
+			   uint64_t rflags, uint64_t rcx)
 {
 	struct bundle_insn in;
 	bool known = bundle_insn_at(t->b, part, offset, &in);
 	const uint8_t *bytes = t->b->part[part].bytes + offset;
+	unsigned shadow = known && loads_ss(bytes, in.length) ? in.length : 0;
 	bool taken = known && in.kind == BUNDLE_INSN_JCC &&
 		     bench_branch_taken(bytes, in.length, rflags, rcx);
 	bool accessed = !known || !(in.flags & BUNDLE_INSN_REP) ||
 			rep_count(bytes, in.length, t->prev_rcx) != 0;
 
+	if (shadow)
+		next = t->prev + shadow;
 	count(&t->part[part], &in, known, t->prev, next, taken, accessed);
 	if (in_window(t->l, t->prev))
 		count(&t->run, &in, known, t->prev, next, taken, accessed);
 	if (part == BUNDLE_PART_CODE && offset == 0 &&
 	    !(known && next == t->prev && (in.flags & BUNDLE_INSN_REP)))
 		t->copies++;
+	return shadow;
 }
 
-bool bench_trace_step(struct bench_tracer *t, uint64_t next, uint64_t rflags, uint64_t rcx)
+/* The instruction at prev, which next follows; the length of a MOV SS, else 0 (count_part). */
+static unsigned count_one(struct bench_tracer *t, uint64_t next, uint64_t rflags, uint64_t rcx)
 {
 	unsigned part;
 	uint32_t offset;
 	const struct bench_glue *g;
 
-	t->steps++;
-	if (bench_layout_where(t->l, t->b, t->prev, &part, &offset)) {
-		count_part(t, part, offset, next, rflags, rcx);
-	} else if (in_window(t->l, t->prev) && bench_layout_glue(t->l, t->prev, &g)) {
+	if (bench_layout_where(t->l, t->b, t->prev, &part, &offset))
+		return count_part(t, part, offset, next, rflags, rcx);
+	if (in_window(t->l, t->prev) && bench_layout_glue(t->l, t->prev, &g)) {
 		struct bundle_insn in = { 0, g->length, g->kind, 0, 0, 0 };
 		count(&t->run, &in, true, t->prev, next,
 		      g->kind == BUNDLE_INSN_JCC && bench_condition(g->cc, rflags), true);
+	}
+	return 0;
+}
+
+bool bench_trace_step(struct bench_tracer *t, uint64_t next, uint64_t rflags, uint64_t rcx)
+{
+	unsigned shadow;
+
+	t->steps++;
+	shadow = count_one(t, next, rflags, rcx);
+	if (shadow && next != t->prev + shadow) {
+		/* The instruction MOV SS shadowed ran with no #DB of its own: next follows it. It
+		 * begins with RCX as MOV SS left it, and a MOV SS right after a MOV SS may hold no
+		 * #DB back (SDM vol. 3A, 6.8.3), so it is counted alone. */
+		t->prev += shadow;
+		count_one(t, next, rflags, rcx);
 	}
 	t->prev = next;
 	t->prev_rcx = rcx;

@@ -17,7 +17,9 @@
  *
  * A REP string instruction traps once per iteration with RIP unchanged: each trap counts its
  * reads and writes, and the instruction retires once, when RIP moves on; one whose count (RCX,
- * ECX with 67) was 0 as it began traps once and moved nothing. An address in a part
+ * ECX with 67) was 0 as it began traps once and moved nothing. MOV SS holds the #DB of the next
+ * instruction back (SDM vol. 3A, 6.8.3): a #DB after a MOV SS that lies past its end counts the
+ * instruction it shadowed too. An address in a part
  * with no entry of the table (a jump into the middle of an instruction) is counted as unknown:
  * one instruction, nothing else. Other addresses of the generated code are not counted.
  *
