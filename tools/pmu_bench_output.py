@@ -189,8 +189,8 @@ def overlap_note(run):
     text = "HT1's loop ran beside %d%% of HT0's runs (overlap_pct, the least of a measurement)" \
         % least
     if least == 0:
-        text += ": in a pass HT1 did not run beside HT0 at all (its host held it back), so " \
-            "nothing HT1 did reached HT0's counts there"
+        text += ": in a pass HT1 ran no copy beside HT0's runs at all (its host held it " \
+            "back, or its workload halts), so nothing HT1 did reached HT0's counts there"
     if again:
         text += "; %d measurement(s) made again as HT0 ran alone" % again
     return text

@@ -163,6 +163,11 @@ static struct workload_params *sibling_work(const struct payload_config *cfg)
 	if (!p)
 		return NULL;
 	p->chunk_units = st.pmu->model ? WORKLOAD_CHUNK_UNITS_MODEL : WORKLOAD_CHUNK_UNITS;
+	st.work_halts = w->halts;
+	/* A halt a call: the loop answers HT0 within a tick (a chunk of them took longer than
+	 * HT0 waits: -sibling_work idle always timed out). */
+	if (w->halts)
+		p->chunk_units = 1;
 	p->max_units = p->chunk_units; /* one chunk per call: the loop polls in between */
 	p->deadline_tsc = 0;
 	p->thread = 1;

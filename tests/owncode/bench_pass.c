@@ -541,11 +541,12 @@ static void overlap(struct pass_ctx *c)
 /*
  * Whether the sibling's loop ran no copy beside one of HT0's two runs of a measurement (HT0's
  * reads saw none; -no_mem's reads note none): the host held a virtual CPU back (QEMU's TCG on a
- * busy host), and HT0 ran alone, which a core's two threads never do while both have work.
+ * busy host), and HT0 ran alone, which a core's two threads never do while both have work. A
+ * sibling workload that halts (idle) is meant to leave HT0 alone.
  */
 static bool ran_alone(const struct pass_ctx *c, const struct run_counts *shorter)
 {
-	return c->runs1 && !(c->s->b.params.flags & BUNDLE_NO_MEM) &&
+	return c->runs1 && !(c->s->b.params.flags & BUNDLE_NO_MEM) && !c->s->work_halts &&
 	       (shorter->seen1 == 0 || c->now.seen1 == 0);
 }
 

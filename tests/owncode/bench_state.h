@@ -91,6 +91,7 @@ struct bench_state {
 	bool untraced; /* under the model with bench_trace=off: the code runs as on a real machine */
 	struct workload_params *work; /* the sibling's workload, or NULL */
 	uint64_t work_entry;
+	bool work_halts; /* its units halt (idle): HT0's runs meet it halted, as they should */
 	struct bench_profiles *profiles;
 };
 

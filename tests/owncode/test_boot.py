@@ -185,6 +185,10 @@ STATEFUL = [
     # counted
     ("mov-ss", ["-asm", "mov eax, ss; mov ss, eax; jz 1f; nop", "-asm_init", "xor eax, eax",
                 "-config", "{traced}"]),
+    # a sibling workload that halts (idle): it timed out always, as HT1 answered HT0 only after
+    # a chunk of 256 halts; now a halt a call
+    ("idle-sibling", ["-asm", "nop", "-fixed_counters", "-sibling_work", "idle",
+                      "-sibling_config", "{traced}"]),
     # work that depends on the copies before: only the first copy moves bytes, or branches
     ("rep-movsb", ["-asm_init", "mov rcx, 10", "-asm", "rep movsb", "-config", "{traced}"]),
     ("first-copy", ["-asm_init", "xor ecx, ecx", "-asm", "inc ecx; cmp ecx, 1; je 2f; nop; 2:",
@@ -252,6 +256,15 @@ class Traced(unittest.TestCase):
     def test_the_instruction_after_mov_ss(self):
         self.assertValue("mov-ss", "INST_RETIRED.ANY_P", 3.0)   # 2.00 before: the JZ unseen
         self.assertValue("mov-ss", "BR_INST_RETIRED.NEAR_TAKEN", 1.0)
+
+    def test_an_idle_sibling(self):
+        i = STATEFUL_NAMES.index("idle-sibling")
+        self.assertIsNone(self.boot.results[i]["fault"])
+        self.assertValue("idle-sibling", "Instructions retired", 1.0)
+        # HT1 per halt: its loop as compiled (tests/ring3/idle.c's profile), at CPL 3
+        for event, want in (("INST_RETIRED.ANY_P", 18.0), ("BR_INST_RETIRED.NEAR_TAKEN", 2.0),
+                            ("BR_INST_RETIRED.NOT_TAKEN", 2.0)):
+            self.assertEqual(self.boot.value(i, event, 1)["value"], want)
 
     def test_work_that_depends_on_state(self):
         for event in ("MEM_UOPS_RETIRED.ALL_LOADS", "MEM_UOPS_RETIRED.ALL_STORES"):

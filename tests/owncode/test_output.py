@@ -121,8 +121,9 @@ class Text(unittest.TestCase):
                          "these runs: overlap_pct 0)\n\nHT1:\nLOADS: 0.98\n")
         self.assertEqual(out.notes(runs[0]), [
             "HT1's loop ran beside 0% of HT0's runs (overlap_pct, the least of a measurement): "
-            "in a pass HT1 did not run beside HT0 at all (its host held it back), so nothing "
-            "HT1 did reached HT0's counts there; 40 measurement(s) made again as HT0 ran alone"])
+            "in a pass HT1 ran no copy beside HT0's runs at all (its host held it back, or its "
+            "workload halts), so nothing HT1 did reached HT0's counts there; 40 "
+            "measurement(s) made again as HT0 ran alone"])
         self.assertEqual(out.render_json(runs)["threads"][0]["events"][0]["alone_again"], 40)
         runs, _ = collect(sibling_log(88, 0))
         self.assertEqual(out.render_text(runs), "HT0:\nLBR_INSERTS: 0.00\n\nHT1:\nLOADS: 0.98\n")
