@@ -72,8 +72,8 @@ BENCH_OPTIONS = Obj({
 BENCH_RUN_SET = Obj({"agg": Num(0), "min": U64, "max": U64})
 # What ends a bundle (tests/owncode/bench_exec.h): an exception the code raised, by its mnemonic
 # (SDM vol. 3A, table 6-1), an NMI it made, a system call it attempted, or the time limit.
-BENCH_VECTORS = ("#DE", "#DB", "#BP", "#OF", "#BR", "#UD", "#NM", "#TS", "#NP", "#SS", "#GP",
-                 "#PF", "#MF", "#AC", "#XM", "NMI", "syscall", "timeout")
+BENCH_VECTORS = ("#DE", "#DB", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#TS", "#NP", "#SS",
+                 "#GP", "#PF", "#MF", "#AC", "#XM", "NMI", "syscall", "timeout")
 BENCH_FAULT = Obj({"vector": Enum(*BENCH_VECTORS), "part": Enum(*BENCH_PARTS),
                    "offset": Null(U64)})
 
