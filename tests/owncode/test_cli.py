@@ -351,6 +351,26 @@ class QemuPath(Case):
         self.assertIn("this kernel does not run bundles yet", r.stderr)
         self.assertEqual(r.stdout, "")
 
+    def test_a_boot_that_failed_inside_a_bundle(self):
+        # The kernel took the bundle and the boot failed in it: not "does not run bundles".
+        def log(crcs):
+            made = logfixture.Log()
+            logfixture.boot_and_pmu(made, warn=False)
+            made.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=400,
+                        crc32="0x%08x" % crcs[0], version=2, error=None,
+                        options=test_output.OPTIONS, parts=dict(one_time_init=0, init=0,
+                                                                late_init=0, code=7, sibling=0),
+                        events=[4, 0], repetitions=1000)
+            made.record("end", records=made.next_seq, verdict="fail", failures=1,
+                        reason="#DF double fault on CPU 0 (APIC 0) at RIP 0x0000000000ca00c7")
+            return made
+        r = self.boot(log)
+        self.assertEqual(r.status, 3, r)
+        self.assertNotIn("does not run bundles", r.stderr)
+        self.assertIn("the boot failed: #DF double fault on CPU 0", r.stderr)
+        self.assertIn("the kernel took the bundles, but its boot ended before any gave "
+                      "results", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
