@@ -209,6 +209,9 @@ struct pmu_driver *pmu_thread_begin(unsigned thread, struct model_ledger *work)
 	 */
 	unsigned flags = the_pmu.model || rdpmc_safe(0, &probe) ? PMU_DRV_RDPMC : 0;
 
+	/* Where MSR_SMI_COUNT reads, the read-back looks at every selector after an SMI. */
+	if (pmu_smi_count(thread, &probe))
+		flags |= PMU_DRV_SMI_COUNT;
 	spin_lock(&the_pmu.lock);
 	pmu_driver_init(d, &the_pmu.backend[thread], &the_pmu.geometry, flags);
 	memset(work, 0, sizeof(*work));
