@@ -324,6 +324,26 @@ const char *pmu_cpu_name(const struct pmu *pmu, char *buf, size_t size)
 	return buf;
 }
 
+void pmu_selftest_end(void)
+{
+	static char reason[240];
+	const char *name = config_selftest_name(the_pmu.selftest);
+
+	if (!the_pmu.model || !model_firmware_in_smm(model_firmware_for(the_pmu.selftest)) ||
+	    the_pmu.model_state.thread[0].smis)
+		return;
+	format_snprintf(
+		reason, sizeof(reason),
+		"selftest=%s never acted: the model's firmware acts mid-run, after %u ticks (%s), "
+		"and no run of this boot had them: nothing was tested",
+		name, MODEL_SMM_RESET_TICK,
+		the_pmu.selftest == SELFTEST_COUNTER_RESET
+			? "of thread 0's, with its counter 0 counting"
+			: "of the core's with a leak catcher declared: xsu=core with a sibling");
+	record_warn("pmu", "selftest", name, "", NULL, reason);
+	boot_fail(reason);
+}
+
 void pmu_choose(unsigned request, bool smt, unsigned selftest)
 {
 	the_pmu.choice = pmu_choose_backend(&the_pmu.info, (enum pmu_request)request);

@@ -668,6 +668,17 @@ static void firmware_clears(struct model_thread *t, bool global)
 	}
 }
 
+bool model_firmware_in_smm(enum model_firmware f)
+{
+	static const bool in_smm[] = {
+		[MODEL_FIRMWARE_SMM_RESET] = true,     [MODEL_FIRMWARE_SMM_WRITE] = true,
+		[MODEL_FIRMWARE_SMM_WRITE_ANY] = true, [MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR] = true,
+		[MODEL_FIRMWARE_EVTSEL_CLEAR] = true,
+	};
+
+	return (unsigned)f < sizeof(in_smm) / sizeof(in_smm[0]) && in_smm[f];
+}
+
 static void smm_interferes(struct model_thread *t)
 {
 	bool due = core_catcher_ticks(t->core) >= MODEL_SMM_RESET_TICK;

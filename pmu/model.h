@@ -145,6 +145,10 @@ enum model_firmware {
 
 #define MODEL_SMM_RESET_TICK 10
 
+/* Whether firmware f acts in SMM mid-run (an SMI counted when it does): SMM_RESET to EVTSEL_CLEAR.
+ * The others act before the kernel starts (COUNTERS_ON, V4_FREEZE) or not at all. */
+bool model_firmware_in_smm(enum model_firmware f);
+
 struct model_config {
 	const struct uarch *uarch;
 	bool smt;		 /* two logical CPUs share the core's counters (HT on) */

@@ -128,6 +128,16 @@ def firmware_named(smis, register, thread_counts):
     return check
 
 
+def selftest_never_acted(result, stream):
+    """A firmware selftest whose firmware never acted (evtsel-clear acts under xsu=core only):
+    the run fails naming it, where it passed with nothing tested."""
+    warns = [w for w in stream.of_type("warn") if w["key"] == "selftest"]
+    assert warns and warns[0]["value"] == "evtsel-clear", [w.obj for w in stream.of_type("warn")]
+    end = stream.of_type("end")[0]
+    assert "selftest=evtsel-clear never acted" in end["reason"], end.obj
+    assert all(v["result"] != "fail" for v in stream.of_type("verdict"))
+
+
 def no_any_thread(version):
     """pmu-v2, pmu-v5: the model is a PMU of that version without AnyThread (its bit raises
     #GP there: tests/host/test_model.c); the boot's PMU check counts right on it."""
@@ -187,6 +197,10 @@ CASES = [
          cmdline="exit=qemu exp=%s xsu=core dur_ms=200 selftest=evtsel-clear" % CH8,
          experiments=True, describe="firmware clears a PERFEVTSEL EN bit of thread 1: named",
          checks=[firmware_named(1, "IA32_PERFEVTSEL", ())]),
+    Case("hardware/selftest-never-acted", smp=PAIR, timeout=60, verdict="fail",
+         cmdline="exit=qemu exp=ch4-lbr-inserts xsu=off dur_ms=100 selftest=evtsel-clear",
+         experiments=True, describe="a firmware selftest that never acts fails, named",
+         checks=[selftest_never_acted]),
     Case("hardware/pmu-v2", smp=PAIR, cmdline="exit=qemu selftest=pmu-v2",
          describe="a version-2 model PMU: no AnyThread", checks=[no_any_thread(2)]),
     Case("hardware/pmu-v5", smp=PAIR, cmdline="exit=qemu selftest=pmu-v5",
