@@ -207,6 +207,10 @@ STATEFUL = [
     # four GP counters a pass; -df: nanoBench's drain, in both runs, so it cancels
     ("no-mem", ["-asm", "add rax, rbx; mov rbx, [r14]", "-no_mem", "-fixed_counters",
                 "-config", "{traced}"]),
+    # -no_mem beside a sibling: its reads note none of HT1's copies, so no overlap (null; it
+    # read 0, "did not run beside")
+    ("no-mem-sibling", ["-asm", "nop", "-no_mem", "-config", "{traced}", "-sibling_asm",
+                        "mov rax, [r14]"]),
     ("df", ["-asm", "add rax, rbx", "-df", "-range", "-fixed_counters", "-config", "{traced}"]),
 ]
 STATEFUL_NAMES = [name for name, _ in STATEFUL]
@@ -299,6 +303,10 @@ class Traced(unittest.TestCase):
         self.assertIn("bench %d: 3 pass(es)" % STATEFUL_NAMES.index("no-mem"), self.boot.log)
         # -df's NOPs lie between the reads of both runs: per copy they cancel
         self.assertValue("df", "BR_INST_RETIRED.NEAR_TAKEN", 0.0)
+
+    def test_no_overlap_without_the_reads(self):
+        e = self.value("no-mem-sibling", "INST_RETIRED.ANY_P")
+        self.assertEqual((e["value"], e["overlap_pct"], e["alone_again"]), (1.0, None, None), e)
 
     def test_events_held_to_the_cpu(self):
         e = self.value("skylake-event", "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE")
