@@ -240,9 +240,11 @@ class FakeBoot:
     def __init__(self, make_log):
         self.make_log = make_log
         self.bundles = None
+        self.boots = 0
 
     def __call__(self, bundles, kernel, cpu, append, timeout, log, cores=1):
         self.bundles = bundles
+        self.boots += 1
         self.append, self.cores = append, cores
         crcs = []
         for path in bundles:
@@ -290,6 +292,50 @@ class QemuPath(Case):
         r = self.boot(lambda crcs: test_output.example_log(crcs=(crcs[1], crcs[0])))
         self.assertEqual(r.status, 3, r)
         self.assertIn("bench 0 says CRC-32", r.stderr)
+
+    def test_a_host_that_held_ht1_back(self):
+        # A pass in which HT1 ran no copy beside HT0's runs (overlap_pct 0): QEMU's host held its
+        # virtual CPU back, and the boot is made again (three boots at most); a sibling workload
+        # that halts (idle) is meant to leave HT0 alone and is not.
+        def sibling_log(overlaps, work=None):
+            def make(crcs):
+                overlap = overlaps.pop(0) if len(overlaps) > 1 else overlaps[0]
+                log = logfixture.Log()
+                logfixture.boot_and_pmu(log, warn=False)
+                log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=400,
+                           crc32="0x%08x" % crcs[0], version=2, error=None,
+                           options=dict(test_output.OPTIONS, sibling="work" if work else "code",
+                                        sibling_work=work),
+                           parts=dict(one_time_init=0, init=0, late_init=0, code=1, sibling=4),
+                           events=[1, 1], repetitions=1000)
+                test_output.result(log, 0, 0, 0, "CC.20", "LBR_INSERTS", [0.03] * 5, 0.03,
+                                   overlap_pct=overlap, alone_again=0)
+                test_output.result(log, 0, 1, 0, "D0.81", "LOADS", [0.98] * 5, 0.98,
+                                   overlap_pct=overlap, alone_again=0)
+                log.end()
+                return log
+            return make
+
+        def bench(make_log):
+            fake = FakeBoot(make_log)
+            saved = CLI.pmu_bench_boot.boot_qemu
+            CLI.pmu_bench_boot.boot_qemu = fake
+            try:
+                r = self.bench("-asm", "nop", "-config", self.cfg, "-sibling_asm", "nop",
+                               "--qemu")
+            finally:
+                CLI.pmu_bench_boot.boot_qemu = saved
+            return fake.boots, r
+        boots, r = bench(sibling_log([0, 90]))
+        self.assertEqual((boots, r.status), (2, 0), r)
+        self.assertIn("pmu-bench: note: boot 1: HT1 ran no copy beside HT0's runs in a pass of "
+                      "bundle 1 (QEMU's host held its virtual CPU back): booting again", r.stderr)
+        self.assertIn("ran beside 90% of HT0's runs", r.stderr)
+        boots, r = bench(sibling_log([0]))
+        self.assertEqual((boots, r.status), (3, 0), r)   # then it is named, not hidden
+        self.assertIn("LBR_INSERTS: 0.03 (HT1 did not run beside these runs", r.stdout)
+        boots, r = bench(sibling_log([0], work="idle"))
+        self.assertEqual(boots, 1, r)
 
     def test_a_boot_that_failed_inside_a_bundle(self):
         # Issue 24: the boot failed inside the second bundle (an exception the kernel did not
