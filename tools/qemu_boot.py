@@ -14,6 +14,7 @@ the display, PPM or PNG by FILE's extension, then has QEMU quit. QEMU runs witho
 a screendump of every page of QR codes the kernel then shows instead (tools/qemu_photos.py).
 """
 
+import contextlib
 import json
 import os
 import re
@@ -257,12 +258,7 @@ def _take_screendump(proc, result, halted, socket_path, path):
     try:
         if os.path.exists(path):
             os.unlink(path)
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(10)
-            sock.connect(socket_path)
-            channel = sock.makefile("rw", encoding="utf-8")
-            channel.readline()  # the greeting
-            _qmp(channel, "qmp_capabilities")
+        with _qmp_session(socket_path, 10) as channel:
             _qmp(channel, "screendump", filename=os.path.abspath(path),
                  format="png" if path.endswith(".png") else "ppm")
             result.screendump = path
@@ -293,13 +289,7 @@ def _take_photos(proc, result, data, log, echo, deadline, socket_path, directory
                 echo(chunk)
 
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(30)
-            sock.connect(socket_path)
-            channel = sock.makefile("rw", encoding="utf-8")
-            channel.readline()  # the greeting
-            _qmp(channel, "qmp_capabilities")
-
+        with _qmp_session(socket_path, 30) as channel:
             def screendump(path):
                 _qmp(channel, "screendump", filename=os.path.abspath(path), format="png")
 
@@ -308,6 +298,19 @@ def _take_photos(proc, result, data, log, echo, deadline, socket_path, directory
     except (OSError, ValueError, RuntimeError) as e:
         result.photos = qemu_photos.Photos()
         result.photos.error = "QMP: %s: %s" % (type(e).__name__, e)
+
+
+@contextlib.contextmanager
+def _qmp_session(socket_path, timeout):
+    """A QMP channel on QEMU's socket, past the greeting and in command mode (QMP's
+    capabilities negotiation); closed on leaving."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(socket_path)
+        with sock.makefile("rw", encoding="utf-8") as channel:
+            channel.readline()  # the greeting
+            _qmp(channel, "qmp_capabilities")
+            yield channel
 
 
 def _qmp(channel, command_name, **arguments):
