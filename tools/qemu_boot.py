@@ -32,17 +32,31 @@ QEMU = "qemu-system-x86_64"
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 
-# How the kernel can be started. "kernel" uses QEMU's own multiboot1 loader (fastest, takes a
-# command line); the others boot an image through real firmware and GRUB.
+# How the kernel can be started, in words that follow the file booted (booting()). "kernel" uses
+# QEMU's own multiboot1 loader (fastest, takes a command line); the others boot an image (the ISO,
+# or the native UEFI loader's FAT image) through real firmware.
 BOOT_WAYS = {
-    "kernel": "qemu -kernel (multiboot1, SeaBIOS)",
-    "seabios-cd": "ISO as a CD-ROM under SeaBIOS (legacy BIOS)",
-    "seabios-usb": "ISO written raw to a USB stick (xHCI usb-storage) under SeaBIOS",
-    "seabios-disk": "ISO as a plain hard disk under SeaBIOS",
-    "ovmf-cd": "ISO as a CD-ROM under OVMF (UEFI)",
-    "ovmf-usb": "ISO written raw to a USB stick (xHCI usb-storage) under OVMF (UEFI)",
-    "ovmf-disk": "an image as a plain hard disk under OVMF (UEFI)",
+    "kernel": "through qemu -kernel (multiboot1, SeaBIOS)",
+    "seabios-cd": "as a CD-ROM under SeaBIOS (legacy BIOS)",
+    "seabios-usb": "written raw to a USB stick (xHCI usb-storage) under SeaBIOS",
+    "seabios-disk": "as a plain hard disk under SeaBIOS",
+    "ovmf-cd": "as a CD-ROM under OVMF (UEFI)",
+    "ovmf-usb": "written raw to a USB stick (xHCI usb-storage) under OVMF (UEFI)",
+    "ovmf-disk": "as a plain hard disk under OVMF (UEFI)",
 }
+
+
+def shown_path(path):
+    """A path as a person finds it again: relative to the current folder when it is inside it,
+    else absolute (not ../../tmp/...)."""
+    relative = os.path.relpath(path)
+    return os.path.abspath(path) if relative.split(os.sep)[0] == os.pardir else relative
+
+
+def booting(way, path):
+    """What boots and how: 'build/pmu-testkernel.iso as a CD-ROM under OVMF (UEFI)'."""
+    return "%s %s" % (shown_path(path), BOOT_WAYS[way])
+
 
 END_RE = re.compile(rb'@\d+ [0-9a-f]{8} \{"type":"end"')
 GRUB_MENU_RE = re.compile(rb"highlighted entry will be executed automatically|"
