@@ -215,11 +215,12 @@ void qr_end_screen(bool pass, const char *caveat)
 	if (!qr.on)
 		return;
 	if (console_has_vga()) {
-		/* On the status line: a line of text would push the summary's head off 25 rows. */
+		/* On the status line: a line of text would push the summary's head off 25 rows. Its
+		 * 80 columns hold the whole of it with the longest caveat (79 with "model PMU:
+		 * nothing measured"): shorter words than show_verdict()'s (kernel/end.c). */
 		static char status[200];
 		format_snprintf(status, sizeof(status),
-				"pmu-testkernel: the run is over: %s%s%s%s | QR codes need GRUB's "
-				"framebuffer",
+				"run over: %s%s%s%s | QR codes need GRUB's framebuffer",
 				pass ? "PASS" : "FAIL", caveat ? " (" : "", caveat ? caveat : "",
 				caveat ? ")" : "");
 		console_status(status);
