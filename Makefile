@@ -6,7 +6,7 @@
 #                   build/pmu-testkernel-efi.img (the native UEFI loader, USB stick)
 #   make run        the default experiment suite in QEMU, then the report
 #   make test       every test (host unit tests and QEMU boots); last line "N passed, N failed"
-#   make bench      scheduler timings
+#   make bench      scheduler timings, pmu-report's time against a log's size and the comparison's
 #   make fuzz       the parsers' libFuzzer harnesses, FUZZ_SECONDS (60) each (tests/fuzz/)
 #   make V=1 ...    show the commands
 #

@@ -59,6 +59,8 @@ static uint64_t trampoline_page;
 static int chosen_core = -1;
 static const char *apic_warning;
 static const char *topology_warning;
+/* core= as given, when it names no core: the warn names it and the cores there are. */
+static char core_asked[12], core_warning[120];
 static const char *screen_problem;
 static char serial_asked[8];	  /* the serial= port where no UART answered, "" when it did */
 static const char *bring_up_step; /* the step under way; NULL once bring-up is over */
@@ -163,6 +165,23 @@ static void acpi_setup(void)
 	}
 }
 
+static void name_missing_core(unsigned core)
+{
+	format_snprintf(core_asked, sizeof(core_asked), "%u", core);
+	if (topology.core_count == 1)
+		format_snprintf(
+			core_warning, sizeof(core_warning),
+			"core=%u names no core of this machine (it has one, core 0); using the "
+			"boot CPU's core",
+			core);
+	else
+		format_snprintf(core_warning, sizeof(core_warning),
+				"core=%u names no core of this machine (it has %u, cores 0 to %u); "
+				"using the boot CPU's core",
+				core, topology.core_count, topology.core_count - 1);
+	topology_warning = core_warning;
+}
+
 /* The enabled CPUs of the MADT (the boot CPU always among them), then their topology. */
 static void topology_setup(void)
 {
@@ -209,8 +228,7 @@ static void topology_setup(void)
 		if ((unsigned)config.core < topology.core_count)
 			chosen_core = config.core;
 		else
-			topology_warning = "core= names no core of this machine; using the boot "
-					   "CPU's core";
+			name_missing_core((unsigned)config.core);
 	}
 }
 
@@ -559,7 +577,8 @@ static void emit_warnings(const char *handoff_error, const char *handoff_warning
 			    "no UART answers at the serial= port: the console is on COM1 (0x3f8) "
 			    "instead");
 	if (topology_warning)
-		record_warn("smp", "core", "", "", NULL, topology_warning);
+		record_warn("smp", "core", core_asked, core_asked[0] ? "boot|0-255" : "", NULL,
+			    topology_warning);
 	if (apic_warning)
 		record_warn("smp", "apic", config_apic_name(config.apic), "auto|xapic|x2apic",
 			    apic_mode_name(), apic_warning);
