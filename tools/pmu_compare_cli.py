@@ -22,12 +22,6 @@ import pmu_photos
 import pmu_records
 import pmu_plots
 
-# What a folder of photos may hold besides its pictures (a note, a checksum file) is not given to
-# the decoder; these are the pictures (and films, which pmu_photos may read) it is given.
-PICTURE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".ppm", ".pgm", ".pbm", ".pnm", ".bmp", ".gif",
-                      ".tif", ".tiff", ".webp", ".heic", ".mp4", ".mov", ".m4v", ".mkv", ".webm",
-                      ".avi")
-
 # Below this many bytes of logs in all, they are read in this process (a comparison of a few
 # short logs should not wait for processes to start).
 PARALLEL_BYTES = 4_000_000
@@ -45,18 +39,13 @@ def check_sources(sources):
         if s == "-":
             continue
         if os.path.isdir(s):
-            if not pictures(s):
-                raise UsageError("%s: a folder without pictures (%s)" % (
-                    s, ", ".join(PICTURE_EXTENSIONS[:4]) + ", ..."))
+            try:
+                pmu_photos.files_of([s])
+            except pmu_photos.PhotoError as e:
+                raise UsageError(str(e)) from None
         elif not os.path.isfile(s) or not os.access(s, os.R_OK):
             raise UsageError("cannot read %s: %s" % (
                 s, "no such file" if not os.path.exists(s) else "not a readable file"))
-
-
-def pictures(folder):
-    return sorted(os.path.join(folder, n) for n in os.listdir(folder)
-                  if n.lower().endswith(PICTURE_EXTENSIONS)
-                  and os.path.isfile(os.path.join(folder, n)))
 
 
 def read_source(source):
@@ -64,7 +53,7 @@ def read_source(source):
     if source == "-":
         return pmu_records.decode(sys.stdin.buffer.read()), []
     if os.path.isdir(source):
-        photos = pmu_photos.read_photos(pictures(source))
+        photos = pmu_photos.read_photos([source])
         return photos.log, ["%s: %s" % (source, line) if i == 0 else line
                             for i, line in enumerate(photos.summary())]
     with open(source, "rb") as f:

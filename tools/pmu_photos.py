@@ -40,6 +40,11 @@ DICTIONARY = os.path.join(TOP, "kernel", "qr", "dictionary.txt")
 DICTIONARY_CRC = 0x536050B8   # kernel/qr/dictionary.h, QR_DICTIONARY_CRC
 VIDEO_FPS = 4                 # frames sampled a second of video
 VIDEO_WIDTH_MAX = 1920        # larger frames are scaled down to this width before decoding
+# What a folder of photos may hold besides its pictures (a note, a checksum file) is not given to
+# the decoder; these are the pictures and videos it is given.
+PICTURE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".ppm", ".pgm", ".pbm", ".pnm", ".bmp", ".gif",
+                      ".tif", ".tiff", ".webp", ".heic", ".mp4", ".mov", ".m4v", ".mkv", ".webm",
+                      ".avi")
 
 
 class PhotoError(Exception):
@@ -506,6 +511,30 @@ def read(paths, fps=VIDEO_FPS):
     return a
 
 
+def pictures(folder):
+    """The pictures and videos of a folder (PICTURE_EXTENSIONS), in name order."""
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                  if n.lower().endswith(PICTURE_EXTENSIONS)
+                  and os.path.isfile(os.path.join(folder, n)))
+
+
+def files_of(paths):
+    """The files to read: a file as it is, a folder as its pictures and videos in name order;
+    PhotoError for a folder without any."""
+    files = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append(path)
+            continue
+        found = pictures(path)
+        if not found:
+            raise PhotoError("%s: a folder without pictures or videos (%s)" % (
+                path, ", ".join(PICTURE_EXTENSIONS[:4]) + ", ..."))
+        files.extend(found)
+    return files
+
+
 def read_photos(paths):
-    """Decode every picture (or video) and assemble the log: read() at its default rate."""
-    return read(paths)
+    """Decode every picture and video (a folder: those in it) and assemble the log: read() at its
+    default rate."""
+    return read(files_of(paths))

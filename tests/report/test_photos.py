@@ -8,6 +8,9 @@ QEMU cases (tests/qemu/cases_qr.py)."""
 
 import json
 import os
+import shutil
+import subprocess
+import unittest
 import zlib
 
 from PIL import Image
@@ -205,7 +208,55 @@ class Assembly(TempDirCase):
                       "screen)", a.summary())
 
 
+def qrencode(text, path):
+    """A picture of one code as Debian's qrencode writes it: a palette PNG whose palette has
+    transparency (what Pillow warns about when it is converted carelessly)."""
+    subprocess.run(["qrencode", "-l", "M", "-s", "4", "-o", path, text], check=True)
+    return path
+
+
+QRENCODE = shutil.which("qrencode") is not None
+
+
 class CommandLine(TempDirCase):
+    def test_pictures_of_a_folder(self):
+        for name in ("b.PNG", "a.jpg", "notes.txt", ".hidden.png~", "c.mp4"):
+            with open(os.path.join(self.tmp, name), "w") as f:
+                f.write("x")
+        os.makedirs(os.path.join(self.tmp, "d.png"))
+        self.assertEqual([os.path.basename(p) for p in pmu_photos.pictures(self.tmp)],
+                         ["a.jpg", "b.PNG", "c.mp4"])
+        self.assertEqual(pmu_photos.files_of(["x.jpg", self.tmp, "y.mov"]),
+                         ["x.jpg"] + pmu_photos.pictures(self.tmp) + ["y.mov"])
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        with self.assertRaisesRegex(pmu_photos.PhotoError, "empty: a folder without pictures"):
+            pmu_photos.files_of([empty])
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_a_folder_of_photos(self):
+        log = logfixture.suite()
+        photos = os.path.join(self.tmp, "photos")
+        os.makedirs(photos)
+        codes = codes_of(log, 8)
+        for k, text in enumerate(codes):
+            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        with open(os.path.join(photos, "notes.txt"), "w") as f:
+            f.write("taken with the phone\n")
+        saved = os.path.join(self.tmp, "saved.log")
+        run = self.run_tool("--csv", "--from-photos", photos, "--save-log", saved)
+        self.assertEqual(run.code, 0, run.stdout[-2000:] + run.stderr)
+        self.assertIn("Photos: %d picture(s), %d code(s) read" % (len(codes), len(codes)),
+                      run.stdout)
+        with open(saved) as f:
+            self.assertEqual(f.read(), "".join(line.text + "\n" for line in log.lines
+                                               if line.seq is not None))
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        run = self.run_tool("--from-photos", empty)
+        self.assertEqual(run.code, 2)
+        self.assertIn("empty: a folder without pictures or videos", run.stderr)
+
     def test_neither_or_both_sources(self):
         self.assertEqual(self.run_tool().code, 2)
         log = self.write_log(logfixture.suite())
