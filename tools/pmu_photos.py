@@ -225,6 +225,19 @@ def incomplete(texts):
     return not wanted <= found
 
 
+def grey(image):
+    """A PIL image in grey ("L") as it shows on a white page: a picture with transparency (an
+    alpha channel, or a palette with transparency, as qrencode writes its PNGs) is laid on white
+    first. (Converting a palette image with transparency straight to grey makes Pillow warn and
+    takes the colour of a transparent pixel, whatever it is.)"""
+    from PIL import Image
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, rgba).convert("L")
+    return image.convert("L")
+
+
 def codes_in(path):
     """The texts of the QR codes in one picture: zxing-cpp's, and zbar's where zxing-cpp left a
     page incomplete or is not installed."""
@@ -235,7 +248,7 @@ def codes_in(path):
         from PIL import Image
         try:
             with Image.open(path) as image:
-                texts = zxing_texts(image.convert("L"))
+                texts = zxing_texts(grey(image))
         except OSError:
             pass  # not a picture PIL reads: zbar says why
     if zbar_available() and incomplete(texts):

@@ -257,6 +257,23 @@ class CommandLine(TempDirCase):
         self.assertEqual(run.code, 2)
         self.assertIn("empty: a folder without pictures or videos", run.stderr)
 
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_a_palette_picture_is_read_without_a_warning(self):
+        log = logfixture.suite()
+        picture = qrencode(codes_of(log, 1000)[0], os.path.join(self.tmp, "code.png"))
+        with Image.open(picture) as image:
+            self.assertEqual((image.mode, "transparency" in image.info), ("P", True))
+        run = self.run_tool("--csv", "--from-photos", picture)
+        self.assertEqual(run.code, 0, run.stdout[-2000:] + run.stderr)
+        self.assertEqual(run.stderr, "")
+        # A code drawn as black on clear (its light modules transparent black) is read as it
+        # shows on a white page, not as the black its colour channels alone give.
+        clear = os.path.join(self.tmp, "clear.png")
+        with Image.open(picture) as image:
+            dark = image.convert("RGBA").convert("L").point(lambda v: 255 - v)
+        Image.merge("RGBA", (Image.new("L", dark.size, 0),) * 3 + (dark,)).save(clear)
+        self.assertEqual(pmu_photos.codes_in(clear), pmu_photos.codes_in(picture))
+
     def test_neither_or_both_sources(self):
         self.assertEqual(self.run_tool().code, 2)
         log = self.write_log(logfixture.suite())
