@@ -697,7 +697,8 @@ def _check_consistency(report):
     if end is not None and end.get("verdict") == "pass":
         failed = [v for v in report.verdicts() if v.result == "fail"]
         if failed:
-            report.notes.append("the end record says pass but %d verdict(s) failed" % len(failed))
+            report.notes.append("the end record says pass but %s failed" % pmu_format.plural(
+                len(failed), "verdict"))
 
 
 def _count_notes(e, run, c, declared):

@@ -26,6 +26,8 @@ import subprocess
 import tempfile
 import zlib
 
+from pmu_format import plural
+
 PREFIX = "PMU1:"
 HEADER_LEN = 11
 PREFIX_2 = "PMU2:"
@@ -389,16 +391,18 @@ class Assembly:
 
     def summary(self):
         """The photo check, in lines, as pmu-report prints it before the log check."""
-        out = ["Photos: %d picture(s)%s, %d code(s) read" % (
-            self.pictures, ", %d video(s)" % len(self.videos) if self.videos else "",
-            self.codes_seen)]
+        out = ["Photos: %s%s, %s read" % (
+            plural(self.pictures, "picture"),
+            ", " + plural(len(self.videos), "video") if self.videos else "",
+            plural(self.codes_seen, "code"))]
         for path, frames, codes in self.videos:
-            out.append("  %s: %d frame(s) read, %d distinct code(s)" % (path, frames, codes))
+            out.append("  %s: %s read, %s" % (path, plural(frames, "frame"),
+                                              plural(codes, "distinct code")))
         if self.run_id is None:
             out.append("  no code of a pmu-testkernel run was found")
         else:
-            out.append("  run %08x: %d of %d codes%s" % (
-                self.run_id, len(self.chunks), self.total,
+            out.append("  run %08x: %d of %s%s" % (
+                self.run_id, len(self.chunks), plural(self.total, "code"),
                 " (the kernel left records out to fit the screen)"
                 if self.flags & FLAG_LEFT_OUT else ""))
         missing = self.missing()
@@ -447,8 +451,8 @@ def assemble(texts_by_picture):
     a.run_id = max(by_run, key=lambda r: len({c.number for c in by_run[r]}))
     for run_id, chunks in by_run.items():
         if run_id != a.run_id:
-            a.problems.append("%d code(s) of another run (%08x) ignored: %s" % (
-                len(chunks), run_id, ", ".join(sorted({c.source for c in chunks}))))
+            a.problems.append("%s of another run (%08x) ignored: %s" % (
+                plural(len(chunks), "code"), run_id, ", ".join(sorted({c.source for c in chunks}))))
     for chunk in by_run[a.run_id]:
         _take(a, chunk)
     a.log = rebuild_log([a.chunks[n] for n in sorted(a.chunks)], a.notes)

@@ -70,8 +70,8 @@ def render_log_check(report, grouped=False):
 def _damage_lines(report):
     s = report.stream
     damage = s.damage()
-    lines = ["  DAMAGED: %d problem(s); the figures below come from the records that did "
-             "arrive intact" % len(damage)]
+    lines = ["  DAMAGED: %s; the figures below come from the records that did arrive intact"
+             % pmu_format.plural(len(damage), "problem")]
     for p in sorted(damage, key=lambda p: (p.line_no is None, p.line_no or 0)):
         where = "line %6d" % p.line_no if p.line_no is not None else "%11s" % "end of log"
         lines.append("  %s  %-9s %-14s %s" % (where, _problem_seq(p),
@@ -544,8 +544,9 @@ def _overall_lines(report):
         lines.append("  - not a single record: not a pmu-testkernel log, or the wrong serial "
                      "port or speed")
     elif report.damaged:
-        lines.append("  - the log is damaged (%d problem(s); lost or rejected: %s): it cannot "
-                     "prove a pass" % (len(s.damage()), pmu_records.fmt_spans(s.lost_spans())))
+        lines.append("  - the log is damaged (%s; lost or rejected: %s): it cannot prove a pass"
+                     % (pmu_format.plural(len(s.damage()), "problem"),
+                        pmu_records.fmt_spans(s.lost_spans())))
     if report.off_contract:
         seqs = sorted({p.seq for p in s.breaches()})
         lines.append("  - %s the contract of docs/records.md (%s): the log cannot prove a pass"

@@ -21,6 +21,7 @@ import subprocess
 from PIL import Image, ImageDraw
 
 import pmu_photos
+from pmu_format import plural
 import qr_photo
 from qemu_boot import PAIR
 from tests.qemu.cases_screen import screen_is
@@ -117,7 +118,7 @@ def pages_at_most(limit):
         photos = photos_of(result)
         assert photos.total <= limit, "the suite's %d records took %d pages, more than %d" % (
             len(stream.records), photos.total, limit)
-        return "%d codes on %d pages" % (photos.codes, photos.total)
+        return "%s on %s" % (plural(photos.codes, "code"), plural(photos.total, "page"))
     return check
 
 

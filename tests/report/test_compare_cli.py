@@ -177,7 +177,7 @@ class Sources(TempDirCase):
                             os.path.join(photos, "page-%02d.png" % i), text], check=True)
         run = self.run_tool("--json", photos, self.write_log(log))
         self.assertEqual(run.code, 0, run.stdout[-2000:] + run.stderr)
-        self.assertIn("%s: Photos: %d picture(s)" % (photos, len(os.listdir(photos))),
+        self.assertIn("%s: Photos: %d pictures" % (photos, len(os.listdir(photos))),
                       run.stdout)
         with open(run.path("comparison.json")) as f:
             machines = json.load(f)["machines"]

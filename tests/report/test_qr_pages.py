@@ -57,7 +57,7 @@ class Pages(TempDirCase):
         self.assertEqual(a.missing(), [], a.summary())
         self.assertEqual(a.log, log_lines(log))
         self.assertEqual(a.videos[0][2], codes)
-        self.assertIn("Photos: 0 picture(s), 1 video(s), %d code(s) read" % codes, a.summary())
+        self.assertIn("Photos: 0 pictures, 1 video, %d codes read" % codes, a.summary())
         # Its pages alone, a page left out: the codes of that page are named with it.
         a = pmu_photos.read_photos(pages[:1] + pages[2:])
         per_page = pmu_photos.parse_code(pmu_photos.codes_in(pages[0])[0]).per_page

@@ -247,7 +247,7 @@ class DamagedLogReport(unittest.TestCase):
         log.flip_crc(20)
         log.cut(70, 30)
         text = pmu_text.render_text(build(log, newline="\r\n", ansi=True))
-        self.assertIn("DAMAGED: 4 problem(s)", text)
+        self.assertIn("DAMAGED: 4 problems;", text)
         self.assertRegex(text, r"line +%d +@10 +lost +missing @10 \(between @9 on line %d and "
                          r"@11 on line %d\)" % (lost_between[1], lost_between[0],
                                                 lost_between[1]))
