@@ -590,7 +590,17 @@ class Report:
 
     @property
     def passed(self):
+        """The log proves a pass: intact, to contract, and nothing failed."""
         return not self.stream.problems and not self.failures()
+
+    @property
+    def result(self):
+        """The run's result from its verdicts and end record, whatever the log's state: "fail"
+        when a verdict failed (or is missing beside an end record), an exception, or the end
+        record says so; else "pass" with an end record, None without one (not known)."""
+        if self.failures():
+            return "fail"
+        return "pass" if self.end is not None else None
 
     @property
     def exit_code(self):

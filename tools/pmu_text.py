@@ -518,13 +518,18 @@ def log_state(report):
     return "complete and intact"
 
 
+RESULT_WORDS = {"pass": "PASS", "fail": "FAIL", None: "UNKNOWN"}
+
+
 def overall_result(report):
-    """PASS or FAIL, and in words when nothing was measured: "PASS (model PMU: nothing
-    measured)" (issue 16: a model run must never read like a measurement)."""
-    result = "PASS" if report.passed else "FAIL"
+    """The run's result from its verdicts and end record (Report.result): PASS, FAIL or
+    UNKNOWN (no end record), and in words when nothing was measured: "PASS (model PMU: nothing
+    measured)" (issue 16: a model run must never read like a measurement). The log's state is
+    said beside it, and the exit status says both."""
+    why = ["no end record"] if report.result is None else []
     if report.nothing_measured:
-        result += " (%s: nothing measured)" % report.nothing_measured
-    return result
+        why.append("%s: nothing measured" % report.nothing_measured)
+    return RESULT_WORDS[report.result] + (" (%s)" % "; ".join(why) if why else "")
 
 
 def overall_line(report):
@@ -544,9 +549,10 @@ def _overall_lines(report):
         lines.append("  - not a single record: not a pmu-testkernel log, or the wrong serial "
                      "port or speed")
     elif report.damaged:
-        lines.append("  - the log is damaged (%s; lost or rejected: %s): it cannot prove a pass"
-                     % (pmu_format.plural(len(s.damage()), "problem"),
-                        pmu_records.fmt_spans(s.lost_spans())))
+        lines.append("  - the log is damaged (%s; lost or rejected: %s): %s" % (
+            pmu_format.plural(len(s.damage()), "problem"), pmu_records.fmt_spans(s.lost_spans()),
+            "the tables lack what was lost" if report.result
+            else "without its end record the run's result is unknown"))
     if report.off_contract:
         seqs = sorted({p.seq for p in s.breaches()})
         lines.append("  - %s the contract of docs/records.md (%s): the log cannot prove a pass"
