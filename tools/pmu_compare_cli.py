@@ -49,25 +49,26 @@ def check_sources(sources):
 
 
 def read_source(source):
-    """(the log's text, the lines of the photo check or []) of one source."""
+    """(the log's text, the lines of the photo check or [], its origin for pmu_records.parse: the
+    photos' pmu_photos.Assembly, or None) of one source."""
     if source == "-":
-        return pmu_records.decode(sys.stdin.buffer.read()), []
+        return pmu_records.decode(sys.stdin.buffer.read()), [], None
     if os.path.isdir(source):
         photos = pmu_photos.read_photos([source])
         return photos.log, ["%s: %s" % (source, line) if i == 0 else line
-                            for i, line in enumerate(photos.summary())]
+                            for i, line in enumerate(photos.summary())], photos
     with open(source, "rb") as f:
-        return pmu_records.decode(f.read()), []
+        return pmu_records.decode(f.read()), [], None
 
 
 def digest(task):
     """One log read (unless its text came with it), checked as one log is and tallied: (the
     lines of its check, its pmu_compare.LogEntry). Runs in a worker process (pmu_compare_cli's
     pool), so it takes and gives only what pickles."""
-    name, path, text, lines, partial = task
+    name, path, text, lines, origin, partial = task
     if text is None:
-        text, lines = read_source(path)
-    report = pmu_model.build(pmu_records.parse(text), source=name)
+        text, lines, origin = read_source(path)
+    report = pmu_model.build(pmu_records.parse(text, origin), source=name)
     lines = lines + pmu_compare_text.log_check(report)
     return lines, pmu_compare.LogEntry(name, text, report, partial)
 
@@ -78,10 +79,9 @@ def tasks(sources, partial):
     for source in sources:
         name = "standard input" if source == "-" else source
         if source == "-" or os.path.isdir(source):
-            text, lines = read_source(source)
-            yield name, None, text, lines, partial
+            yield (name, None) + read_source(source) + (partial,)
         else:
-            yield name, source, None, [], partial
+            yield name, source, None, [], None, partial
 
 
 def workers(sources):

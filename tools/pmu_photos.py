@@ -385,6 +385,54 @@ class Assembly:
         self.empty = []           # pictures and videos without any code
         self.notes = []           # what the kernel says the codes leave out
         self.log = ""
+        self.seqs = {}            # number -> the record numbers its code carries, in order
+
+    # ---- what the records read lack, for pmu_records.parse(text, origin=...) ------------------
+    @property
+    def left_out(self):
+        """The record numbers the kernel left out of its codes on purpose (the priority cut,
+        named in the codes' flags and note), as (first, last) spans: a jump in the numbering
+        inside a code, or between two codes read one after the other. Without the flag every
+        number is in some code, and a jump is damage."""
+        if not self.flags & FLAG_LEFT_OUT:
+            return []
+        spans = []
+        for number, seqs in sorted(self.seqs.items()):
+            after = self.seqs.get(number + 1)
+            ends = seqs + after[:1] if after else seqs
+            spans += [(a + 1, b - 1) for a, b in zip(ends, ends[1:]) if b > a + 1]
+        return spans
+
+    def _unread_around(self, seq):
+        """The codes not read between the last read code that carries numbers below seq and the
+        first that carries numbers above it (None: seq is past every code read)."""
+        below = [n for n, s in self.seqs.items() if s and s[-1] < seq]
+        above = [n for n, s in self.seqs.items() if s and s[0] > seq]
+        first = max(below) + 1 if below else 1
+        last = min(above) - 1 if above else self.total
+        return list(range(first, last + 1)) if first <= last else []
+
+    def carried_by(self, seq):
+        """(place, words) of the codes that carried record seq and were not read, for a reader
+        who has the photos and not the rebuilt log: ("code 13", "code 13 of 30 (page 13 of
+        30), not read"); None when no unread code is around it."""
+        numbers = self._unread_around(seq)
+        if not numbers:
+            return None
+        place = "code %d" % numbers[0] if len(numbers) == 1 else \
+            "codes %d-%d" % (numbers[0], numbers[-1])
+        return place, "%s, not read" % self._codes_words(numbers)
+
+    def _codes_words(self, numbers):
+        """'codes 4 and 7 of 16 (pages 2 and 4 of 8)'; issue 19's codes, one a page, 'records 4
+        and 7 of 11'."""
+        if not self.per_page:
+            return "records %s of %d" % (plural_numbers(numbers), self.total)
+        pages = sorted({(n - 1) // self.per_page + 1 for n in numbers})
+        all_pages = (self.total + self.per_page - 1) // self.per_page
+        return "code%s %s of %d (page%s %s of %d)" % (
+            "s" if len(numbers) > 1 else "", plural_numbers(numbers), self.total,
+            "s" if len(pages) > 1 else "", plural_numbers(pages), all_pages)
 
     def missing(self):
         return [n for n in range(1, (self.total or 0) + 1) if n not in self.chunks]
@@ -407,7 +455,7 @@ class Assembly:
                 if self.flags & FLAG_LEFT_OUT else ""))
         missing = self.missing()
         if missing:
-            out.append("  %s not found: %s" % (self._missing_words(missing),
+            out.append("  %s not found: %s" % (self._codes_words(missing),
                                                 "film or photograph it again"
                                                 if len(missing) == 1 else
                                                 "film or photograph them again"))
@@ -417,17 +465,6 @@ class Assembly:
             out.append("  %s: no QR code found" % picture)
         out.extend("  " + p for p in self.problems)
         return out
-
-    def _missing_words(self, missing):
-        """'records 4 and 7 of 11' (one code a page) or 'codes 4 and 7 of 16 (pages 2 and 4 of
-        8)'."""
-        if not self.per_page:
-            return "records %s of %d" % (plural_numbers(missing), self.total)
-        pages = sorted({(n - 1) // self.per_page + 1 for n in missing})
-        all_pages = (self.total + self.per_page - 1) // self.per_page
-        return "code%s %s of %d (page%s %s of %d)" % (
-            "s" if len(missing) > 1 else "", plural_numbers(missing), self.total,
-            "s" if len(pages) > 1 else "", plural_numbers(pages), all_pages)
 
 
 def assemble(texts_by_picture):
@@ -455,7 +492,7 @@ def assemble(texts_by_picture):
                 plural(len(chunks), "code"), run_id, ", ".join(sorted({c.source for c in chunks}))))
     for chunk in by_run[a.run_id]:
         _take(a, chunk)
-    a.log = rebuild_log([a.chunks[n] for n in sorted(a.chunks)], a.notes)
+    a.log = rebuild_log([a.chunks[n] for n in sorted(a.chunks)], a.notes, a.seqs)
     return a
 
 
@@ -480,11 +517,13 @@ def _take(a, chunk):
 MARKER_RE = re.compile(r"@(\d{1,20}) (?=\{)")
 
 
-def rebuild_log(chunks, notes):
-    """The record lines of the chunks, in order, as the serial port carried them."""
+def rebuild_log(chunks, notes, seqs=None):
+    """The record lines of the chunks, in order, as the serial port carried them (seqs, when
+    given, gets each chunk's record numbers by its number)."""
     out = []
     for chunk in chunks:
         seq = None
+        carried = [] if seqs is None else seqs.setdefault(chunk.number, [])
         for line in chunk.text.split("\n"):
             if not line:
                 continue
@@ -501,6 +540,7 @@ def rebuild_log(chunks, notes):
                 seq += 1
             crc = zlib.crc32(line.encode("utf-8", "surrogateescape")) & 0xFFFFFFFF
             out.append("@%d %08x %s" % (seq, crc, line))
+            carried.append(seq)
     return "".join(line + "\n" for line in out)
 
 

@@ -55,9 +55,11 @@ def render_log_check(report, grouped=False):
     lines = ["Log %s: %d records%s, %d lines of other text"
              % (report.source, len(received), span, s.text_lines)]
     if not s.problems:
-        lines.append("  complete and intact: every record from @0 to the end record @%d arrived "
-                     "once, in order, with its CRC, and keeps the contract of docs/records.md"
-                     % s.end.seq)
+        lines.append("  %s: every record %sfrom @0 to the end record @%d arrived once, in order, "
+                     "with its CRC, and keeps the contract of docs/records.md"
+                     % ("intact" if s.left_out else "complete and intact",
+                        "the codes carry, " if s.left_out else "", s.end.seq))
+    lines.extend(_left_out_lines(s))
     if report.damaged:
         lines.extend(_damage_lines(report))
     if report.off_contract:
@@ -67,13 +69,24 @@ def render_log_check(report, grouped=False):
     return lines
 
 
+def _left_out_lines(s):
+    """The records the writer left out on purpose (the kernel's QR codes): named, not damage."""
+    if not s.left_out:
+        return []
+    count = sum(last - first + 1 for first, last in s.left_out)
+    return ["  left out by the kernel to fit its QR codes, not lost: %s (%s)%s" % (
+        pmu_records.fmt_spans(s.left_out), pmu_format.plural(count, "record"),
+        "; it says: " + s.left_out_note if s.left_out_note else "")]
+
+
 def _damage_lines(report):
     s = report.stream
     damage = s.damage()
     lines = ["  DAMAGED: %s; the figures below come from the records that did arrive intact"
              % pmu_format.plural(len(damage), "problem")]
     for p in sorted(damage, key=lambda p: (p.line_no is None, p.line_no or 0)):
-        where = "line %6d" % p.line_no if p.line_no is not None else "%11s" % "end of log"
+        where = "%-11s" % p.place if p.place else "line %6d" % p.line_no \
+            if p.line_no is not None else "%11s" % "end of log"
         lines.append("  %s  %-9s %-14s %s" % (where, _problem_seq(p),
                                               PROBLEM_NAMES.get(p.kind, p.kind), p.detail))
     lines.append("  records lost or rejected: %s (%d)" % (pmu_records.fmt_spans(s.lost_spans()),
@@ -515,6 +528,9 @@ def log_state(report):
         return "DAMAGED"
     if report.off_contract:
         return "intact but NOT TO CONTRACT"
+    if report.stream.left_out:
+        return "intact, %s left out by the kernel" % pmu_format.plural(
+            sum(last - first + 1 for first, last in report.stream.left_out), "record")
     return "complete and intact"
 
 

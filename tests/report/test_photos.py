@@ -17,8 +17,10 @@ from PIL import Image
 
 from reporttest import TempDirCase
 import logfixture
+import pmu_model
 import pmu_photos
 import pmu_records
+import pmu_text
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 
@@ -219,6 +221,80 @@ def qrencode(text, path):
 QRENCODE = shutil.which("qrencode") is not None
 
 
+def cut_codes(log, per_code=6, flags=pmu_photos.FLAG_LEFT_OUT):
+    """The codes of a log whose every other count record the kernel left out (the priority cut:
+    the flag, the note in the first code), and the numbers left out."""
+    records = records_of(log)
+    counts = [seq for seq, body in records if '"type":"count"' in body]
+    dropped = counts[::2]
+    kept = [(seq, body) for seq, body in records if seq not in set(dropped)]
+    note = "#left out to fit 30 codes: %d of %d count records (the serial log has every " \
+        "record)" % (len(dropped), len(counts))
+    # The first code ends where the first record was left out: the cut falls between two codes
+    # as well as inside them.
+    jump = next(i for i in range(1, len(kept)) if kept[i][0] != kept[i - 1][0] + 1)
+    groups = [kept[:jump]] + [kept[i:i + per_code] for i in range(jump, len(kept), per_code)]
+    return [code(7, k + 1, len(groups), ([note] if k == 0 else []) + chunk_lines(g),
+                 flags=flags, per_page=2) for k, g in enumerate(groups)], dropped
+
+
+class WhatIsNotThere(TempDirCase):
+    def test_the_priority_cut_is_left_out_not_lost(self):
+        codes, dropped = cut_codes(logfixture.suite())
+        a = pmu_photos.assemble([("p.png", codes)])
+        self.assertEqual(a.missing(), [])
+        stream = pmu_records.parse(a.log, a)
+        self.assertEqual(stream.problems, [])
+        self.assertEqual([n for first, last in stream.left_out for n in range(first, last + 1)],
+                         dropped)
+        self.assertEqual(stream.lost_spans(), [])
+        report = pmu_model.build(stream, source="photos")
+        self.assertEqual((report.exit_code, report.result), (pmu_model.EXIT_OK, "pass"))
+        text = pmu_text.render_text(report)
+        self.assertNotIn("DAMAGED", text)
+        self.assertIn("  intact: every record the codes carry, from @0 to the end record", text)
+        self.assertIn("  left out by the kernel to fit its QR codes, not lost: %s (%d records); "
+                      "it says: left out to fit 30 codes: %d of" % (
+                          pmu_records.fmt_spans(stream.left_out), len(dropped), len(dropped)),
+                      text)
+        self.assertIn("Overall: PASS (model PMU: nothing measured). 7 verdicts: 7 pass, 0 fail, "
+                      "0 skip. Log intact, %d records left out by the kernel. Exit status 0."
+                      % len(dropped), text)
+        # Without the flag the codes do not say that records were left out: a jump is damage.
+        plain = pmu_photos.assemble([("p.png", cut_codes(logfixture.suite(), flags=0)[0])])
+        stream = pmu_records.parse(plain.log, plain)
+        self.assertEqual(stream.left_out, [])
+        self.assertEqual(pmu_model.build(stream).exit_code, pmu_model.EXIT_DAMAGED)
+
+    def test_missing_records_are_cited_by_the_code_that_held_them(self):
+        log = logfixture.suite()
+        codes = codes_of(log, 5, per_page=2)
+        total, pages = len(codes), (len(codes) + 1) // 2
+        a = pmu_photos.assemble([("p.png", codes[:3] + codes[4:-2])])
+        stream = pmu_records.parse(a.log, a)
+        gaps = [p for p in stream.problems if p.kind == "gap"]
+        self.assertEqual([(p.place, p.detail) for p in gaps], [
+            ("code 4", "missing @15-@19: code 4 of %d (page 2 of %d), not read" % (total,
+                                                                                  pages))])
+        end = [p for p in stream.problems if p.kind == "no_end"][0]
+        last_pages = sorted({(n - 1) // 2 + 1 for n in (total - 1, total)})
+        self.assertEqual(end.place, "codes %d-%d" % (total - 1, total))
+        self.assertTrue(end.detail.endswith(
+            "; the rest: codes %d and %d of %d (%s of %d), not read" % (
+                total - 1, total, total, "page %d" % last_pages[0] if len(last_pages) == 1
+                else "pages %d and %d" % tuple(last_pages), pages)), end.detail)
+        text = pmu_text.render_text(pmu_model.build(stream))
+        self.assertNotIn(" on line ", text)
+        self.assertRegex(text, r"\n  code 4 +@15-@19 +lost +missing @15-@19: code 4 of ")
+        # Code 1 not read: the first records, before any code read.
+        a = pmu_photos.assemble([("p.png", codes[1:])])
+        first = pmu_records.parse(a.log, a).problems[0]
+        self.assertEqual((first.place, first.detail), (
+            "code 1", "missing @0-@4: code 1 of %d (page 1 of %d), not read" % (total, pages)))
+        # A serial log's gap still names its lines.
+        self.assertIn(" on line ", pmu_records.parse(a.log).problems[0].detail)
+
+
 class CommandLine(TempDirCase):
     def test_pictures_of_a_folder(self):
         for name in ("b.PNG", "a.jpg", "notes.txt", ".hidden.png~", "c.mp4"):
@@ -257,6 +333,25 @@ class CommandLine(TempDirCase):
         run = self.run_tool("--from-photos", empty)
         self.assertEqual(run.code, 2)
         self.assertIn("empty: a folder without pictures or videos", run.stderr)
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_a_cut_and_a_code_not_read(self):
+        codes, dropped = cut_codes(logfixture.suite(), per_code=20)
+        photos = os.path.join(self.tmp, "photos")
+        os.makedirs(photos)
+        for k, text in enumerate(codes):
+            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        run = self.run_tool("--csv", "--from-photos", photos)
+        self.assertEqual(run.code, 0, run.stdout[-3000:] + run.stderr)
+        self.assertIn("Log intact, %d records left out by the kernel. Exit status 0."
+                      % len(dropped), run.stdout)
+        os.unlink(os.path.join(photos, "IMG_0002.png"))
+        run = self.run_tool("--csv", "--from-photos", photos)
+        self.assertEqual(run.code, 3, run.stdout[-3000:] + run.stderr)
+        self.assertRegex(run.stdout, r"\n  code 2 +@\d+-@\d+ +lost +missing @\d+-@\d+: code 2 "
+                                     r"of %d \(page 1 of %d\), not read\n" % (
+                                         len(codes), (len(codes) + 1) // 2))
+        self.assertNotIn(" on line ", run.stdout)
 
     @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
     def test_a_palette_picture_is_read_without_a_warning(self):
