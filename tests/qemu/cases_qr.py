@@ -105,7 +105,9 @@ def same_verdict_table(result, stream):
     with open(log, "w") as f:
         f.write(result.log)
     status_serial, serial = pmu_report(work, log)
-    status_photos, from_photos = pmu_report(work, "--from-photos", *photos.files)
+    # The folder of pages, as a person passes it.
+    status_photos, from_photos = pmu_report(work, "--from-photos",
+                                            os.path.dirname(photos.files[0]))
     assert status_photos == status_serial, "exit status %d from the photos, %d from the " \
         "serial log:\n%s" % (status_photos, status_serial, from_photos[-3000:])
     assert from_summary(from_photos) == from_summary(serial), \
