@@ -705,6 +705,7 @@ static void kmain(const char *handoff_error, const char *handoff_warning)
 
 	struct payload_env env = { &the_pmu, &the_pair, config.selftest, &boot_info };
 	payload_main(&env);
+	pmu_selftest_end();
 	boot_end();
 }
 

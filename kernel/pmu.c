@@ -209,6 +209,9 @@ struct pmu_driver *pmu_thread_begin(unsigned thread, struct model_ledger *work)
 	 */
 	unsigned flags = the_pmu.model || rdpmc_safe(0, &probe) ? PMU_DRV_RDPMC : 0;
 
+	/* Where MSR_SMI_COUNT reads, the read-back looks at every selector after an SMI. */
+	if (pmu_smi_count(thread, &probe))
+		flags |= PMU_DRV_SMI_COUNT;
 	spin_lock(&the_pmu.lock);
 	pmu_driver_init(d, &the_pmu.backend[thread], &the_pmu.geometry, flags);
 	memset(work, 0, sizeof(*work));
@@ -319,6 +322,26 @@ const char *pmu_cpu_name(const struct pmu *pmu, char *buf, size_t size)
 				id->vendor[0] ? id->vendor : "a CPU of no vendor", id->family,
 				id->model);
 	return buf;
+}
+
+void pmu_selftest_end(void)
+{
+	static char reason[240];
+	const char *name = config_selftest_name(the_pmu.selftest);
+
+	if (!the_pmu.model || !model_firmware_in_smm(model_firmware_for(the_pmu.selftest)) ||
+	    the_pmu.model_state.thread[0].smis)
+		return;
+	format_snprintf(
+		reason, sizeof(reason),
+		"selftest=%s never acted: the model's firmware acts mid-run, after %u ticks (%s), "
+		"and no run of this boot had them: nothing was tested",
+		name, MODEL_SMM_RESET_TICK,
+		the_pmu.selftest == SELFTEST_COUNTER_RESET
+			? "of thread 0's, with its counter 0 counting"
+			: "of the core's with a leak catcher declared: xsu=core with a sibling");
+	record_warn("pmu", "selftest", name, "", NULL, reason);
+	boot_fail(reason);
 }
 
 void pmu_choose(unsigned request, bool smt, unsigned selftest)

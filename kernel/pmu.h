@@ -90,6 +90,10 @@ void pmu_thread_end(unsigned thread);
  */
 bool pmu_smi_count(unsigned thread, uint64_t *count);
 
+/* After the payload: a selftest whose model firmware acts in SMM and never did fails the boot,
+ * named in a warn (key selftest): it tested nothing. */
+void pmu_selftest_end(void);
+
 /*
  * Profiles the model may read besides the workloads' own (kernel/pmu.c, profile_ok): those in
  * [start, start + bytes), kernel memory that CPL 3 cannot write, where the kernel builds the

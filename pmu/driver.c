@@ -104,8 +104,21 @@ static void set_global(struct pmu_driver *d, uint64_t value)
 struct programming {
 	uint64_t selection[PMU_FIXED_BASE + PMU_MAX_FIXED]; /* PERFEVTSEL value or fixed field */
 	uint64_t preload[PMU_FIXED_BASE + PMU_MAX_FIXED];
+	uint64_t asked; /* the counters whose preload the caller asked for (not start_value()) */
 	uint64_t active;
 };
+
+/*
+ * The value a counter starts from when no preload is asked: not 0, so that firmware that writes 0
+ * to a counter (SMM code resetting the PMU, a BIOS's own counting) makes it go down, which the next
+ * read sees (fold()), however soon after the driver's own write it came. 2^30 is written by a
+ * legacy 32-bit write without sign extension (SDM 18.2.6) and leaves 2^48 - 2^30 events before a
+ * 48-bit counter wraps; a counter of 32 bits or fewer starts from 0.
+ */
+static uint64_t start_value(const struct pmu_driver *d, unsigned idx)
+{
+	return width_of(d, idx) > 32 ? PMU_DRV_START : 0;
+}
 
 static void plan(const struct pmu_driver *d, const struct pmu_assignment *a, unsigned n,
 		 struct programming *p)
@@ -121,6 +134,9 @@ static void plan(const struct pmu_driver *d, const struct pmu_assignment *a, uns
 					    ? regs_fixed_field(a[k].event, intr != 0)
 					    : regs_perfevtsel(a[k].event, REGS_EN | intr);
 		p->preload[idx] = a[k].preload;
+		p->asked |= a[k].preload ? regs_global_bit(idx) : 0;
+		if (!a[k].preload)
+			p->preload[idx] = start_value(d, idx);
 	}
 }
 
@@ -131,7 +147,7 @@ static uint64_t kept(struct pmu_driver *d, const struct programming *p)
 
 	for (unsigned idx = 0; idx < 64; idx++) {
 		uint64_t bit = regs_global_bit(idx);
-		if ((d->active & p->active & bit) && p->preload[idx] == 0 &&
+		if ((d->active & p->active & bit) && !(p->asked & bit) &&
 		    slot(d, idx)->selection == p->selection[idx])
 			keep |= bit;
 	}
@@ -384,6 +400,48 @@ static bool next_gp(struct pmu_driver *d, unsigned *i)
 	return false;
 }
 
+/* GP counter i's selector read back; what differs is interference, written back. */
+static void verify_selector(struct pmu_driver *d, unsigned i)
+{
+	uint64_t selection = rd(d, IA32_PERFEVTSEL(i));
+
+	if (selection == d->gp[i].selection)
+		return;
+	mark(d, regs_global_bit(i));
+	interfered(d, IA32_PERFEVTSEL(i), d->gp[i].selection, selection);
+	wr(d, IA32_PERFEVTSEL(i), d->gp[i].selection);
+}
+
+/* IA32_FIXED_CTR_CTRL read back: the fixed counters whose field differs are marked. */
+static void verify_fixed_ctrl(struct pmu_driver *d)
+{
+	uint64_t ctrl = rd(d, IA32_FIXED_CTR_CTRL);
+
+	if (ctrl == d->fixed_ctrl)
+		return;
+	for (unsigned j = 0; j < d->geo.fixed; j++) {
+		/* Field j's bits in place: the value with the field cleared, XORed with it. */
+		uint64_t now = ctrl ^ regs_fixed_ctrl_set(ctrl, j, 0);
+		uint64_t wrote = d->fixed_ctrl ^ regs_fixed_ctrl_set(d->fixed_ctrl, j, 0);
+
+		if (now != wrote)
+			mark(d, regs_global_bit(PMU_FIXED_BASE + j));
+	}
+	interfered(d, IA32_FIXED_CTR_CTRL, d->fixed_ctrl, ctrl);
+	wr(d, IA32_FIXED_CTR_CTRL, d->fixed_ctrl);
+}
+
+/* With PMU_DRV_SMI_COUNT: whether an SMI came since the last look (the first look: no). */
+static bool smi_since(struct pmu_driver *d)
+{
+	uint64_t smis = rd(d, MSR_SMI_COUNT);
+	bool moved = d->smis_read && smis != d->smis;
+
+	d->smis = smis;
+	d->smis_read = true;
+	return moved;
+}
+
 void pmu_driver_verify(struct pmu_driver *d)
 {
 	if (d->geo.gp == 0 && d->geo.fixed == 0)
@@ -394,15 +452,21 @@ void pmu_driver_verify(struct pmu_driver *d)
 		interfered(d, IA32_PERF_GLOBAL_CTRL, d->global, global);
 		wr(d, IA32_PERF_GLOBAL_CTRL, d->global);
 	}
-	unsigned i;
-	if (!next_gp(d, &i))
+	if (!d->active)
 		return;
-	uint64_t selection = rd(d, IA32_PERFEVTSEL(i));
-	if (selection != d->gp[i].selection) {
-		mark(d, regs_global_bit(i));
-		interfered(d, IA32_PERFEVTSEL(i), d->gp[i].selection, selection);
-		wr(d, IA32_PERFEVTSEL(i), d->gp[i].selection);
+	if (d->flags & PMU_DRV_SMI_COUNT) {
+		if (!smi_since(d))
+			return;
+		for (unsigned i = 0; i < d->geo.gp; i++)
+			if (d->active & regs_global_bit(i))
+				verify_selector(d, i);
+		if (d->active & regs_global_all(0, d->geo.fixed))
+			verify_fixed_ctrl(d);
+		return;
 	}
+	unsigned i;
+	if (next_gp(d, &i))
+		verify_selector(d, i);
 }
 
 bool pmu_driver_take_interfered(struct pmu_driver *d, unsigned idx)

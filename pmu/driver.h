@@ -67,7 +67,7 @@
 struct pmu_assignment {
 	const struct pmu_event *event;
 	unsigned idx;	  /* idxmsk index: GP counter i < 32, fixed counter PMU_FIXED_BASE + j */
-	uint64_t preload; /* the counter's starting value, normally 0 (regs_preload() for -n) */
+	uint64_t preload; /* the starting value (regs_preload() for -n); 0: PMU_DRV_START */
 };
 
 enum pmu_drv_status {
@@ -80,9 +80,13 @@ enum pmu_drv_status {
 	PMU_DRV_EANY,	  /* AnyThread on a PMU without it (version 2: the write would #GP) */
 };
 
+/* What a counter starts from when no preload is asked (pmu/driver.c: start_value()). */
+#define PMU_DRV_START ((uint64_t)1 << 30)
+
 /* pmu_driver_init() flags. */
-#define PMU_DRV_PMI 0x1u   /* set INT / PMI so that an overflow raises a PMI (the APIC's LVT) */
-#define PMU_DRV_RDPMC 0x2u /* read counters with the backend's read_pmc when it has one */
+#define PMU_DRV_PMI 0x1u       /* set INT / PMI so that an overflow raises a PMI (the APIC's LVT) */
+#define PMU_DRV_RDPMC 0x2u     /* read counters with the backend's read_pmc when it has one */
+#define PMU_DRV_SMI_COUNT 0x4u /* MSR_SMI_COUNT can be read: pmu_driver_verify() looks after SMIs */
 
 struct pmu_drv_counter {
 	uint64_t last;	    /* the raw value at the last read */
@@ -111,7 +115,9 @@ struct pmu_driver {
 	uint64_t wraps;		/* counter wraps accounted since init */
 	uint64_t interferences; /* reads that found a register written behind the driver's back */
 	struct pmu_drv_interference interference; /* the first of them */
-	unsigned verify_next;	/* the GP counter whose selector is checked next */
+	unsigned verify_next; /* the GP counter whose selector is checked next */
+	uint64_t smis;	/* MSR_SMI_COUNT at the last pmu_driver_verify() (PMU_DRV_SMI_COUNT) */
+	bool smis_read; /* smis holds a value read */
 	uint64_t reads, writes; /* register accesses since init: RDMSR and RDPMC; WRMSR */
 };
 
@@ -127,9 +133,9 @@ void pmu_driver_init(struct pmu_driver *d, const struct msr_backend *be,
  * counter that gets the selection it already had, with preload 0, is left as it is: it goes on
  * from its value (started, unless held). The others change with the SDM's sequence (vol. 3B,
  * 18.2): their IA32_PERF_GLOBAL_CTRL bits cleared (and a stale overflow bit, were one there); a
- * GP counter preloaded and its selector written, or its selector cleared when no event uses it;
- * a fixed counter preloaded, then IA32_FIXED_CTR_CTRL; last the global enable of the assigned
- * counters not held. Counts and interference marks not yet taken are discarded. On an error
+ * GP counter preloaded (PMU_DRV_START where the preload is 0) and its selector written, or its
+ * selector cleared when no event uses it; a fixed counter preloaded, then IA32_FIXED_CTR_CTRL;
+ * last the global enable of the assigned counters not held. Counts and interference marks not yet taken are discarded. On an error
  * nothing is written and the previous programming stays.
  */
 enum pmu_drv_status pmu_driver_program_held(struct pmu_driver *d, const struct pmu_assignment *a,
@@ -163,14 +169,18 @@ uint64_t pmu_driver_take(struct pmu_driver *d, unsigned idx);
 
 /*
  * Read back what the driver wrote that decides whether a counter counts, and compare (xsu=core's
- * tick, once per thread: pmu/handover.h): IA32_PERF_GLOBAL_CTRL, and the IA32_PERFEVTSELx of one
- * programmed GP counter, the next in turn, so that each selector is checked every few calls for
- * one read more a call. Firmware that clears an enable bit (SMM code, a BIOS that takes a counter)
- * stops a counter silently: no value goes down. A register that differs is interference: each
- * counter it touched is marked interfered (its count is a lower bound), counted in
- * `interferences`, noted in `interference` when it is the first, and the register is written back
- * so that the counters count as programmed again. Two reads a call (one without GP counters
- * programmed), and a write only when something differs.
+ * tick, once per thread: pmu/handover.h): IA32_PERF_GLOBAL_CTRL, and then either, with
+ * PMU_DRV_SMI_COUNT, MSR_SMI_COUNT, and every programmed IA32_PERFEVTSELx and IA32_FIXED_CTR_CTRL
+ * when an SMI came since the last call (firmware changes the PMU from SMM, and every SMI counts
+ * there: SDM vol. 4, table 2-20), or else the IA32_PERFEVTSELx of one programmed GP counter, the
+ * next in turn, so that each selector is checked every few calls. A selector checked in turn can
+ * be rewritten by the next program before its turn, which hides the change: the SMI count misses
+ * none. Firmware that clears an enable bit (SMM code, a BIOS that takes a counter) stops a counter
+ * silently: no value goes down. A register that differs is interference: each counter it touched
+ * is marked interfered (its count is a lower bound), counted in `interferences`, noted in
+ * `interference` when it is the first, and the register is written back so that the counters
+ * count as programmed again. Two reads a call (one without GP counters programmed, and after an
+ * SMI one a programmed selector more), and a write only when something differs.
  */
 void pmu_driver_verify(struct pmu_driver *d);
 

@@ -27,8 +27,8 @@
  * IPI), and reads its counters there when no step of a handover does (reads only: no write when
  * its half stays), so that a counter firmware wrote, the sibling's as the leader's, is seen within
  * a tick, as Linux's per-CPU tick reads each CPU's own; and each thread once a tick reads back what
- * decides whether its counters count, IA32_PERF_GLOBAL_CTRL and one IA32_PERFEVTSELx in turn
- * (pmu_driver_verify()): an enable bit cleared behind the kernel's back stops a counter with no
+ * decides whether its counters count, IA32_PERF_GLOBAL_CTRL, and every IA32_PERFEVTSELx after an
+ * SMI (pmu_driver_verify()): an enable bit cleared behind the kernel's back stops a counter with no
  * value going down, and only a read of the register tells. What differs marks the counts it
  * touched interfered, as a counter that went down does.
  *

@@ -616,10 +616,11 @@ static void smi(struct model_pair *core)
  * has read above 0 at least SMM_KNOWN_READS times since it wrote them: what they hold is then at
  * least that many read intervals of counting, more than they count before the next read, so the
  * value goes down as any read can see. A counter zeroed sooner after the kernel's own write counts
- * past what the kernel last read before it reads again, and no reader can tell (nor lost much:
- * 0.2% in one such run); smm-write is the selftest of the write that destroys what was counted.
- * _WRITE_ANY writes whatever counts, on either thread, and counts in smm_unread the counters it
- * zeroed that no read can be sure to see go down: what a reader can be asked to detect.
+ * past what the kernel last read before it reads again, and only a reader that started it above
+ * 0 can tell (the driver starts counters from PMU_DRV_START for that); smm-write is the selftest
+ * of the write that destroys what was counted. _WRITE_ANY writes whatever counts, on either
+ * thread, and counts in smm_unread the counters it zeroed before two reads: the writes a reader
+ * that started from 0 would miss.
  */
 #define SMM_KNOWN_READS 2
 
@@ -665,6 +666,17 @@ static void firmware_clears(struct model_thread *t, bool global)
 		smi(t->core);
 		return;
 	}
+}
+
+bool model_firmware_in_smm(enum model_firmware f)
+{
+	static const bool in_smm[] = {
+		[MODEL_FIRMWARE_SMM_RESET] = true,     [MODEL_FIRMWARE_SMM_WRITE] = true,
+		[MODEL_FIRMWARE_SMM_WRITE_ANY] = true, [MODEL_FIRMWARE_GLOBAL_CTRL_CLEAR] = true,
+		[MODEL_FIRMWARE_EVTSEL_CLEAR] = true,
+	};
+
+	return (unsigned)f < sizeof(in_smm) / sizeof(in_smm[0]) && in_smm[f];
 }
 
 static void smm_interferes(struct model_thread *t)

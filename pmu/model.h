@@ -126,9 +126,9 @@ enum model_firmware {
 	 * declared (either thread's: core-wide XSU runs), it
 	 * zeroes every GP counter of that thread that is enabled and not zero, read by the kernel or
 	 * not (selftest=smm-write-any). What a reader can see stays honest: a counter zeroed before
-	 * the kernel has read it above 0 SMM_KNOWN_READS times counts past the last value read
-	 * before the next read, and no read tells (smm_unread counts those); MSR_SMI_COUNT tells of
-	 * every one.
+	 * the kernel has read it above 0 SMM_KNOWN_READS times may count past the last value read
+	 * before the next read, which no read tells unless the counter started above 0 (smm_unread
+	 * counts those; the driver starts from PMU_DRV_START); MSR_SMI_COUNT tells of every one.
 	 */
 	MODEL_FIRMWARE_SMM_WRITE_ANY,
 	/*
@@ -144,6 +144,10 @@ enum model_firmware {
 };
 
 #define MODEL_SMM_RESET_TICK 10
+
+/* Whether firmware f acts in SMM mid-run (an SMI counted when it does): SMM_RESET to EVTSEL_CLEAR.
+ * The others act before the kernel starts (COUNTERS_ON, V4_FREEZE) or not at all. */
+bool model_firmware_in_smm(enum model_firmware f);
 
 struct model_config {
 	const struct uarch *uarch;

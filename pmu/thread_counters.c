@@ -141,6 +141,8 @@ void thread_counters_ended(struct thread_counters *tc)
 	tc->ended = true;
 	tc->reads_at_end = tc->driver->reads;
 	tc->writes_at_end = tc->driver->writes;
+	/* A register firmware changed after the last tick's look is seen by the final read too. */
+	pmu_driver_verify(tc->driver);
 }
 
 uint64_t thread_counters_reads(const struct thread_counters *tc)

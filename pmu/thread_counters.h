@@ -89,7 +89,8 @@ void thread_counters_start(struct thread_counters *tc, uint64_t counters);
 /* The thread's first schedule is in force: its register accesses count from now (once). */
 void thread_counters_settled(struct thread_counters *tc);
 
-/* Its last tick is over: the final reading that follows is not a tick's. */
+/* Its last tick is over: the final reading that follows is not a tick's; the control registers are
+ * read back once more (pmu_driver_verify()) so that a change after the last tick is seen. */
 void thread_counters_ended(struct thread_counters *tc);
 
 /* Its register accesses from settled to ended (or now; 0 before settled). */

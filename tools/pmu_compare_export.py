@@ -21,7 +21,7 @@ VERDICT_COLUMNS = ["exp", "machine", "model", "xsu", "sched", "policy", "label",
 EXCESS_COLUMNS = ["exp", "machine", "model", "run", "phase", "xsu", "sched", "policy", "thread",
                   "event", "mean", "rsd_pct", "n", "baseline", "pct", "corrupted"]
 SURVEY_COLUMNS = ["xsu", "event", "column", "machine", "model", "name", "corrupting", "value",
-                  "spread", "n", "rsd_pct", "counted", "marked"]
+                  "spread", "n", "rsd_pct", "uncertainty", "unreliable", "counted", "marked"]
 
 
 def _round(value, digits=6):
@@ -82,8 +82,10 @@ def cell_json(cell):
     """A survey cell; nothing counted is a cell of no measurement (value null, n 0)."""
     if isinstance(cell, pmu_compare_survey.Figure):
         return {"value": cell.value, "spread": cell.spread, "n": cell.n,
-                "rsd_pct": cell.rsd_pct}
-    return {"value": None, "spread": None, "n": 0, "rsd_pct": None}
+                "rsd_pct": cell.rsd_pct, "uncertainty": cell.uncertainty,
+                "unreliable": cell.unreliable}
+    return {"value": None, "spread": None, "n": 0, "rsd_pct": None, "uncertainty": None,
+            "unreliable": None}
 
 
 def survey_json(s):
@@ -187,5 +189,7 @@ def survey_rows(s, models):
                          "spread": _round(figure.spread) if figure else None,
                          "n": figure.n if figure else 0,
                          "rsd_pct": _round(figure.rsd_pct) if figure else None,
+                         "uncertainty": _round(figure.uncertainty) if figure else None,
+                         "unreliable": figure.unreliable if figure else None,
                          "counted": figure is not None, "marked": m in r.marked})
     return rows

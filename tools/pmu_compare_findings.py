@@ -7,7 +7,9 @@ sentence computed from the figures the tables show, none written by hand.
   and the machines where it does not leak (with their erratum, or none);
 - the events that leak nowhere, and the pairs of different indices (the erratum's leak stays at
   the same index, thesis 4.2);
-- which machines' cells differ from the others' by more than their spread;
+- which machines' cells differ from the others' by more than K times their combined standard
+  uncertainty (pmu_survey_stats), and where the kept shares (EN clear, GLOBAL_CTRL clear) cannot
+  be read;
 - per experiment: on which machines XSU off corrupts the counts its rule checks, and whether XSU on
   and core-wide XSU remove it there; a verdict that failed.
 """
@@ -17,6 +19,7 @@ import collections
 import pmu_compare_runs
 import pmu_compare_survey
 import pmu_format
+import pmu_survey_stats
 
 Figure = pmu_compare_survey.Figure
 
@@ -96,6 +99,7 @@ def survey_findings(c, s):
     found.extend(_control_findings(c, s))
     found.extend(_other_index_findings(s))
     found.extend(_marked_findings(s))
+    found.extend(_unreliable_findings(s))
     return found
 
 
@@ -130,12 +134,32 @@ def _other_index_findings(s):
 
 def _marked_findings(s):
     marks = collections.Counter(m for r in s.rows for m in r.marked)
+    yardstick = "%g times their combined standard uncertainty" % pmu_survey_stats.K
     if not marks:
-        return ["No cell of the leak survey differs between machines by more than the "
-                "measurements' spread."]
-    return ["Cells of the leak survey that differ from the other machines' by more than the "
-            "measurements' spread (#): %s." % ", ".join(
-                "%d on %s" % (n, m) for m, n in marks.most_common())]
+        return ["No cell of the leak survey differs between machines by more than %s."
+                % yardstick]
+    return ["Cells of the leak survey that differ from the other machines' by more than %s "
+            "(#): %s." % (yardstick, ", ".join("%d on %s" % (n, m)
+                                               for m, n in marks.most_common()))]
+
+
+def _unreliable_findings(s):
+    """The kept shares that cannot be read, by machine, and how many of them are above 100%:
+    shown as such, never compared."""
+    unreliable = collections.OrderedDict((m, [0, 0]) for m in s.machines)
+    for r in s.rows:
+        for m, f in r.cells.items():
+            if isinstance(f, Figure) and f.unreliable not in (None, pmu_survey_stats.NO_LEAK):
+                unreliable[m][0] += 1
+                unreliable[m][1] += f.value > 1
+    unreliable = [(m, n, above) for m, (n, above) in unreliable.items() if n]
+    if not unreliable:
+        return []
+    return ["EN clear and GLOBAL_CTRL clear shares that cannot be read (a ratio of two runs' "
+            "counts, which did too different amounts of work to tell keeping from losing; above "
+            "100%% HT0 would have kept more than happened), not compared: %s." % ", ".join(
+                "%d on %s%s" % (n, m, " (%d above 100%%)" % above if above else "")
+                for m, n, above in unreliable)]
 
 
 def experiment_findings(e):

@@ -8,54 +8,50 @@ of different indices (the largest pair's mean), and one per disabled state of th
 counter (what HT0 kept, as a share of its count + leak at the same indices).
 
 Across machines a row is one event and one such column. A cell is a Figure: the mean of its
-measurements, perf's ( +- ) over them, and the spread of its kind on that machine: the sample
-standard deviation of every measurement of the event of that kind (the four indices, every
-repetition and log), since the erratum's share belongs to the event, not to the index it lands
-at, and an index-to-index difference is the measurement's own noise. Two cells differ when they
-are further apart than their two spreads added; a cell is marked where it differs from the
-largest group of machines that agree in its row (marks()): the odd machine out stands out (the
-control without the erratum, a part whose share is another), and two machines that differ are
-both marked.
+measurements, perf's ( +- ) over them, and its standard uncertainty (pmu_survey_stats: the
+standard error of the mean, with a floor; for a kept share, from how much the event's count moves
+from run to run, and whether that leaves it readable at all). Two cells differ when they are
+further apart than K (3) times their combined standard uncertainty; a cell is marked where it
+differs from the largest group of machines that agree in its row (marks()): the odd machine out
+stands out (the control without the erratum, a part whose share is another), and two machines
+that differ are both marked. A kept share that cannot be read is never marked.
 """
 
 import collections
-import math
 
 import pmu_model
 import pmu_schema
 import pmu_survey
+import pmu_survey_stats
 
 OTHER = pmu_survey.OTHER
 ZERO_EVENT = pmu_survey.ZERO_EVENT
 DISABLED_STATES = pmu_survey.DISABLED_STATES
 NA = "n/a"
-# Two figures closer than this are the same number written twice, not a difference.
-EPSILON = 1e-12
+stdev = pmu_survey_stats.stdev
+# A Figure's uncertainty when none is given: a leak share's (pmu_survey_stats.share_uncertainty).
+SHARE = object()
 
 
 class Figure:
     """One cell: mean, spread (the standard deviation of the event's measurements of the kind on
     the machine), how many measurements, perf's relative standard deviation of the mean (None
-    for one)."""
+    for one), its standard uncertainty (pmu_survey_stats.share_uncertainty unless given), and
+    why it cannot be read (None where it can: a kept share only)."""
 
-    __slots__ = ("value", "spread", "n", "rsd_pct")
+    __slots__ = ("value", "spread", "n", "rsd_pct", "uncertainty", "unreliable")
 
-    def __init__(self, values, spread):
+    def __init__(self, values, spread, uncertainty=SHARE, unreliable=None):
         self.value = pmu_model.mean(values)
         self.spread = spread
         self.n = len(values)
         self.rsd_pct = pmu_model.perf_rsd_pct(values)
+        self.uncertainty = (pmu_survey_stats.share_uncertainty(values, spread)
+                            if uncertainty is SHARE else uncertainty)
+        self.unreliable = unreliable
 
     def differs(self, other):
-        return abs(self.value - other.value) > self.spread + other.spread + EPSILON
-
-
-def stdev(values):
-    """The sample standard deviation, 0 for fewer than two values."""
-    if len(values) < 2:
-        return 0.0
-    m = pmu_model.mean(values)
-    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
+        return pmu_survey_stats.differs(self, other)
 
 
 class SurveyTally:
@@ -142,24 +138,21 @@ class SurveyTally:
     def _others(self, event):
         return [r for ratios in self.pairs[event].values() for r in ratios if r is not None]
 
-    def _kept_values(self, event, state):
+    def _kept_cell(self, event, state):
         """HT0's counts in a disabled state, each over the mean count + leak with the zero event
-        at the same indices (pmu_survey.LeakMap.kept, a measurement at a time); None when the
-        state was not measured, NA when there is nothing to compare with."""
+        at the same indices (pmu_survey.LeakMap.kept, a measurement at a time), as a Figure of
+        its pace's uncertainty that says whether it can be read; None when the state was not
+        measured, NA when there is nothing to compare with."""
         found = self.kept.get((event, state))
         if not found:
             return None
-        reference = pmu_survey.occurrences_at(self.occurrences, event, found)
-        if not reference or not sum(reference):
+        share = self.leak_share(event)
+        judged = pmu_survey.judge_kept(self.occurrences, event, found,
+                                       share.value if isinstance(share, Figure) else None)
+        if judged is None:
             return NA
-        mean = pmu_model.mean(reference)
-        return [count / mean for _, count in found]
-
-    def _kept_cell(self, event, state):
-        values = self._kept_values(event, state)
-        if values is None or values == NA:
-            return values
-        return Figure(values, stdev(values))
+        values, uncertainty, why = judged
+        return Figure(values, stdev(values), uncertainty=uncertainty, unreliable=why)
 
     def leak_share(self, event):
         """The event's mean leak share at its own index (every index), or None/NA."""
@@ -177,7 +170,8 @@ class Row:
         self.event = event
         self.column = column
         self.cells = cells
-        self.marked = marks({m: c for m, c in cells.items() if isinstance(c, Figure)})
+        self.marked = marks({m: c for m, c in cells.items()
+                             if isinstance(c, Figure) and c.unreliable is None})
 
     @property
     def has_figures(self):
@@ -186,10 +180,11 @@ class Row:
 
 def marks(figures):
     """The machines whose cell differs from the others': the machines are grouped, two in one
-    group where their cells differ by no more than the two spreads added (and so on, a group
-    being every machine reached that way); the largest group is the row's common figure and the
-    cells outside it are marked. Where no group is larger than every other (two machines that
-    differ, or all apart), every cell outside a group of all is marked."""
+    group where their cells do not differ (Figure.differs: no further apart than K times their
+    combined standard uncertainty), and so on, a group being every machine reached that way; the
+    largest group is the row's common figure and the cells outside it are marked. Where no group
+    is larger than every other (two machines that differ, or all apart), every cell outside a
+    group of all is marked."""
     group = {m: m for m in figures}
 
     def root(m):

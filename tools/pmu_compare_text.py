@@ -9,6 +9,7 @@ import pmu_compare_findings
 import pmu_compare_runs
 import pmu_compare_survey
 import pmu_format
+import pmu_survey_stats
 import pmu_text
 from pmu_format import count_text
 
@@ -208,6 +209,8 @@ def survey_cell(cell, marked):
         return "-"
     if not isinstance(cell, Figure):
         return cell
+    if cell.unreliable is not None:
+        return "no leak" if cell.unreliable == pmu_survey_stats.NO_LEAK else "unreliable"
     text = ("# " if marked else "") + "%.2f%%" % (100.0 * cell.value)
     if cell.rsd_pct is not None:
         text += " " + pmu_format.rsd_text(cell.rsd_pct)
@@ -219,11 +222,17 @@ def render_survey(c, s):
              "counter of a zero event caught, by HT0's counter index" % (
                  pmu_format.xsu_text(s.xsu), pmu_format.plural(len(s.machines), "machine")),
              "   # differs from the largest group of machines that agree in its row by more than "
-             "the two spreads added (a spread: the standard",
-             "     deviation of the event's measurements of that kind on the machine); n/a "
-             "nothing counted; - not measured; ( +- ) perf's, over the repetitions",
+             "%g times the two cells' combined standard" % pmu_survey_stats.K,
+             "     uncertainty (each: the standard error of its mean, at least %g%% of the "
+             "share; docs/comparing.md); n/a nothing counted;" % (
+                 100 * pmu_survey_stats.FLOOR_REL),
+             "     - not measured; ( +- ) perf's, over the repetitions",
              "   EN clear, GLOBAL_CTRL clear: what HT0 kept with the sibling's counter of its "
-             "index disabled, as a share of its count + leak"]
+             "index disabled, as a share of its count + leak;",
+             "     unreliable: above 100%, or too unsure to tell keeping (100%) from losing "
+             "(100% less the leak share): a ratio of",
+             "     two runs' counts, which did different amounts of work; no leak: nothing to keep "
+             "or lose; neither is marked"]
     rows = [["event"] + s.machines]
     for event in s.events:
         rows.append([_event_heading(s, event)])
@@ -231,6 +240,7 @@ def render_survey(c, s):
             rows.append(["  " + column_name(r.column)] + [
                 survey_cell(r.cells.get(m), m in r.marked) for m in s.machines])
     lines.extend(_survey_table(rows))
+    lines.extend(_single_measurement_lines(s))
     absent = [m.label for m in c.machines.values() if m.label not in s.machines]
     if absent:
         lines.append("   not surveyed (no survey records of XSU %s): %s" % (s.xsu,
@@ -245,6 +255,20 @@ def render_survey(c, s):
     if s.nothing_counted:
         lines.append("   nothing counted on any machine: %s" % ", ".join(s.nothing_counted))
     return lines
+
+
+def _single_measurement_lines(s):
+    """The machines whose leak shares rest on one measurement each: no spread of their own."""
+    single = [m for m in s.machines if any(
+        isinstance(r.cells.get(m), Figure) and r.cells[m].n == 1 and
+        r.column not in pmu_compare_survey.DISABLED_STATES for r in s.rows)]
+    if not single:
+        return []
+    return ["   one measurement per cell on %s: no spread of its own; its uncertainty is"
+            % ", ".join(single),
+            "     the scatter of the event's shares over the indices of that boot, at least the "
+            "floor (%g%% of the share: how far boots" % (100 * pmu_survey_stats.FLOOR_REL),
+            "     of one part have read apart under QEMU, docs/comparing.md)"]
 
 
 def _event_heading(s, event):

@@ -193,10 +193,13 @@ def _how(found):
 
 def leak_map_json(m):
     """A leak map: its cells by column, and what HT0 kept with the sibling's counter disabled
-    (`kept`, by state; pmu_survey.LeakMap.kept)."""
+    (`kept`, by state; pmu_survey.LeakMap.kept), with its standard uncertainty and why it cannot
+    be read (`kept_uncertainty`, `kept_unreliable`)."""
     return {"xsu": m.xsu, "columns": [str(c) for c in m.columns], "states": m.states,
             "rows": [{"event": ev, "cells": {str(c): m.cell(ev, c) for c in m.columns},
-                      "kept": {s: m.kept(ev, s) for s in m.states}}
+                      "kept": {s: m.kept(ev, s) for s in m.states},
+                      "kept_uncertainty": {s: m.kept_uncertainty(ev, s) for s in m.states},
+                      "kept_unreliable": {s: m.kept_unreliable(ev, s) for s in m.states}}
                      for ev in m.events]}
 
 

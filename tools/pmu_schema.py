@@ -438,7 +438,8 @@ COMPARISON = {
         no_leak=Array(TEXT), nothing_counted=Array(TEXT), single=Array(Obj()))),
     "comparison_row": RecordType(dict(event=NAME, column=TEXT, cells=Obj(others=Obj()),
                                       marked=Array(TEXT))),
-    "comparison_cell": RecordType(dict(value=FIGURE, spread=FIGURE, n=U32, rsd_pct=FIGURE)),
+    "comparison_cell": RecordType(dict(value=FIGURE, spread=FIGURE, n=U32, rsd_pct=FIGURE,
+                                       uncertainty=FIGURE, unreliable=Null(TEXT))),
     "comparison_plot": RecordType(dict(file=TEXT, kind=Enum("leak_map", "excess"),
                                        exp=Null(TEXT), xsu=Null(XSU), panels=U32, bars=U32)),
     "comparison_summary": RecordType(dict(

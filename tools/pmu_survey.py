@@ -11,12 +11,15 @@ bit clear. There HT0's count is all there is, and the map gives it as a share of
 did with the sibling counting the zero event (count + leak at the same indices): 100% when HT0
 keeps the counts that would have leaked, 100% less the leak share when they are lost. A share
 rather than counts per unit of work: survey records carry no units, and a share reads the same
-for an event of 2% leak and one of 50%.
+for an event of 2% leak and one of 50%. It compares two runs' counts, so it moves with how much
+work each run did; where that is too much to tell keeping from losing, it is unreliable
+(pmu_survey_stats.kept_unreliable) and the report says so instead of printing it.
 """
 
 import collections
 
 import pmu_schema
+import pmu_survey_stats
 
 # The columns of the map: counter indices 0-3 (the GP counters of a thread with HT on) at least,
 # more when a record names a higher one, then the pairs of different indices.
@@ -117,6 +120,28 @@ class LeakMap:
             return "n/a"
         return mean([n for _, n in found]) / mean(reference)
 
+    def kept_judged(self, event, state):
+        """kept()'s standard uncertainty and why it cannot be read (judge_kept), (None, None)
+        where kept() is not a number."""
+        found = self._kept.get((event, state))
+        judged = judge_kept(self._occurrences, event, found, self.leak_share(event)) \
+            if found else None
+        return judged[1:] if judged else (None, None)
+
+    def kept_uncertainty(self, event, state):
+        return self.kept_judged(event, state)[0]
+
+    def kept_unreliable(self, event, state):
+        return self.kept_judged(event, state)[1]
+
+    def leak_share(self, event):
+        """The event's mean leak share over its zero-event runs at the same index, every index
+        (None where nothing was counted)."""
+        ratios = [r for (ev, column), pairs in self._pairs.items()
+                  if ev == event and column != OTHER
+                  for ratios in pairs.values() for r in ratios if r is not None]
+        return mean(ratios) if ratios else None
+
 
 def occurrences_at(occurrences, event, found):
     """The event's count + leak with the sibling's counter counting the zero event, at the
@@ -124,6 +149,23 @@ def occurrences_at(occurrences, event, found):
     disabled state's counts are a share of. occurrences is {(event, index): [count + leak]}."""
     return [n for index in sorted({i for i, _ in found})
             for n in occurrences.get((event, index), [])]
+
+
+def judge_kept(occurrences, event, found, share):
+    """A kept share a measurement at a time, judged: (its values, each a count of `found` over
+    the mean of occurrences_at(); its standard uncertainty from how much the event's count +
+    leak moves over every zero-event run of it (pmu_survey_stats.kept_uncertainty); why it
+    cannot be read, or None (pmu_survey_stats.kept_unreliable, share being the event's leak
+    share)). None when there is no zero-event count to compare with."""
+    reference = occurrences_at(occurrences, event, found)
+    if not reference or not sum(reference):
+        return None
+    values = [n / mean(reference) for _, n in found]
+    rsd = pmu_survey_stats.pace_rsd([n for (ev, _), ns in occurrences.items() if ev == event
+                                     for n in ns])
+    uncertainty = pmu_survey_stats.kept_uncertainty(values, rsd, len(reference))
+    return values, uncertainty, pmu_survey_stats.kept_unreliable(mean(values), uncertainty,
+                                                                 share, rsd)
 
 
 def mean(values):

@@ -2,6 +2,7 @@
 
 import pmu_format
 import pmu_survey
+import pmu_survey_stats
 
 
 def render_survey(experiment):
@@ -21,6 +22,15 @@ def cell_text(value):
 
 
 STATE_HEADS = {"en_clear": "EN clear", "global_clear": "GLOBAL_CTRL clear"}
+# What a kept share that cannot be read shows in its place (pmu_survey_stats.kept_unreliable).
+NO_LEAK = pmu_survey_stats.NO_LEAK
+
+
+def kept_text(leak_map, event, state):
+    why = leak_map.kept_unreliable(event, state)
+    if why is None:
+        return cell_text(leak_map.kept(event, state))
+    return "no leak" if why == NO_LEAK else "unreliable"
 
 
 def render_leak_map(leak_map):
@@ -36,7 +46,7 @@ def render_leak_map(leak_map):
         name, corrupting = leak_map.event_info(event)
         rows.append(("%s%s" % (event, " *" if corrupting else ""), name or "",
                      [cell_text(leak_map.cell(event, c)) for c in leak_map.columns] +
-                     [cell_text(leak_map.kept(event, s)) for s in leak_map.states]))
+                     [kept_text(leak_map, event, s) for s in leak_map.states]))
     event_w = max([len(r[0]) for r in rows] + [5])
     name_w = max([len(r[1]) for r in rows] + [4])
     cell_w = [max([len(h)] + [len(r[2][i]) for r in rows]) for i, h in enumerate(heads)]
@@ -56,5 +66,24 @@ def render_leak_map(leak_map):
         lines.append("     (EVTSEL.EN clear; EN set but its GLOBAL_CTRL bit clear), as a share "
                      "of its count + leak with the zero event there:")
         lines.append("     100% keeps what would have leaked, 100% less the leak's share loses "
-                     "it")
+                     "it; unreliable: above 100%, or too unsure to tell")
+        lines.append("     the two: a ratio of two runs' counts, which did different amounts of "
+                     "work (docs/leak-survey.md); no leak: nothing to keep or lose")
+        lines.extend(_unreliable_lines(leak_map))
     return lines
+
+
+def _unreliable_lines(leak_map):
+    """How far the unreliable kept shares are from being read: the widest and narrowest."""
+    found = [(leak_map.kept_uncertainty(ev, s), ev, s) for ev in leak_map.events
+             for s in leak_map.states if leak_map.kept_unreliable(ev, s) not in (None, NO_LEAK)]
+    found = [f for f in found if f[0] is not None]
+    if not found:
+        return []
+    k = pmu_survey_stats.K
+    above = sum(1 for _, ev, s in found if leak_map.kept(ev, s) > 1)
+    return ["     unreliable here: %d shares (%d above 100%%), +- %.2f%% (%s %s) to +- %.2f%% "
+            "(%s %s) at %g standard uncertainties" % (
+                len(found), above, 100 * k * min(found)[0], min(found)[1],
+                STATE_HEADS[min(found)[2]], 100 * k * max(found)[0], max(found)[1],
+                STATE_HEADS[max(found)[2]], k)]

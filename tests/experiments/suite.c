@@ -292,30 +292,25 @@ static void warn_send_failures(const struct experiment *e, const struct exp_run_
 static void warn_interference(const struct experiment *e, const struct exp_run_result *res,
 			      unsigned threads)
 {
-	static char message[300];
+	/* What was found, by the register's kind: read, then written (or last read). */
+	static const char *const found[2] = {
+		"read %#llx where the kernel wrote %#llx (firmware changed it: the counters it "
+		"stopped or started are marked interfered",
+		"went down without an overflow, to %#llx from %#llx (firmware or SMM code wrote it",
+	};
+	static char what[160], message[300];
 
 	for (unsigned t = 0; t < threads; t++) {
 		const struct pmu_drv_interference *f = &res->thread[t].interference;
 		const char *name = regs_msr_name(f->msr);
 		if (!f->msr || !name)
 			continue;
-		if (regs_msr_is_counter(f->msr))
-			format_snprintf(message, sizeof(message),
-					"%s: HT%u's %s went down without an overflow, from %#llx "
-					"to %#llx (firmware or SMM code wrote it; %llu register(s) "
-					"written behind the kernel's back in the run)",
-					e->name, t, name, (unsigned long long)f->wrote,
-					(unsigned long long)f->read,
-					(unsigned long long)res->thread[t].interferences);
-		else
-			format_snprintf(
-				message, sizeof(message),
-				"%s: HT%u's %s read %#llx where the kernel wrote %#llx "
-				"(firmware changed it: the counters it stopped or started are "
-				"marked interfered; %llu register(s) written behind the "
-				"kernel's back in the run)",
-				e->name, t, name, (unsigned long long)f->read,
-				(unsigned long long)f->wrote,
+		format_snprintf(what, sizeof(what), found[regs_msr_is_counter(f->msr)],
+				(unsigned long long)f->read, (unsigned long long)f->wrote);
+		format_snprintf(message, sizeof(message),
+				"%s: HT%u's %s %s; %llu register(s) written behind the kernel's "
+				"back in the run)",
+				e->name, t, name, what,
 				(unsigned long long)res->thread[t].interferences);
 		record_warn("experiment", "interfered", name, "", NULL, message);
 	}

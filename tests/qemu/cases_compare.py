@@ -10,7 +10,12 @@ comparison:
   leaking on Skylake-Client, the files and plots written, comparison.json to its schema;
 - the same with the Ivy Bridge log cut in the middle and a log of a kernel before the leak survey
   (tests/report/data/compare/haswell-kernel-5d3ed0c.log): both named, the comparison made from
-  the rest, the exit status the cut log's (3).
+  the rest, the exit status the cut log's (3);
+- the marks both ways (docs/comparing.md#uncertainty-and-marks): the two Haswell boots compared
+  as two machines (the second's boot record given another stepping) show no mark, and the same
+  log beside itself so relabelled none either; among the four, Sandy Bridge's r02d1 share (44%
+  against 2.4%) is marked at every index; an EN clear or GLOBAL_CTRL clear share above 100% is
+  `unreliable` with its reason, never marked.
 
 Run alone (`make test T=qemu/compare/haswell`), a case boots and keeps its log, and says that the
 comparison waits for the others.
@@ -25,6 +30,7 @@ import threading
 import pmu_schema
 from qemu_boot import PAIR
 from tests.qemu.driver import Case
+from tests.report import logfixture
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(TOP, "tools", "pmu-report")
@@ -75,7 +81,25 @@ def compare(logs):
             f.write(logs["ivybridge"][:len(logs["ivybridge"]) // 2])
         proc, obj = run_report(folder, "bad", *paths, cut, OLD_KERNEL)
         bad_input(proc, obj, cut)
+        for one, two in (("haswell", "haswell-2"), ("skylake-client", "skylake-client"),
+                         ("sandybridge", "sandybridge")):
+            same_machine(folder, logs, one, two)
     return figures
+
+
+def same_machine(folder, logs, one, two):
+    """Two logs of one machine, the second relabelled (another stepping) so that they are
+    compared as two machines, not combined: no cell is marked."""
+    other = os.path.join(folder, "%s-as-another.log" % two)
+    with open(other, "w", encoding="utf-8") as f:
+        f.write(logfixture.changed(logs[two], "boot",
+                                   lambda o: o["cpu"].update(stepping=99)))
+    proc, obj = run_report(folder, "same-%s" % one, os.path.join(folder, one + ".log"), other)
+    said = "%s\n%s" % (proc.stdout[-6000:], proc.stderr[-2000:])
+    assert proc.returncode == 0 and len(obj["machines"]) == 2, said
+    found = [(r["event"], r["column"], r["marked"]) for r in obj["surveys"][0]["rows"]
+             if r["marked"]]
+    assert found == [], "%s beside %s marked: %r" % (one, two, found)
 
 
 def four_models(text, obj, folder, said):
@@ -99,6 +123,7 @@ def four_models(text, obj, folder, said):
         if r["event"] == "r81d0:u" and r["column"] == "1":
             leaks = {m: c["value"] for m, c in r["cells"].items()}
     assert all(leaks[m] > 0 for m in MACHINES[:3]), leaks
+    marks_both_ways(survey)
     files = sorted(os.listdir(os.path.join(folder, "four")))
     assert [f for f in files if f.endswith(".png")] == [
         "comparison-ch4-lbr-inserts-excess.png", "comparison-ch7-three-events-excess.png",
@@ -106,6 +131,20 @@ def four_models(text, obj, folder, said):
     assert len([f for f in files if f.endswith(".csv")]) == 4, files
     return "r81d0:u on index 1: %s" % ", ".join(
         "%s %.2f%%" % (m.split()[0], 100 * leaks[m]) for m in MACHINES)
+
+
+def marks_both_ways(survey):
+    """Sandy Bridge's L2_HIT share (the model's 44%, 2.4% on the others) is marked at every
+    index; a kept share above 100% is unreliable and unmarked."""
+    rows = {(r["event"], r["column"]): r for r in survey["rows"]}
+    for i in "0123":
+        assert "sandybridge (model)" in rows[("r02d1:u", i)]["marked"], rows[("r02d1:u", i)]
+    for r in survey["rows"]:
+        if r["column"] not in ("en_clear", "global_clear"):
+            continue
+        for m, cell in r["cells"].items():
+            if cell["value"] is not None and cell["value"] > 1:
+                assert "above 100%" in cell["unreliable"] and m not in r["marked"], (m, r)
 
 
 def bad_input(proc, obj, cut):

@@ -641,6 +641,21 @@ def repeated(text, n, note=None):
     return log
 
 
+def changed(text, type_name, change):
+    """A kernel's log (text) with its first record of a type changed by change(obj), the CRC
+    matching: the same log of another machine, say (a comparison compares it as one)."""
+    import pmu_records  # tools/ is on the path of every test that asks for this
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = pmu_records.RECORD_RE.search(line.rstrip("\r"))
+        if m and json.loads(m.group(3))["type"] == type_name:
+            obj = json.loads(m.group(3))
+            change(obj)
+            lines[i] = record_text(int(m.group(1)), obj)
+            return "\n".join(lines)
+    raise KeyError(type_name)
+
+
 # ---- sample logs ---------------------------------------------------------------------------------
 
 SAMPLES = {

@@ -12,8 +12,9 @@
   of runs exp=all makes in the default XSU modes (tests/experiments/experiments.c), every "N
   measurements on PART (M events" is the leak survey's on that part (survey_events.c), and a duration
   stated as "N runs of T ... at least D" is N times T.
-- Examples of a deterministic tool: every `$ tools/schedsim ...` of the docs is followed by lines
-  the tool prints for it, in its order (`...` leaves lines out).
+- Examples of a deterministic tool: every `$ tools/schedsim ...` and `$ tools/pmu-report ...` of
+  the docs is followed by lines the tool prints for it, in its order (`...` leaves lines out);
+  pmu-report writes its files to a folder of its own.
 
 The code's side comes from tests/style/doc_facts.c, which runs the kernel's own functions over
 its tables (built by `make`; this test makes it when it is missing or out of date).
@@ -23,6 +24,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 import unittest
 
 from tests.style.test_structure import read
@@ -367,7 +369,9 @@ def count_problems(texts, suite_runs, survey):
 
 # ---- examples of a deterministic tool --------------------------------------------------------
 
-EXAMPLE = re.compile(r"^    \$ (tools/schedsim(?: .*)?)\n((?:    .*\n)*)", re.M)
+# The command, then its indented block: blank lines within it too (pmu-report prints some).
+EXAMPLE = re.compile(r"^    \$ (tools/(?:schedsim|pmu-report)(?: .*)?)\n((?:(?:    .*)?\n)*)",
+                     re.M)
 
 
 def examples(text):
@@ -387,6 +391,16 @@ def example_problem(shown, printed):
         except ValueError:
             return line
     return None
+
+
+def run_example(command):
+    """A documented command as a reader runs it, pmu-report's files in a folder of their own."""
+    with tempfile.TemporaryDirectory(prefix="doc-example-") as folder:
+        words = command.split()
+        if words[0] == "tools/pmu-report":
+            words += ["--out", os.path.join(folder, "results")]
+        return subprocess.run(words, cwd=TOP, capture_output=True, text=True, check=False,
+                              env=dict(os.environ, MPLCONFIGDIR=os.path.join(folder, "mpl")))
 
 
 class DocFacts(unittest.TestCase):
@@ -433,13 +447,13 @@ class DocFacts(unittest.TestCase):
         self.assertGreaterEqual(seen["measurements"], 1, "no page states the survey's count")
         self.assertGreaterEqual(seen["durations"], 2, "no duration N x T is stated")
 
-    def test_the_schedsim_examples_are_its_output(self):
+    def test_the_tool_examples_are_their_output(self):
         found = [(page, c, shown) for page in pages() for c, shown in examples(read(page))]
         self.assertGreaterEqual(len(found), 3)
+        self.assertIn("tools/pmu-report", [c.split()[0] for _, c, _ in found])
         problems = []
         for page, command, shown in found:
-            out = subprocess.run(command.split(), cwd=TOP, capture_output=True, text=True,
-                                 check=False)
+            out = run_example(command)
             why = example_problem(shown, out.stdout.split("\n"))
             if out.returncode != 0 or why:
                 problems.append("%s: %s: %r not printed (exit %d)" % (page, command, why,
@@ -532,6 +546,10 @@ class TheChecksThemselves(unittest.TestCase):
         self.assertIsNone(example_problem(["a 1", "b 2"], ["head", "a 1", "x", "b 2", ""]))
         self.assertEqual(example_problem(["a 1", "b 2"], ["b 2", "a 1"]), "b 2")
         self.assertEqual(example_problem(["a 1"], ["a 1.0"]), "a 1")
+
+    def test_an_example_goes_on_past_a_blank_line_to_its_paragraphs_end(self):
+        page = ("    $ tools/pmu-report a.log b.log\n    x\n\n    y\n\nsaid\n\n    z\n")
+        self.assertEqual(examples(page), [("tools/pmu-report a.log b.log", ["x", "y"])])
 
 
 

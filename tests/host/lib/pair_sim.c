@@ -119,7 +119,8 @@ static void setup(struct pair_sim *s, const struct pair_sim_config *cfg)
 
 		access_of[t] = (struct access){ s, t };
 		model_bind_ledger(&s->model, t, &s->ledger[t]);
-		pmu_driver_init(&s->driver[t], &b, &s->model.cfg.geo, PMU_DRV_RDPMC);
+		pmu_driver_init(&s->driver[t], &b, &s->model.cfg.geo,
+				PMU_DRV_RDPMC | (cfg->no_smi_count ? 0 : PMU_DRV_SMI_COUNT));
 		fixture_thread(&s->list[t], uarch, 0, cfg->list[t], SCHED_GREEDY, NULL, t);
 		thread_counters_init(&s->tc[t], &s->pair, t, &s->driver[t], &hooks);
 	}

@@ -36,6 +36,7 @@ struct pair_sim_config {
 	unsigned drop_ipi;    /* this IPI (counted from 1) is lost; 0: none */
 	unsigned lose_after;  /* from this IPI on, every IPI to thread 1 is lost; 0: none */
 	enum model_firmware firmware;
+	bool no_smi_count; /* the driver does not read MSR_SMI_COUNT (the kernel does where it reads) */
 };
 
 #define PAIR_SIM_QUEUE 8
