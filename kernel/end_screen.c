@@ -194,15 +194,16 @@ static bool codes_ready(const struct qr_page_shape *shape)
 		kprintf("\n");
 		return false;
 	}
+	char made[96];
+	qr_job_words(job, made, sizeof(made));
 	/* No "@<digit>" in text: a log reader would take it for a damaged record. */
-	serial_line("qr: %u codes on %u pages of %llu records (numbers %llu to %llu) made in %llu "
-		    "ms: run %08x, %u a page, version %d or less at %u pixels a module, %u "
-		    "deflated bytes a code, %u compressions",
-		    job->codes, qr_pages(job), (unsigned long long)job->kept,
-		    (unsigned long long)job->code[0].first_seq,
-		    (unsigned long long)job->code[job->codes - 1].last_seq, (unsigned long long)ms,
-		    job->run_id, job->per_page, job->version, shape->module_px,
-		    (unsigned)job->capacity, job->probes);
+	serial_line(
+		"qr: %s (numbers %llu to %llu) made in %llu ms: run %08x, %u a page, version %d "
+		"or less at %u pixels a module, %u deflated bytes a code, %u compressions",
+		made, (unsigned long long)job->code[0].first_seq,
+		(unsigned long long)job->code[job->codes - 1].last_seq, (unsigned long long)ms,
+		job->run_id, job->per_page, job->version, shape->module_px, (unsigned)job->capacity,
+		job->probes);
 	if (job->note[0])
 		serial_line("qr: not in the codes: %s", job->note);
 	return true;
@@ -215,11 +216,12 @@ void qr_end_screen(bool pass, const char *caveat)
 	if (!qr.on)
 		return;
 	if (console_has_vga()) {
-		/* On the status line: a line of text would push the summary's head off 25 rows. */
+		/* On the status line: a line of text would push the summary's head off 25 rows. Its
+		 * 80 columns hold the whole of it with the longest caveat (79 with "model PMU:
+		 * nothing measured"): shorter words than show_verdict()'s (kernel/end.c). */
 		static char status[200];
 		format_snprintf(status, sizeof(status),
-				"pmu-testkernel: the run is over: %s%s%s%s | QR codes need GRUB's "
-				"framebuffer",
+				"run over: %s%s%s%s | QR codes need GRUB's framebuffer",
 				pass ? "PASS" : "FAIL", caveat ? " (" : "", caveat ? caveat : "",
 				caveat ? ")" : "");
 		console_status(status);

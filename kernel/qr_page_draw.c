@@ -76,6 +76,20 @@ static void draw_text(const struct qr_job *job, const struct qr_page_layout *l, 
 	}
 }
 
+static const char *plural_s(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void qr_job_words(const struct qr_job *job, char *buf, size_t size)
+{
+	unsigned pages = qr_pages(job);
+
+	format_snprintf(buf, size, "%u code%s on %u page%s of %llu record%s", job->codes,
+			plural_s(job->codes), pages, plural_s(pages), (unsigned long long)job->kept,
+			plural_s(job->kept));
+}
+
 void qr_page_draw(const struct qr_job *job, const struct qr_page_layout *l, unsigned page,
 		  const struct qr_page_run *run)
 {

@@ -10,6 +10,7 @@
 #define KERNEL_QR_PAGE_DRAW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/qr/job.h"
@@ -27,6 +28,10 @@ static inline unsigned qr_pages(const struct qr_job *job)
 {
 	return (job->codes + job->per_page - 1) / job->per_page;
 }
+
+/* What the job made, as the kernel's serial line and tools/src/qr-pages say it: "16 codes on 8
+ * pages of 409 records", "1 code on 1 page of 8 records". */
+void qr_job_words(const struct qr_job *job, char *buf, size_t size);
 
 /* Page p (from 0) of the job's codes, laid out as l says. */
 void qr_page_draw(const struct qr_job *job, const struct qr_page_layout *l, unsigned page,

@@ -22,12 +22,6 @@ import pmu_photos
 import pmu_records
 import pmu_plots
 
-# What a folder of photos may hold besides its pictures (a note, a checksum file) is not given to
-# the decoder; these are the pictures (and films, which pmu_photos may read) it is given.
-PICTURE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".ppm", ".pgm", ".pbm", ".pnm", ".bmp", ".gif",
-                      ".tif", ".tiff", ".webp", ".heic", ".mp4", ".mov", ".m4v", ".mkv", ".webm",
-                      ".avi")
-
 # Below this many bytes of logs in all, they are read in this process (a comparison of a few
 # short logs should not wait for processes to start).
 PARALLEL_BYTES = 4_000_000
@@ -45,40 +39,36 @@ def check_sources(sources):
         if s == "-":
             continue
         if os.path.isdir(s):
-            if not pictures(s):
-                raise UsageError("%s: a folder without pictures (%s)" % (
-                    s, ", ".join(PICTURE_EXTENSIONS[:4]) + ", ..."))
+            try:
+                pmu_photos.files_of([s])
+            except pmu_photos.PhotoError as e:
+                raise UsageError(str(e)) from None
         elif not os.path.isfile(s) or not os.access(s, os.R_OK):
             raise UsageError("cannot read %s: %s" % (
                 s, "no such file" if not os.path.exists(s) else "not a readable file"))
 
 
-def pictures(folder):
-    return sorted(os.path.join(folder, n) for n in os.listdir(folder)
-                  if n.lower().endswith(PICTURE_EXTENSIONS)
-                  and os.path.isfile(os.path.join(folder, n)))
-
-
 def read_source(source):
-    """(the log's text, the lines of the photo check or []) of one source."""
+    """(the log's text, the lines of the photo check or [], its origin for pmu_records.parse: the
+    photos' pmu_photos.Assembly, or None) of one source."""
     if source == "-":
-        return pmu_records.decode(sys.stdin.buffer.read()), []
+        return pmu_records.decode(sys.stdin.buffer.read()), [], None
     if os.path.isdir(source):
-        photos = pmu_photos.read_photos(pictures(source))
+        photos = pmu_photos.read_photos([source])
         return photos.log, ["%s: %s" % (source, line) if i == 0 else line
-                            for i, line in enumerate(photos.summary())]
+                            for i, line in enumerate(photos.summary())], photos
     with open(source, "rb") as f:
-        return pmu_records.decode(f.read()), []
+        return pmu_records.decode(f.read()), [], None
 
 
 def digest(task):
     """One log read (unless its text came with it), checked as one log is and tallied: (the
     lines of its check, its pmu_compare.LogEntry). Runs in a worker process (pmu_compare_cli's
     pool), so it takes and gives only what pickles."""
-    name, path, text, lines, partial = task
+    name, path, text, lines, origin, partial = task
     if text is None:
-        text, lines = read_source(path)
-    report = pmu_model.build(pmu_records.parse(text), source=name)
+        text, lines, origin = read_source(path)
+    report = pmu_model.build(pmu_records.parse(text, origin), source=name)
     lines = lines + pmu_compare_text.log_check(report)
     return lines, pmu_compare.LogEntry(name, text, report, partial)
 
@@ -89,10 +79,9 @@ def tasks(sources, partial):
     for source in sources:
         name = "standard input" if source == "-" else source
         if source == "-" or os.path.isdir(source):
-            text, lines = read_source(source)
-            yield name, None, text, lines, partial
+            yield (name, None) + read_source(source) + (partial,)
         else:
-            yield name, source, None, [], partial
+            yield name, source, None, [], None, partial
 
 
 def workers(sources):

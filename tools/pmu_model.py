@@ -590,7 +590,17 @@ class Report:
 
     @property
     def passed(self):
+        """The log proves a pass: intact, to contract, and nothing failed."""
         return not self.stream.problems and not self.failures()
+
+    @property
+    def result(self):
+        """The run's result from its verdicts and end record, whatever the log's state: "fail"
+        when a verdict failed (or is missing beside an end record), an exception, or the end
+        record says so; else "pass" with an end record, None without one (not known)."""
+        if self.failures():
+            return "fail"
+        return "pass" if self.end is not None else None
 
     @property
     def exit_code(self):
@@ -697,7 +707,8 @@ def _check_consistency(report):
     if end is not None and end.get("verdict") == "pass":
         failed = [v for v in report.verdicts() if v.result == "fail"]
         if failed:
-            report.notes.append("the end record says pass but %d verdict(s) failed" % len(failed))
+            report.notes.append("the end record says pass but %s failed" % pmu_format.plural(
+                len(failed), "verdict"))
 
 
 def _count_notes(e, run, c, declared):

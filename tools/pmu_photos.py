@@ -26,6 +26,8 @@ import subprocess
 import tempfile
 import zlib
 
+from pmu_format import plural
+
 PREFIX = "PMU1:"
 HEADER_LEN = 11
 PREFIX_2 = "PMU2:"
@@ -40,6 +42,11 @@ DICTIONARY = os.path.join(TOP, "kernel", "qr", "dictionary.txt")
 DICTIONARY_CRC = 0x536050B8   # kernel/qr/dictionary.h, QR_DICTIONARY_CRC
 VIDEO_FPS = 4                 # frames sampled a second of video
 VIDEO_WIDTH_MAX = 1920        # larger frames are scaled down to this width before decoding
+# What a folder of photos may hold besides its pictures (a note, a checksum file) is not given to
+# the decoder; these are the pictures and videos it is given.
+PICTURE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".ppm", ".pgm", ".pbm", ".pnm", ".bmp", ".gif",
+                      ".tif", ".tiff", ".webp", ".heic", ".mp4", ".mov", ".m4v", ".mkv", ".webm",
+                      ".avi")
 
 
 class PhotoError(Exception):
@@ -220,6 +227,19 @@ def incomplete(texts):
     return not wanted <= found
 
 
+def grey(image):
+    """A PIL image in grey ("L") as it shows on a white page: a picture with transparency (an
+    alpha channel, or a palette with transparency, as qrencode writes its PNGs) is laid on white
+    first. (Converting a palette image with transparency straight to grey makes Pillow warn and
+    takes the colour of a transparent pixel, whatever it is.)"""
+    from PIL import Image
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, rgba).convert("L")
+    return image.convert("L")
+
+
 def codes_in(path):
     """The texts of the QR codes in one picture: zxing-cpp's, and zbar's where zxing-cpp left a
     page incomplete or is not installed."""
@@ -230,7 +250,7 @@ def codes_in(path):
         from PIL import Image
         try:
             with Image.open(path) as image:
-                texts = zxing_texts(image.convert("L"))
+                texts = zxing_texts(grey(image))
         except OSError:
             pass  # not a picture PIL reads: zbar says why
     if zbar_available() and incomplete(texts):
@@ -365,27 +385,77 @@ class Assembly:
         self.empty = []           # pictures and videos without any code
         self.notes = []           # what the kernel says the codes leave out
         self.log = ""
+        self.seqs = {}            # number -> the record numbers its code carries, in order
+
+    # ---- what the records read lack, for pmu_records.parse(text, origin=...) ------------------
+    @property
+    def left_out(self):
+        """The record numbers the kernel left out of its codes on purpose (the priority cut,
+        named in the codes' flags and note), as (first, last) spans: a jump in the numbering
+        inside a code, or between two codes read one after the other. Without the flag every
+        number is in some code, and a jump is damage."""
+        if not self.flags & FLAG_LEFT_OUT:
+            return []
+        spans = []
+        for number, seqs in sorted(self.seqs.items()):
+            after = self.seqs.get(number + 1)
+            ends = seqs + after[:1] if after else seqs
+            spans += [(a + 1, b - 1) for a, b in zip(ends, ends[1:]) if b > a + 1]
+        return spans
+
+    def _unread_around(self, seq):
+        """The codes not read between the last read code that carries numbers below seq and the
+        first that carries numbers above it (None: seq is past every code read)."""
+        below = [n for n, s in self.seqs.items() if s and s[-1] < seq]
+        above = [n for n, s in self.seqs.items() if s and s[0] > seq]
+        first = max(below) + 1 if below else 1
+        last = min(above) - 1 if above else self.total
+        return list(range(first, last + 1)) if first <= last else []
+
+    def carried_by(self, seq):
+        """(place, words) of the codes that carried record seq and were not read, for a reader
+        who has the photos and not the rebuilt log: ("code 13", "code 13 of 30 (page 13 of
+        30), not read"); None when no unread code is around it."""
+        numbers = self._unread_around(seq)
+        if not numbers:
+            return None
+        place = "code %d" % numbers[0] if len(numbers) == 1 else \
+            "codes %d-%d" % (numbers[0], numbers[-1])
+        return place, "%s, not read" % self._codes_words(numbers)
+
+    def _codes_words(self, numbers):
+        """'codes 4 and 7 of 16 (pages 2 and 4 of 8)'; issue 19's codes, one a page, 'records 4
+        and 7 of 11'."""
+        if not self.per_page:
+            return "records %s of %d" % (plural_numbers(numbers), self.total)
+        pages = sorted({(n - 1) // self.per_page + 1 for n in numbers})
+        all_pages = (self.total + self.per_page - 1) // self.per_page
+        return "code%s %s of %d (page%s %s of %d)" % (
+            "s" if len(numbers) > 1 else "", plural_numbers(numbers), self.total,
+            "s" if len(pages) > 1 else "", plural_numbers(pages), all_pages)
 
     def missing(self):
         return [n for n in range(1, (self.total or 0) + 1) if n not in self.chunks]
 
     def summary(self):
         """The photo check, in lines, as pmu-report prints it before the log check."""
-        out = ["Photos: %d picture(s)%s, %d code(s) read" % (
-            self.pictures, ", %d video(s)" % len(self.videos) if self.videos else "",
-            self.codes_seen)]
+        out = ["Photos: %s%s, %s read" % (
+            plural(self.pictures, "picture"),
+            ", " + plural(len(self.videos), "video") if self.videos else "",
+            plural(self.codes_seen, "code"))]
         for path, frames, codes in self.videos:
-            out.append("  %s: %d frame(s) read, %d distinct code(s)" % (path, frames, codes))
+            out.append("  %s: %s read, %s" % (path, plural(frames, "frame"),
+                                              plural(codes, "distinct code")))
         if self.run_id is None:
             out.append("  no code of a pmu-testkernel run was found")
         else:
-            out.append("  run %08x: %d of %d codes%s" % (
-                self.run_id, len(self.chunks), self.total,
+            out.append("  run %08x: %d of %s%s" % (
+                self.run_id, len(self.chunks), plural(self.total, "code"),
                 " (the kernel left records out to fit the screen)"
                 if self.flags & FLAG_LEFT_OUT else ""))
         missing = self.missing()
         if missing:
-            out.append("  %s not found: %s" % (self._missing_words(missing),
+            out.append("  %s not found: %s" % (self._codes_words(missing),
                                                 "film or photograph it again"
                                                 if len(missing) == 1 else
                                                 "film or photograph them again"))
@@ -395,17 +465,6 @@ class Assembly:
             out.append("  %s: no QR code found" % picture)
         out.extend("  " + p for p in self.problems)
         return out
-
-    def _missing_words(self, missing):
-        """'records 4 and 7 of 11' (one code a page) or 'codes 4 and 7 of 16 (pages 2 and 4 of
-        8)'."""
-        if not self.per_page:
-            return "records %s of %d" % (plural_numbers(missing), self.total)
-        pages = sorted({(n - 1) // self.per_page + 1 for n in missing})
-        all_pages = (self.total + self.per_page - 1) // self.per_page
-        return "code%s %s of %d (page%s %s of %d)" % (
-            "s" if len(missing) > 1 else "", plural_numbers(missing), self.total,
-            "s" if len(pages) > 1 else "", plural_numbers(pages), all_pages)
 
 
 def assemble(texts_by_picture):
@@ -429,11 +488,11 @@ def assemble(texts_by_picture):
     a.run_id = max(by_run, key=lambda r: len({c.number for c in by_run[r]}))
     for run_id, chunks in by_run.items():
         if run_id != a.run_id:
-            a.problems.append("%d code(s) of another run (%08x) ignored: %s" % (
-                len(chunks), run_id, ", ".join(sorted({c.source for c in chunks}))))
+            a.problems.append("%s of another run (%08x) ignored: %s" % (
+                plural(len(chunks), "code"), run_id, ", ".join(sorted({c.source for c in chunks}))))
     for chunk in by_run[a.run_id]:
         _take(a, chunk)
-    a.log = rebuild_log([a.chunks[n] for n in sorted(a.chunks)], a.notes)
+    a.log = rebuild_log([a.chunks[n] for n in sorted(a.chunks)], a.notes, a.seqs)
     return a
 
 
@@ -458,11 +517,13 @@ def _take(a, chunk):
 MARKER_RE = re.compile(r"@(\d{1,20}) (?=\{)")
 
 
-def rebuild_log(chunks, notes):
-    """The record lines of the chunks, in order, as the serial port carried them."""
+def rebuild_log(chunks, notes, seqs=None):
+    """The record lines of the chunks, in order, as the serial port carried them (seqs, when
+    given, gets each chunk's record numbers by its number)."""
     out = []
     for chunk in chunks:
         seq = None
+        carried = [] if seqs is None else seqs.setdefault(chunk.number, [])
         for line in chunk.text.split("\n"):
             if not line:
                 continue
@@ -479,6 +540,7 @@ def rebuild_log(chunks, notes):
                 seq += 1
             crc = zlib.crc32(line.encode("utf-8", "surrogateescape")) & 0xFFFFFFFF
             out.append("@%d %08x %s" % (seq, crc, line))
+            carried.append(seq)
     return "".join(line + "\n" for line in out)
 
 
@@ -506,6 +568,30 @@ def read(paths, fps=VIDEO_FPS):
     return a
 
 
+def pictures(folder):
+    """The pictures and videos of a folder (PICTURE_EXTENSIONS), in name order."""
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                  if n.lower().endswith(PICTURE_EXTENSIONS)
+                  and os.path.isfile(os.path.join(folder, n)))
+
+
+def files_of(paths):
+    """The files to read: a file as it is, a folder as its pictures and videos in name order;
+    PhotoError for a folder without any."""
+    files = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append(path)
+            continue
+        found = pictures(path)
+        if not found:
+            raise PhotoError("%s: a folder without pictures or videos (%s)" % (
+                path, ", ".join(PICTURE_EXTENSIONS[:4]) + ", ..."))
+        files.extend(found)
+    return files
+
+
 def read_photos(paths):
-    """Decode every picture (or video) and assemble the log: read() at its default rate."""
-    return read(paths)
+    """Decode every picture and video (a folder: those in it) and assemble the log: read() at its
+    default rate."""
+    return read(files_of(paths))

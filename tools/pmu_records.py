@@ -82,9 +82,13 @@ class Problem:
         self.seq = seq
         self.spans = list(spans)
         self.position = None  # for a rejected record: its place in the log, as Record's
+        # Where a reader finds it when a line of the log is not that (records read from photos:
+        # "code 13"), else None.
+        self.place = None
 
     def __str__(self):
-        where = "line %d: " % self.line_no if self.line_no is not None else ""
+        where = "%s: " % self.place if self.place else \
+            "line %d: " % self.line_no if self.line_no is not None else ""
         return "%s%s: %s" % (where, self.kind, self.detail)
 
     __repr__ = __str__
@@ -110,6 +114,10 @@ class Stream:
         # and repeats of a number already seen (duplicates). Each also has a Problem.
         self.late = []
         self.duplicates = []
+        # Numbers the writer left out on purpose (the kernel's QR codes, when they cannot hold
+        # every record), as (first, last) spans: no damage, and not lost; with what it said.
+        self.left_out = []
+        self.left_out_note = ""
 
     def of_type(self, type_name):
         return [r for r in self.records if r.type == type_name and r.usable]
@@ -216,9 +224,19 @@ def _clean(segment):
 
 # ---- parsing ------------------------------------------------------------------------------------
 
-def parse(text):
-    """Parse a whole log (str). Returns a Stream."""
+def parse(text, origin=None):
+    """Parse a whole log (str). Returns a Stream.
+
+    origin says more of records that are not a serial log's (pmu_photos.Assembly: the records
+    read back from photos of the kernel's QR codes), or is None: its `left_out` are the numbers
+    its writer left out on purpose (a gap of them alone is no problem; they go to the stream's
+    left_out, its `notes` to left_out_note), and its carried_by(seq) names what held a number
+    that is missing, (place, words) or None, which a gap or a missing end cites in place of the
+    log's lines."""
     stream = Stream()
+    if origin is not None:
+        stream.left_out = merge_spans(origin.left_out)
+        stream.left_out_note = "; ".join(origin.notes)
     good = []
     text_lines = set()
     for position, (line_no, raw) in enumerate(lines(text)):
@@ -237,12 +255,12 @@ def parse(text):
     stream.text_lines = len(text_lines - {r.line_no for r in good} -
                             {p.line_no for p in stream.problems})
     _check_rejected_seqs(stream.problems, good)
-    _check_sequence(stream, good)
+    _check_sequence(stream, good, origin)
     if not stream.records:
         stream.problems.append(Problem("no_records", "no record found in the log"))
         return stream
     _check_values(stream)
-    _check_boot_and_end(stream)
+    _check_boot_and_end(stream, origin)
     return stream
 
 
@@ -317,13 +335,15 @@ def _check_rejected_seqs(problems, good):
             p.seq = None
 
 
-def _check_sequence(stream, good):
+def _check_sequence(stream, good, origin=None):
     """Sequence: from 0, no gaps, no repeats. A gap names only the numbers that never arrived:
-    neither rejected on some line (those have their own problem) nor intact later out of order."""
+    neither rejected on some line (those have their own problem), nor intact later out of order,
+    nor left out on purpose (stream.left_out)."""
     expected = 0
     seen = set()
     accounted = sorted({p.seq for p in stream.problems if p.seq is not None} |
-                       {r.seq for r in good})
+                       {r.seq for r in good} |
+                       {n for first, last in stream.left_out for n in range(first, last + 1)})
     previous = None
     for r in good:
         if r.seq in seen:
@@ -340,7 +360,7 @@ def _check_sequence(stream, good):
         if r.seq > expected:
             missing = _missing_spans(accounted, expected, r.seq)
             if missing:
-                stream.problems.append(_gap_problem(missing, previous, r))
+                stream.problems.append(_gap_problem(missing, previous, r, origin))
         stream.records.append(r)
         previous = r
         expected = r.seq + 1
@@ -400,7 +420,7 @@ def _check_values(stream):
                 "contract", "record @%d (%s): %s" % (r.seq, r.type, problem), r.line_no, r.seq))
 
 
-def _check_boot_and_end(stream):
+def _check_boot_and_end(stream, origin=None):
     first = stream.records[0]
     if first.type != "boot" or first.seq != 0:
         stream.problems.append(
@@ -417,9 +437,11 @@ def _check_boot_and_end(stream):
                 "after_end", "end record @%d is not the last: records follow it" % r.seq,
                 r.line_no, r.seq))
     if last.type != "end":
-        stream.problems.append(
-            Problem("no_end", "no end record: the log stops after @%d (%s)"
-                    % (last.seq, last.type)))
+        carried = _carried_by(origin, last.seq + 1)
+        problem = Problem("no_end", "no end record: the log stops after @%d (%s)%s" % (
+            last.seq, last.type, "; the rest: %s" % carried[1] if carried else ""))
+        problem.place = carried and carried[0]
+        stream.problems.append(problem)
         return
     if last.get("records") != last.seq:
         stream.problems.append(
@@ -435,14 +457,28 @@ def fmt_spans(spans):
     return ", ".join("@%d" % a if a == b else "@%d-@%d" % (a, b) for a, b in spans)
 
 
-def _gap_problem(missing, previous, next_record):
+def _gap_problem(missing, previous, next_record, origin=None):
     text = fmt_spans(missing)
-    where = "before @%d on line %d" % (next_record.seq, next_record.line_no)
-    if previous is not None:
-        where = "between @%d on line %d and @%d on line %d" % (
-            previous.seq, previous.line_no, next_record.seq, next_record.line_no)
-    return Problem("gap", "missing %s (%s)" % (text, where), next_record.line_no,
-                   (missing[0][0], missing[-1][1]), missing)
+    carried = _carried_by(origin, missing[0][0])
+    if carried is not None:
+        detail = "missing %s: %s" % (text, carried[1])
+    elif previous is not None:
+        detail = "missing %s (between @%d on line %d and @%d on line %d)" % (
+            text, previous.seq, previous.line_no, next_record.seq, next_record.line_no)
+    else:
+        detail = "missing %s (before @%d on line %d)" % (text, next_record.seq,
+                                                         next_record.line_no)
+    problem = Problem("gap", detail, next_record.line_no, (missing[0][0], missing[-1][1]),
+                      missing)
+    problem.place = carried and carried[0]
+    return problem
+
+
+def _carried_by(origin, seq):
+    """(place, words) of what carried the missing record seq, when the records are not a serial
+    log (origin.carried_by: the QR code that was not read), in place of the log's lines, which
+    their reader does not have; else None."""
+    return origin.carried_by(seq) if origin is not None else None
 
 
 def decode(data):

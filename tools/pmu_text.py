@@ -55,9 +55,11 @@ def render_log_check(report, grouped=False):
     lines = ["Log %s: %d records%s, %d lines of other text"
              % (report.source, len(received), span, s.text_lines)]
     if not s.problems:
-        lines.append("  complete and intact: every record from @0 to the end record @%d arrived "
-                     "once, in order, with its CRC, and keeps the contract of docs/records.md"
-                     % s.end.seq)
+        lines.append("  %s: every record %sfrom @0 to the end record @%d arrived once, in order, "
+                     "with its CRC, and keeps the contract of docs/records.md"
+                     % ("intact" if s.left_out else "complete and intact",
+                        "the codes carry, " if s.left_out else "", s.end.seq))
+    lines.extend(_left_out_lines(s))
     if report.damaged:
         lines.extend(_damage_lines(report))
     if report.off_contract:
@@ -67,13 +69,24 @@ def render_log_check(report, grouped=False):
     return lines
 
 
+def _left_out_lines(s):
+    """The records the writer left out on purpose (the kernel's QR codes): named, not damage."""
+    if not s.left_out:
+        return []
+    count = sum(last - first + 1 for first, last in s.left_out)
+    return ["  left out by the kernel to fit its QR codes, not lost: %s (%s)%s" % (
+        pmu_records.fmt_spans(s.left_out), pmu_format.plural(count, "record"),
+        "; it says: " + s.left_out_note if s.left_out_note else "")]
+
+
 def _damage_lines(report):
     s = report.stream
     damage = s.damage()
-    lines = ["  DAMAGED: %d problem(s); the figures below come from the records that did "
-             "arrive intact" % len(damage)]
+    lines = ["  DAMAGED: %s; the figures below come from the records that did arrive intact"
+             % pmu_format.plural(len(damage), "problem")]
     for p in sorted(damage, key=lambda p: (p.line_no is None, p.line_no or 0)):
-        where = "line %6d" % p.line_no if p.line_no is not None else "%11s" % "end of log"
+        where = "%-11s" % p.place if p.place else "line %6d" % p.line_no \
+            if p.line_no is not None else "%11s" % "end of log"
         lines.append("  %s  %-9s %-14s %s" % (where, _problem_seq(p),
                                               PROBLEM_NAMES.get(p.kind, p.kind), p.detail))
     lines.append("  records lost or rejected: %s (%d)" % (pmu_records.fmt_spans(s.lost_spans()),
@@ -515,16 +528,24 @@ def log_state(report):
         return "DAMAGED"
     if report.off_contract:
         return "intact but NOT TO CONTRACT"
+    if report.stream.left_out:
+        return "intact, %s left out by the kernel" % pmu_format.plural(
+            sum(last - first + 1 for first, last in report.stream.left_out), "record")
     return "complete and intact"
 
 
+RESULT_WORDS = {"pass": "PASS", "fail": "FAIL", None: "UNKNOWN"}
+
+
 def overall_result(report):
-    """PASS or FAIL, and in words when nothing was measured: "PASS (model PMU: nothing
-    measured)" (issue 16: a model run must never read like a measurement)."""
-    result = "PASS" if report.passed else "FAIL"
+    """The run's result from its verdicts and end record (Report.result): PASS, FAIL or
+    UNKNOWN (no end record), and in words when nothing was measured: "PASS (model PMU: nothing
+    measured)" (issue 16: a model run must never read like a measurement). The log's state is
+    said beside it, and the exit status says both."""
+    why = ["no end record"] if report.result is None else []
     if report.nothing_measured:
-        result += " (%s: nothing measured)" % report.nothing_measured
-    return result
+        why.append("%s: nothing measured" % report.nothing_measured)
+    return RESULT_WORDS[report.result] + (" (%s)" % "; ".join(why) if why else "")
 
 
 def overall_line(report):
@@ -544,8 +565,10 @@ def _overall_lines(report):
         lines.append("  - not a single record: not a pmu-testkernel log, or the wrong serial "
                      "port or speed")
     elif report.damaged:
-        lines.append("  - the log is damaged (%d problem(s); lost or rejected: %s): it cannot "
-                     "prove a pass" % (len(s.damage()), pmu_records.fmt_spans(s.lost_spans())))
+        lines.append("  - the log is damaged (%s; lost or rejected: %s): %s" % (
+            pmu_format.plural(len(s.damage()), "problem"), pmu_records.fmt_spans(s.lost_spans()),
+            "the tables lack what was lost" if report.result
+            else "without its end record the run's result is unknown"))
     if report.off_contract:
         seqs = sorted({p.seq for p in s.breaches()})
         lines.append("  - %s the contract of docs/records.md (%s): the log cannot prove a pass"

@@ -14,6 +14,7 @@ the display, PPM or PNG by FILE's extension, then has QEMU quit. QEMU runs witho
 a screendump of every page of QR codes the kernel then shows instead (tools/qemu_photos.py).
 """
 
+import contextlib
 import json
 import os
 import re
@@ -31,17 +32,31 @@ QEMU = "qemu-system-x86_64"
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 
-# How the kernel can be started. "kernel" uses QEMU's own multiboot1 loader (fastest, takes a
-# command line); the others boot an image through real firmware and GRUB.
+# How the kernel can be started, in words that follow the file booted (booting()). "kernel" uses
+# QEMU's own multiboot1 loader (fastest, takes a command line); the others boot an image (the ISO,
+# or the native UEFI loader's FAT image) through real firmware.
 BOOT_WAYS = {
-    "kernel": "qemu -kernel (multiboot1, SeaBIOS)",
-    "seabios-cd": "ISO as a CD-ROM under SeaBIOS (legacy BIOS)",
-    "seabios-usb": "ISO written raw to a USB stick (xHCI usb-storage) under SeaBIOS",
-    "seabios-disk": "ISO as a plain hard disk under SeaBIOS",
-    "ovmf-cd": "ISO as a CD-ROM under OVMF (UEFI)",
-    "ovmf-usb": "ISO written raw to a USB stick (xHCI usb-storage) under OVMF (UEFI)",
-    "ovmf-disk": "an image as a plain hard disk under OVMF (UEFI)",
+    "kernel": "through qemu -kernel (multiboot1, SeaBIOS)",
+    "seabios-cd": "as a CD-ROM under SeaBIOS (legacy BIOS)",
+    "seabios-usb": "written raw to a USB stick (xHCI usb-storage) under SeaBIOS",
+    "seabios-disk": "as a plain hard disk under SeaBIOS",
+    "ovmf-cd": "as a CD-ROM under OVMF (UEFI)",
+    "ovmf-usb": "written raw to a USB stick (xHCI usb-storage) under OVMF (UEFI)",
+    "ovmf-disk": "as a plain hard disk under OVMF (UEFI)",
 }
+
+
+def shown_path(path):
+    """A path as a person finds it again: relative to the current folder when it is inside it,
+    else absolute (not ../../tmp/...)."""
+    relative = os.path.relpath(path)
+    return os.path.abspath(path) if relative.split(os.sep)[0] == os.pardir else relative
+
+
+def booting(way, path):
+    """What boots and how: 'build/pmu-testkernel.iso as a CD-ROM under OVMF (UEFI)'."""
+    return "%s %s" % (shown_path(path), BOOT_WAYS[way])
+
 
 END_RE = re.compile(rb'@\d+ [0-9a-f]{8} \{"type":"end"')
 GRUB_MENU_RE = re.compile(rb"highlighted entry will be executed automatically|"
@@ -257,12 +272,7 @@ def _take_screendump(proc, result, halted, socket_path, path):
     try:
         if os.path.exists(path):
             os.unlink(path)
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(10)
-            sock.connect(socket_path)
-            channel = sock.makefile("rw", encoding="utf-8")
-            channel.readline()  # the greeting
-            _qmp(channel, "qmp_capabilities")
+        with _qmp_session(socket_path, 10) as channel:
             _qmp(channel, "screendump", filename=os.path.abspath(path),
                  format="png" if path.endswith(".png") else "ppm")
             result.screendump = path
@@ -293,13 +303,7 @@ def _take_photos(proc, result, data, log, echo, deadline, socket_path, directory
                 echo(chunk)
 
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(30)
-            sock.connect(socket_path)
-            channel = sock.makefile("rw", encoding="utf-8")
-            channel.readline()  # the greeting
-            _qmp(channel, "qmp_capabilities")
-
+        with _qmp_session(socket_path, 30) as channel:
             def screendump(path):
                 _qmp(channel, "screendump", filename=os.path.abspath(path), format="png")
 
@@ -308,6 +312,19 @@ def _take_photos(proc, result, data, log, echo, deadline, socket_path, directory
     except (OSError, ValueError, RuntimeError) as e:
         result.photos = qemu_photos.Photos()
         result.photos.error = "QMP: %s: %s" % (type(e).__name__, e)
+
+
+@contextlib.contextmanager
+def _qmp_session(socket_path, timeout):
+    """A QMP channel on QEMU's socket, past the greeting and in command mode (QMP's
+    capabilities negotiation); closed on leaving."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(socket_path)
+        with sock.makefile("rw", encoding="utf-8") as channel:
+            channel.readline()  # the greeting
+            _qmp(channel, "qmp_capabilities")
+            yield channel
 
 
 def _qmp(channel, command_name, **arguments):

@@ -14,7 +14,7 @@ import re
 import time
 
 ON_RE = re.compile(rb"qr: page (\d+) of (\d+) on the screen\r?\n")
-MADE_RE = re.compile(rb"qr: (\d+) codes on (\d+) pages of \d+ records[^\r\n]*")
+MADE_RE = re.compile(rb"qr: (\d+) codes? on (\d+) pages? of \d+ records?[^\r\n]*")
 NONE_RE = re.compile(rb"no QR codes of the records: ([^\r\n]*)\r?\n")
 NOTE_RE = re.compile(rb"qr: not in the codes: ([^\r\n]*)\r?\n")
 

@@ -71,7 +71,7 @@ GRIDS = ((1, 1), (2, 1), (3, 1), (2, 2))
 # (issue 19); the survey's photos of smaller codes at 3 pixels do decode, with less margin.
 MODULE_PX = (4, 5, 6)
 VERSION_MIN = 10  # smaller codes hold too few records (a boot record deflates to 300 bytes)
-MADE_RE = re.compile(r"qr: (\d+) codes on (\d+) pages of (\d+) records")
+MADE_RE = re.compile(r"qr: (\d+) codes? on (\d+) pages? of (\d+) records?")
 
 
 class Shape:

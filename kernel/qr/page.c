@@ -84,9 +84,20 @@ static void codes_words(char *buf, size_t size, const struct qr_page_facts *f)
 				f->last == f->first + 1 ? "and" : "to", f->last, f->total);
 }
 
+/* "records @120 to @185 (66)", "record @408". */
+static void records_words(char *buf, size_t size, const struct qr_page_facts *f)
+{
+	if (f->records == 1)
+		format_snprintf(buf, size, "record @%llu", (unsigned long long)f->first_seq);
+	else
+		format_snprintf(buf, size, "records @%llu to @%llu (%u)",
+				(unsigned long long)f->first_seq, (unsigned long long)f->last_seq,
+				f->records);
+}
+
 void qr_page_text(const struct qr_page_facts *f, unsigned columns, struct qr_page_text *t)
 {
-	char buf[512], codes[64];
+	char buf[512], codes[64], records[80];
 
 	if (columns > QR_PAGE_COLUMNS_MAX)
 		columns = QR_PAGE_COLUMNS_MAX;
@@ -94,11 +105,10 @@ void qr_page_text(const struct qr_page_facts *f, unsigned columns, struct qr_pag
 	codes_words(codes, sizeof(codes), f);
 	format_snprintf(buf, sizeof(buf), "page %u of %u: %s", f->page, f->pages, codes);
 	paragraph(t, columns / 2, buf);
-	format_snprintf(
-		buf, sizeof(buf), "pmu-testkernel, run %08x: %s%s%s%s; records @%llu to @%llu (%u)",
-		f->run_id, f->pass ? "PASS" : "FAIL", f->caveat ? " (" : "",
-		f->caveat ? f->caveat : "", f->caveat ? ")" : "", (unsigned long long)f->first_seq,
-		(unsigned long long)f->last_seq, f->records);
+	records_words(records, sizeof(records), f);
+	format_snprintf(buf, sizeof(buf), "pmu-testkernel, run %08x: %s%s%s%s; %s", f->run_id,
+			f->pass ? "PASS" : "FAIL", f->caveat ? " (" : "",
+			f->caveat ? f->caveat : "", f->caveat ? ")" : "", records);
 	paragraph(t, columns, buf);
 	paragraph(t, columns,
 		  "Film the screen until every page has gone by (or photograph every page), then "

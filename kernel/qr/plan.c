@@ -11,12 +11,12 @@
  * whose photos survive, the one with the fewest pages, then the most records kept, the largest
  * modules, the fewest codes a page, the smallest version. docs/qr-codes.md has the figures. */
 const struct qr_plan qr_plans[] = {
-	{ 1920, 1080, { .version = 27, .module_px = 4, .columns = 3, .rows = 1 } }, /* 5 pages */
-	{ 1366, 768, { .version = 26, .module_px = 4, .columns = 2, .rows = 1 } },  /* 8 */
-	{ 1280, 800, { .version = 26, .module_px = 4, .columns = 2, .rows = 1 } },  /* 8 */
-	{ 1024, 768, { .version = 22, .module_px = 4, .columns = 2, .rows = 1 } },  /* 11 */
-	{ 800, 600, { .version = 23, .module_px = 4, .columns = 1, .rows = 1 } },   /* 20 */
-	{ 640, 480, { .version = 17, .module_px = 4, .columns = 1, .rows = 1 } }, /* 30: the cut */
+	{ 1920, 1080, { .version = 27, .module_px = 4, .columns = 3, .rows = 1 } },
+	{ 1366, 768, { .version = 26, .module_px = 4, .columns = 2, .rows = 1 } },
+	{ 1280, 800, { .version = 26, .module_px = 4, .columns = 2, .rows = 1 } },
+	{ 1024, 768, { .version = 22, .module_px = 4, .columns = 2, .rows = 1 } },
+	{ 800, 600, { .version = 23, .module_px = 4, .columns = 1, .rows = 1 } },
+	{ 640, 480, { .version = 17, .module_px = 4, .columns = 1, .rows = 1 } },
 };
 const unsigned qr_plan_count = sizeof(qr_plans) / sizeof(qr_plans[0]);
 

@@ -189,6 +189,35 @@ static void test_text(void **state)
 			     "pmu-testkernel, run 1a2b3c4d: FAIL (model PMU: nothing measured); "
 			     "records @120 to @185 (66)"));
 	assert_true(has_line(&t, "Next, in 2.5 s: the summary, then page 1."));
+	/* A code of one record: singular words. */
+	f.first_seq = f.last_seq = 408;
+	f.records = 1;
+	qr_page_text(&f, 160, &t);
+	assert_true(has_line(&t,
+			     "pmu-testkernel, run 1a2b3c4d: FAIL (model PMU: nothing measured); "
+			     "record @408"));
+}
+
+/* What a job made, in the kernel's serial line: plural only where more than one. */
+static void test_job_words(void **state)
+{
+	(void)state;
+	static struct qr_job job;
+	char buf[96];
+
+	job.codes = 16;
+	job.per_page = 2;
+	job.kept = 409;
+	qr_job_words(&job, buf, sizeof(buf));
+	assert_string_equal(buf, "16 codes on 8 pages of 409 records");
+	job.codes = 1;
+	job.per_page = 1;
+	job.kept = 8;
+	qr_job_words(&job, buf, sizeof(buf));
+	assert_string_equal(buf, "1 code on 1 page of 8 records");
+	job.kept = 1;
+	qr_job_words(&job, buf, sizeof(buf));
+	assert_string_equal(buf, "1 code on 1 page of 1 record");
 }
 
 /* Pixel (x, y) of a framebuffer in memory, x8r8g8b8: black 0, white 0xffffff. */
@@ -276,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_layouts_are_sound),
 		cmocka_unit_test(test_layout_two_codes),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_job_words),
 		cmocka_unit_test(test_page_drawn),
 		cmocka_unit_test(test_capacity_against_iso_table),
 	};

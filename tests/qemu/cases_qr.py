@@ -21,6 +21,7 @@ import subprocess
 from PIL import Image, ImageDraw
 
 import pmu_photos
+from pmu_format import plural
 import qr_photo
 from qemu_boot import PAIR
 from tests.qemu.cases_screen import screen_is
@@ -104,7 +105,9 @@ def same_verdict_table(result, stream):
     with open(log, "w") as f:
         f.write(result.log)
     status_serial, serial = pmu_report(work, log)
-    status_photos, from_photos = pmu_report(work, "--from-photos", *photos.files)
+    # The folder of pages, as a person passes it.
+    status_photos, from_photos = pmu_report(work, "--from-photos",
+                                            os.path.dirname(photos.files[0]))
     assert status_photos == status_serial, "exit status %d from the photos, %d from the " \
         "serial log:\n%s" % (status_photos, status_serial, from_photos[-3000:])
     assert from_summary(from_photos) == from_summary(serial), \
@@ -117,7 +120,7 @@ def pages_at_most(limit):
         photos = photos_of(result)
         assert photos.total <= limit, "the suite's %d records took %d pages, more than %d" % (
             len(stream.records), photos.total, limit)
-        return "%d codes on %d pages" % (photos.codes, photos.total)
+        return "%s on %s" % (plural(photos.codes, "code"), plural(photos.total, "page"))
     return check
 
 

@@ -66,6 +66,15 @@ class Capture(unittest.TestCase):
                          ["page-01-of-03.png", "page-02-of-03.png", "page-03-of-03.png"])
         self.assertEqual(photos.missing(), [])
 
+    def test_one_code_on_one_page(self):
+        made = (b"qr: 1 code on 1 page of 18 records (numbers 0 to 17) made in 140 ms: run "
+                b"49cd83d5, 2 a page, version 22 or less at 4 pixels a module, 700 deflated "
+                b"bytes a code, 6 compressions\r\n")
+        photos = self.capture([made, b"qr: page 1 of 1 on the screen\r\n",
+                               b"qr: page 1 of 1 off the screen\r\n"])
+        self.assertIsNone(photos.error)
+        self.assertEqual((photos.codes, photos.total, len(photos.files)), (1, 1, 1))
+
     def test_a_page_that_changed_is_taken_again(self):
         photos = self.capture([MADE, on(1), off(1) + on(2), off(2) + on(3), off(3),
                                on(1), off(1) + on(2), off(2)], late=[2])

@@ -212,7 +212,7 @@ class RecordsOffTheContract(unittest.TestCase):
         log.drop(5)
         r = self.report(log)
         self.assertEqual(r.exit_code, pmu_model.EXIT_DAMAGED)
-        self.assertIn("DAMAGED: 1 problem(s)", self.text)
+        self.assertIn("DAMAGED: 1 problem;", self.text)
         self.assertIn("  NOT TO CONTRACT: 1 record breaks docs/records.md (1 problem)",
                       self.text)
         self.assertIn("record @%d (count): no key raw (line" % seq, self.text)

@@ -8,14 +8,19 @@ QEMU cases (tests/qemu/cases_qr.py)."""
 
 import json
 import os
+import shutil
+import subprocess
+import unittest
 import zlib
 
 from PIL import Image
 
 from reporttest import TempDirCase
 import logfixture
+import pmu_model
 import pmu_photos
 import pmu_records
+import pmu_text
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 
@@ -143,7 +148,7 @@ class Assembly(TempDirCase):
         self.assertEqual(a.log, want)
         stream = pmu_records.parse(a.log)
         self.assertEqual(stream.problems, [])
-        self.assertEqual(a.summary()[:2], ["Photos: 3 picture(s), %d code(s) read" % (
+        self.assertEqual(a.summary()[:2], ["Photos: 3 pictures, %d codes read" % (
             len(codes) + 3), "  run 1a2b3c4d: %d of %d codes" % (len(codes), len(codes))])
 
     def test_old_codes_give_the_serial_records(self):
@@ -190,7 +195,7 @@ class Assembly(TempDirCase):
         self.assertEqual(a.run_id, 0x1A2B3C4D)
         self.assertEqual(a.missing(), [])
         text = "\n".join(a.summary())
-        self.assertIn("1 code(s) of another run (00000099) ignored: b.png", text)
+        self.assertIn("1 code of another run (00000099) ignored: b.png", text)
         self.assertIn("c.png: code 1 differs from the one in a.png: ignored", text)
         self.assertIn("d.png: a code ignored: its CRC does not match", text)
         self.assertIn("e.png: no QR code found", text)
@@ -201,11 +206,170 @@ class Assembly(TempDirCase):
         a = pmu_photos.assemble([("p.png", [code(5, 1, 1, lines, flags=1)])])
         self.assertEqual(a.notes, ["left out to fit 30 codes: 10 of 40 count records"])
         self.assertEqual([r.seq for r in pmu_records.parse(a.log).records], [0, 1, 9])
-        self.assertIn("  run 00000005: 1 of 1 codes (the kernel left records out to fit the "
-                      "screen)", a.summary())
+        self.assertEqual(a.summary()[:2], [
+            "Photos: 1 picture, 1 code read",
+            "  run 00000005: 1 of 1 code (the kernel left records out to fit the screen)"])
+
+
+def qrencode(text, path):
+    """A picture of one code as Debian's qrencode writes it: a palette PNG whose palette has
+    transparency (what Pillow warns about when it is converted carelessly)."""
+    subprocess.run(["qrencode", "-l", "M", "-s", "4", "-o", path, text], check=True)
+    return path
+
+
+QRENCODE = shutil.which("qrencode") is not None
+
+
+def cut_codes(log, per_code=6, flags=pmu_photos.FLAG_LEFT_OUT):
+    """The codes of a log whose every other count record the kernel left out (the priority cut:
+    the flag, the note in the first code), and the numbers left out."""
+    records = records_of(log)
+    counts = [seq for seq, body in records if '"type":"count"' in body]
+    dropped = counts[::2]
+    kept = [(seq, body) for seq, body in records if seq not in set(dropped)]
+    note = "#left out to fit 30 codes: %d of %d count records (the serial log has every " \
+        "record)" % (len(dropped), len(counts))
+    # The first code ends where the first record was left out: the cut falls between two codes
+    # as well as inside them.
+    jump = next(i for i in range(1, len(kept)) if kept[i][0] != kept[i - 1][0] + 1)
+    groups = [kept[:jump]] + [kept[i:i + per_code] for i in range(jump, len(kept), per_code)]
+    return [code(7, k + 1, len(groups), ([note] if k == 0 else []) + chunk_lines(g),
+                 flags=flags, per_page=2) for k, g in enumerate(groups)], dropped
+
+
+class WhatIsNotThere(TempDirCase):
+    def test_the_priority_cut_is_left_out_not_lost(self):
+        codes, dropped = cut_codes(logfixture.suite())
+        a = pmu_photos.assemble([("p.png", codes)])
+        self.assertEqual(a.missing(), [])
+        stream = pmu_records.parse(a.log, a)
+        self.assertEqual(stream.problems, [])
+        self.assertEqual([n for first, last in stream.left_out for n in range(first, last + 1)],
+                         dropped)
+        self.assertEqual(stream.lost_spans(), [])
+        report = pmu_model.build(stream, source="photos")
+        self.assertEqual((report.exit_code, report.result), (pmu_model.EXIT_OK, "pass"))
+        text = pmu_text.render_text(report)
+        self.assertNotIn("DAMAGED", text)
+        self.assertIn("  intact: every record the codes carry, from @0 to the end record", text)
+        self.assertIn("  left out by the kernel to fit its QR codes, not lost: %s (%d records); "
+                      "it says: left out to fit 30 codes: %d of" % (
+                          pmu_records.fmt_spans(stream.left_out), len(dropped), len(dropped)),
+                      text)
+        self.assertIn("Overall: PASS (model PMU: nothing measured). 7 verdicts: 7 pass, 0 fail, "
+                      "0 skip. Log intact, %d records left out by the kernel. Exit status 0."
+                      % len(dropped), text)
+        # Without the flag the codes do not say that records were left out: a jump is damage.
+        plain = pmu_photos.assemble([("p.png", cut_codes(logfixture.suite(), flags=0)[0])])
+        stream = pmu_records.parse(plain.log, plain)
+        self.assertEqual(stream.left_out, [])
+        self.assertEqual(pmu_model.build(stream).exit_code, pmu_model.EXIT_DAMAGED)
+
+    def test_missing_records_are_cited_by_the_code_that_held_them(self):
+        log = logfixture.suite()
+        codes = codes_of(log, 5, per_page=2)
+        total, pages = len(codes), (len(codes) + 1) // 2
+        a = pmu_photos.assemble([("p.png", codes[:3] + codes[4:-2])])
+        stream = pmu_records.parse(a.log, a)
+        gaps = [p for p in stream.problems if p.kind == "gap"]
+        self.assertEqual([(p.place, p.detail) for p in gaps], [
+            ("code 4", "missing @15-@19: code 4 of %d (page 2 of %d), not read" % (total,
+                                                                                  pages))])
+        end = [p for p in stream.problems if p.kind == "no_end"][0]
+        last_pages = sorted({(n - 1) // 2 + 1 for n in (total - 1, total)})
+        self.assertEqual(end.place, "codes %d-%d" % (total - 1, total))
+        self.assertTrue(end.detail.endswith(
+            "; the rest: codes %d and %d of %d (%s of %d), not read" % (
+                total - 1, total, total, "page %d" % last_pages[0] if len(last_pages) == 1
+                else "pages %d and %d" % tuple(last_pages), pages)), end.detail)
+        text = pmu_text.render_text(pmu_model.build(stream))
+        self.assertNotIn(" on line ", text)
+        self.assertRegex(text, r"\n  code 4 +@15-@19 +lost +missing @15-@19: code 4 of ")
+        # Code 1 not read: the first records, before any code read.
+        a = pmu_photos.assemble([("p.png", codes[1:])])
+        first = pmu_records.parse(a.log, a).problems[0]
+        self.assertEqual((first.place, first.detail), (
+            "code 1", "missing @0-@4: code 1 of %d (page 1 of %d), not read" % (total, pages)))
+        # A serial log's gap still names its lines.
+        self.assertIn(" on line ", pmu_records.parse(a.log).problems[0].detail)
 
 
 class CommandLine(TempDirCase):
+    def test_pictures_of_a_folder(self):
+        for name in ("b.PNG", "a.jpg", "notes.txt", ".hidden.png~", "c.mp4"):
+            with open(os.path.join(self.tmp, name), "w") as f:
+                f.write("x")
+        os.makedirs(os.path.join(self.tmp, "d.png"))
+        self.assertEqual([os.path.basename(p) for p in pmu_photos.pictures(self.tmp)],
+                         ["a.jpg", "b.PNG", "c.mp4"])
+        self.assertEqual(pmu_photos.files_of(["x.jpg", self.tmp, "y.mov"]),
+                         ["x.jpg"] + pmu_photos.pictures(self.tmp) + ["y.mov"])
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        with self.assertRaisesRegex(pmu_photos.PhotoError, "empty: a folder without pictures"):
+            pmu_photos.files_of([empty])
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_a_folder_of_photos(self):
+        log = logfixture.suite()
+        photos = os.path.join(self.tmp, "photos")
+        os.makedirs(photos)
+        codes = codes_of(log, 8)
+        for k, text in enumerate(codes):
+            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        with open(os.path.join(photos, "notes.txt"), "w") as f:
+            f.write("taken with the phone\n")
+        saved = os.path.join(self.tmp, "saved.log")
+        run = self.run_tool("--csv", "--from-photos", photos, "--save-log", saved)
+        self.assertEqual(run.code, 0, run.stdout[-2000:] + run.stderr)
+        self.assertIn("Photos: %d pictures, %d codes read" % (len(codes), len(codes)),
+                      run.stdout)
+        with open(saved) as f:
+            self.assertEqual(f.read(), "".join(line.text + "\n" for line in log.lines
+                                               if line.seq is not None))
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        run = self.run_tool("--from-photos", empty)
+        self.assertEqual(run.code, 2)
+        self.assertIn("empty: a folder without pictures or videos", run.stderr)
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_a_cut_and_a_code_not_read(self):
+        codes, dropped = cut_codes(logfixture.suite(), per_code=20)
+        photos = os.path.join(self.tmp, "photos")
+        os.makedirs(photos)
+        for k, text in enumerate(codes):
+            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        run = self.run_tool("--csv", "--from-photos", photos)
+        self.assertEqual(run.code, 0, run.stdout[-3000:] + run.stderr)
+        self.assertIn("Log intact, %d records left out by the kernel. Exit status 0."
+                      % len(dropped), run.stdout)
+        os.unlink(os.path.join(photos, "IMG_0002.png"))
+        run = self.run_tool("--csv", "--from-photos", photos)
+        self.assertEqual(run.code, 3, run.stdout[-3000:] + run.stderr)
+        self.assertRegex(run.stdout, r"\n  code 2 +@\d+-@\d+ +lost +missing @\d+-@\d+: code 2 "
+                                     r"of %d \(page 1 of %d\), not read\n" % (
+                                         len(codes), (len(codes) + 1) // 2))
+        self.assertNotIn(" on line ", run.stdout)
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_a_palette_picture_is_read_without_a_warning(self):
+        log = logfixture.suite()
+        picture = qrencode(codes_of(log, 1000)[0], os.path.join(self.tmp, "code.png"))
+        with Image.open(picture) as image:
+            self.assertEqual((image.mode, "transparency" in image.info), ("P", True))
+        run = self.run_tool("--csv", "--from-photos", picture)
+        self.assertEqual(run.code, 0, run.stdout[-2000:] + run.stderr)
+        self.assertEqual(run.stderr, "")
+        # A code drawn as black on clear (its light modules transparent black) is read as it
+        # shows on a white page, not as the black its colour channels alone give.
+        clear = os.path.join(self.tmp, "clear.png")
+        with Image.open(picture) as image:
+            dark = image.convert("RGBA").convert("L").point(lambda v: 255 - v)
+        Image.merge("RGBA", (Image.new("L", dark.size, 0),) * 3 + (dark,)).save(clear)
+        self.assertEqual(pmu_photos.codes_in(clear), pmu_photos.codes_in(picture))
+
     def test_neither_or_both_sources(self):
         self.assertEqual(self.run_tool().code, 2)
         log = self.write_log(logfixture.suite())

@@ -3,10 +3,14 @@ read back as people take them (issue 25): every plan of the screens' table (kern
 survives the photos tools/qr-measure takes of its pages (each decoder alone at 8% keystone turned
 either way; one of them at least in the lamp, the small photo, 2% and 5%); a video of the pages
 gives the log back record for record; pmu_photos reads with zxing-cpp and falls back to zbar, and
-with either alone. The QEMU cases (tests/qemu/cases_qr.py) do the same with the screendumps of
-real runs."""
+with either alone; docs/qr-codes.md's table of pages per screen size is the kernel's table, its
+measured ranges of pages follow from its ranges of codes, and 1280x800 takes no more than issue
+19's 11 pages. The QEMU cases (tests/qemu/cases_qr.py) do the same with the screendumps of real
+runs."""
 
+import math
 import os
+import re
 import unittest
 
 from PIL import Image
@@ -19,6 +23,51 @@ import qr_photo
 
 NEEDED = pmu_photos.zxing_available() and pmu_photos.zbar_available() and \
     qr_photo.ffmpeg_available()
+
+
+DOC = os.path.join(qr_measure.TOP, "docs", "qr-codes.md")
+PAGES_MAX = 30              # kernel/qr/plan.h, QR_PAGES_MAX: more, and the priority cut
+ISSUE_19_PAGES = 11         # issue 25: the default suite at 1280x800 on no more pages than this
+ROW_RE = re.compile(r"^\| (\d+)x(\d+) \| (\d+) \| (\d+) \| (\d+) pixels \| (\d+)(?:-(\d+))? codes, "
+                    r"(\d+)(?:-(\d+))? pages[,( ]")
+
+
+def range_of(low, high):
+    return int(low), int(high or low)
+
+
+class PlanTableInDocs(TempDirCase):
+    """docs/qr-codes.md's table of pages per screen size against the kernel's plans: the same
+    screens and shapes, in order; each measured range of pages follows from its range of codes;
+    the default suite at 1280x800 on no more pages than issue 19's codes took."""
+
+    @classmethod
+    def setUpClass(cls):
+        qr_measure.build_qr_pages()
+
+    def rows(self):
+        with open(DOC) as f:
+            text = f.read()
+        table = text[text.index("## Pages per screen size"):text.index("## Filming")]
+        return [ROW_RE.match(line) for line in table.splitlines()
+                if re.match(r"^\| \d+x\d+ \|", line)]
+
+    def test_the_table_is_the_kernels(self):
+        rows = self.rows()
+        self.assertNotIn(None, rows, "a row of the table that this test cannot read")
+        self.assertEqual([tuple(int(m.group(i)) for i in range(1, 6)) for m in rows],
+                         [(w, h, s.per_page(), s.version, s.module_px)
+                          for w, h, s in qr_measure.plans()])
+
+    def test_pages_follow_from_codes(self):
+        for m in self.rows():
+            screen, per_page = "%sx%s" % m.group(1, 2), int(m.group(3))
+            codes, pages = range_of(*m.group(6, 7)), range_of(*m.group(8, 9))
+            self.assertLessEqual(codes[0], codes[1], screen)
+            self.assertEqual(pages, tuple(min(PAGES_MAX, math.ceil(c / per_page))
+                                          for c in codes), screen)
+            if screen == "1280x800":
+                self.assertLessEqual(pages[1], ISSUE_19_PAGES)
 
 
 def log_lines(log):
@@ -57,7 +106,7 @@ class Pages(TempDirCase):
         self.assertEqual(a.missing(), [], a.summary())
         self.assertEqual(a.log, log_lines(log))
         self.assertEqual(a.videos[0][2], codes)
-        self.assertIn("Photos: 0 picture(s), 1 video(s), %d code(s) read" % codes, a.summary())
+        self.assertIn("Photos: 0 pictures, 1 video, %d codes read" % codes, a.summary())
         # Its pages alone, a page left out: the codes of that page are named with it.
         a = pmu_photos.read_photos(pages[:1] + pages[2:])
         per_page = pmu_photos.parse_code(pmu_photos.codes_in(pages[0])[0]).per_page

@@ -223,6 +223,35 @@ class ExitStatus(unittest.TestCase):
         log.drop(5)
         self.assertEqual(build(log).exit_code, pmu_model.EXIT_DAMAGED)
 
+    def test_overall_result_follows_the_verdicts_and_the_end_record(self):
+        def overall(log):
+            r = build(log)
+            line = [x for x in pmu_text.render_text(r).splitlines()
+                    if x.startswith("Overall:")][0]
+            return r.result, line
+        # A record lost, no verdict failed, the end record says pass: PASS, the log DAMAGED.
+        log = logfixture.suite()
+        log.drop(5)
+        self.assertEqual(overall(log), ("pass", "Overall: PASS (model PMU: nothing measured). "
+                                        "7 verdicts: 7 pass, 0 fail, 0 skip. Log DAMAGED. Exit "
+                                        "status 3."))
+        self.assertIn("the tables lack what was lost", pmu_text.render_text(build(log)))
+        # A verdict failed: FAIL, damaged or not.
+        log = with_verdict("fail")
+        log.drop(5)
+        self.assertEqual(overall(log)[0], "fail")
+        self.assertIn("Overall: FAIL (model PMU: nothing measured). 7 verdicts: 6 pass, 1 fail",
+                      overall(log)[1])
+        # No end record and no verdict failed: the result is not known.
+        log = logfixture.suite()
+        log.cut_before(log.seq_of("end"))
+        result, line = overall(log)
+        self.assertIsNone(result)
+        self.assertTrue(line.startswith("Overall: UNKNOWN (no end record; model PMU: nothing "
+                                        "measured). 7 verdicts: 7 pass, 0 fail"), line)
+        self.assertIn("without its end record the run's result is unknown",
+                      pmu_text.render_text(build(log)))
+
     def test_truncated_log_is_damaged(self):
         log = logfixture.suite()
         log.cut_before(log.seq_of("verdict", exp="xsu-hk-vs-greedy"))
@@ -247,7 +276,7 @@ class DamagedLogReport(unittest.TestCase):
         log.flip_crc(20)
         log.cut(70, 30)
         text = pmu_text.render_text(build(log, newline="\r\n", ansi=True))
-        self.assertIn("DAMAGED: 4 problem(s)", text)
+        self.assertIn("DAMAGED: 4 problems;", text)
         self.assertRegex(text, r"line +%d +@10 +lost +missing @10 \(between @9 on line %d and "
                          r"@11 on line %d\)" % (lost_between[1], lost_between[0],
                                                 lost_between[1]))

@@ -249,9 +249,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int failed = draw_pages(job, &layout, pass, o.dir, pixels, w, h);
-	printf("qr: %u codes on %u pages of %llu records: %u a page, version %d or less at %u "
-	       "pixels a module, %u deflated bytes a code, %u compressions\n",
-	       job->codes, qr_pages(job), (unsigned long long)job->kept, job->per_page,
-	       job->version, shape->module_px, (unsigned)job->capacity, job->probes);
+	char made[96];
+	qr_job_words(job, made, sizeof(made));
+	printf("qr: %s: %u a page, version %d or less at %u pixels a module, %u deflated bytes a "
+	       "code, %u compressions\n",
+	       made, job->per_page, job->version, shape->module_px, (unsigned)job->capacity,
+	       job->probes);
 	return failed;
 }
