@@ -43,6 +43,9 @@ void idt_init(void)
 {
 	for (unsigned v = 0; v < 256; v++)
 		set_gate(v, 0, 0);
+	/* INT3 (and INT 3) from CPL 3 raises #BP, as Linux's IDT has it (a system gate): with DPL 0
+	 * the gate itself would refuse it with #GP (SDM vol. 3A, 6.12.1.1). */
+	set_gate(VECTOR_BREAKPOINT, 0, 1);
 	set_gate(VECTOR_DOUBLE_FAULT, IST_DOUBLE_FAULT, 0);
 	set_gate(VECTOR_NMI, IST_NMI, 0);
 	set_gate(VECTOR_MACHINE_CHECK, IST_MACHINE_CHECK, 0);

@@ -14,6 +14,7 @@
 typedef void (*trap_handler)(struct trap_frame *frame);
 
 #define VECTOR_NMI 2
+#define VECTOR_BREAKPOINT 3
 #define VECTOR_INVALID_OPCODE 6
 #define VECTOR_DOUBLE_FAULT 8
 #define VECTOR_GENERAL_PROTECTION 13

@@ -116,6 +116,17 @@ bool event_table_match(const struct uarch *u, const struct pmu_event *e, struct 
 	return false;
 }
 
+bool event_table_has(const struct uarch *u, uint8_t event, uint8_t umask)
+{
+	struct event_iter it;
+	struct event_info info;
+
+	for (event_iter_start(&it, u); event_iter_next(&it, &info);)
+		if (info.event == event && info.umask == umask)
+			return true;
+	return false;
+}
+
 void event_info_to_event(const struct event_info *info, struct pmu_event *e)
 {
 	e->event = info->event;

@@ -67,6 +67,14 @@ bool event_table_find(const struct uarch *u, const char *name, size_t len, struc
  * mask, cmask, inv, edge, any). */
 bool event_table_match(const struct uarch *u, const struct pmu_event *e, struct event_info *info);
 
+/*
+ * Whether Intel's data of u's part lists an event of this event select and unit mask (whatever its
+ * counter mask, inv, edge and AnyThread: nanoBench's configs write those as modifiers of the
+ * same code). False also when u has no imported names (event_table_source() is NULL): ask that
+ * first.
+ */
+bool event_table_has(const struct uarch *u, uint8_t event, uint8_t umask);
+
 /* The selection info names, into e (event, unit mask, cmask, edge, inv, any); the rest of e is
  * left as it is. */
 void event_info_to_event(const struct event_info *info, struct pmu_event *e);

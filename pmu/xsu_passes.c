@@ -106,7 +106,7 @@ void xsu_passes_alone(const struct sched_hooks *hooks, const struct xsu_pass_inp
  * when it comes first, and then alone. which[k] is the k-th candidate's index in the input.
  */
 static unsigned candidates(const struct xsu_pass_input *in, const struct xsu_pass_plan *out,
-			   unsigned t, uint8_t *which)
+			   unsigned t, uint16_t *which)
 {
 	unsigned n = 0;
 
@@ -116,7 +116,7 @@ static unsigned candidates(const struct xsu_pass_input *in, const struct xsu_pas
 		if (out->pass[t][i] >= 0 || !(e->constraint.mask & PMU_GP_MASK(in->gp)) ||
 		    (e->alone && n))
 			continue;
-		which[n++] = (uint8_t)i;
+		which[n++] = (uint16_t)i;
 		if (e->alone)
 			break;
 	}
@@ -126,7 +126,7 @@ static unsigned candidates(const struct xsu_pass_input *in, const struct xsu_pas
 /* Both threads' candidates as the joint scheduler's groups of one event each, worth alike, in
  * list order, thread 0's first. */
 static void joint_input(const struct xsu_pass_input *in, const struct xsu_pass_plan *out,
-			uint8_t which[2][SCHED_MAX_EVENTS], struct core_sched_input *cs)
+			uint16_t which[2][SCHED_MAX_EVENTS], struct core_sched_input *cs)
 {
 	memset(cs, 0, sizeof(*cs));
 	cs->gp = in->gp;
@@ -149,7 +149,7 @@ static void joint_input(const struct xsu_pass_input *in, const struct xsu_pass_p
 static unsigned joint_pass(const struct sched_hooks *hooks, const struct xsu_pass_input *in,
 			   struct xsu_pass_plan *out, unsigned p)
 {
-	uint8_t which[2][SCHED_MAX_EVENTS];
+	uint16_t which[2][SCHED_MAX_EVENTS];
 	struct core_sched_input cs;
 	struct core_sched_result res;
 	unsigned placed = 0;

@@ -42,7 +42,7 @@
 #include "pmu/sched.h"
 #include "pmu/uarch.h"
 
-#define XSU_PASS_MAX_EVENTS 64 /* per thread */
+#define XSU_PASS_MAX_EVENTS 2000 /* per thread: nanoBench's configs hold up to 2,000 */
 #define XSU_PASS_MAX_PASSES (2 * XSU_PASS_MAX_EVENTS)
 
 struct xsu_pass_event {

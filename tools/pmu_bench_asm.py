@@ -5,7 +5,8 @@
 
 Assembly is as nanoBench takes it: statements separated by `;` or new lines, Intel syntax with
 bare register names (`as --64 -msyntax=intel -mnaked-reg`), plus nanoBench's `|n` statement for an
-n-byte NOP (1 <= n <= 15). A label `1:` follows the code, as in nanoBench, so that `jmp 1f` leaves
+n-byte NOP (1 <= n <= 15) and its `n*|x|`, which repeats the statements x n times (no nesting,
+as in nanoBench). A label `1:` follows the code, as in nanoBench, so that `jmp 1f` leaves
 it. Each statement goes on its own line of the source given to `as`, so that an error names the
 statement it is about.
 
@@ -57,6 +58,29 @@ def nop(n):
     return b"\x66" * (n - 9) + b"\x2e" + bytes.fromhex(_NOP_BODY[8])
 
 
+# nanoBench's n*|x|: x repeated n times; x may hold `|n` NOPs, no other bar.
+REPEAT_RE = re.compile(r"(\d*)\*\|((?:\|\s*\d+|[^|])+?)\|")
+MAX_REPEAT = 1000000
+
+
+def repeat(text, option):
+    """The text with every n*|x| written out (n copies of x, each ending with `;`); AsmError
+    for a count out of range, or a repetition inside another."""
+    def one(m):
+        if not m.group(1) or not 1 <= int(m.group(1)) <= MAX_REPEAT:
+            raise AsmError("%s: %s: n*|x| repeats x n times, n from 1 to %d" % (
+                option, m.group(0), MAX_REPEAT))
+        if "*|" in m.group(2) or re.search(r"\d\*\s*$", m.group(2)):
+            raise AsmError("%s: %s: n*|x| does not nest (nor does nanoBench's)" % (
+                option, m.group(0)))
+        return (m.group(2) + ";") * int(m.group(1))
+    out = REPEAT_RE.sub(one, text)
+    if re.search(r"\d*\*\|", out):
+        raise AsmError("%s: an n*|x| without its closing bar, or nested: %s" % (
+            option, re.search(r"\d*\*\|.{0,40}", out).group(0)))
+    return out
+
+
 def statements(text):
     """The statements of the text: split at `;` and new lines outside quotes, blanks dropped."""
     out, current, quote = [], [], None
@@ -99,6 +123,7 @@ def source(text, option):
 
 def assemble(text, option):
     """The machine code of an Intel-syntax text; AsmError naming `option` on any problem."""
+    text = repeat(text, option)
     if not text.strip():
         return b""
     if shutil.which(AS) is None:

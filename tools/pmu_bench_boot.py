@@ -59,9 +59,10 @@ def _need(path, what):
     return path
 
 
-def boot_qemu(bundles, kernel, cpu="Haswell", append="", timeout=120, log=None, echo=None):
-    """Boots the kernel with the bundle files as modules; (qemu_boot.BootResult, the parsed
-    pmu_records.Stream)."""
+def boot_qemu(bundles, kernel, cpu="Haswell", append="", timeout=120, log=None, echo=None,
+              cores=1):
+    """Boots the kernel with the bundle files as modules, on a machine of `cores` cores of two
+    threads each; (qemu_boot.BootResult, the parsed pmu_records.Stream)."""
     _need(kernel, "the kernel")
     if not qemu_boot.qemu_available():
         raise BootError("qemu-system-x86_64 is missing; tools/deps.sh installs it")
@@ -75,7 +76,8 @@ def boot_qemu(bundles, kernel, cpu="Haswell", append="", timeout=120, log=None, 
             shutil.copyfile(src, modules[-1])
         try:
             result = qemu_boot.boot("kernel", kernel, log_path=log, timeout=timeout, cpu=cpu,
-                                    cmdline=cmdline, modules=modules, echo=echo)
+                                    cmdline=cmdline, modules=modules, echo=echo,
+                                    smp="%d,sockets=1,cores=%d,threads=2" % (2 * cores, cores))
         except ValueError as e:
             raise BootError(str(e))
     return result, pmu_records.parse(result.log)

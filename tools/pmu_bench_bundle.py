@@ -15,7 +15,7 @@ import pmu_bench_config
 import pmu_bench_decode
 
 MAGIC = b"PMUBENCH"
-VERSION = 1
+VERSION = 2
 HEADER = struct.Struct("<8sHHIIIII")          # magic, version, header size, total size, crc,
 HEADER_SIZE = HEADER.size                     # sections, table offset, reserved
 SECTION = struct.Struct("<IIII")              # kind, offset, size, count
@@ -49,9 +49,10 @@ MAX_ACCESSES = 15
 AGGREGATES = ("avg", "median", "min", "max")
 XSU_MODES = ("off", "on", "core")
 SIBLINGS = ("none", "code", "work")
-FLAG_BASIC_MODE, FLAG_NO_NORMALIZATION, FLAG_USR, FLAG_OS, FLAG_FIXED_COUNTERS = (
-    1, 2, 4, 8, 16)
-EVENT_KINDS = ("gp", "fixed", "refused")
+# Parameter flags, bit by bit (tests/owncode/bundle.h: BUNDLE_BASIC_MODE ...).
+FLAGS = ("basic_mode", "no_normalization", "usr", "os", "fixed_counters", "range",
+         "remove_empty_events", "verbose", "df", "no_mem")
+EVENT_KINDS = ("gp", "fixed", "refused", "tsc")
 EVENT_ALONE = 0x1
 EVTSEL_ALLOWED = 0xFFFFFFFF & ~((1 << 19) | (1 << 20))   # no PC, no INT (SDM fig. 18-1)
 
@@ -65,11 +66,11 @@ class Params:
 
     FIELDS = ("unroll_count", "loop_count", "n_measurements", "warm_up_count",
               "initial_warm_up_count", "alignment_offset", "aggregate", "xsu", "ring", "sibling",
-              "sibling_work", "basic_mode", "no_normalization", "usr", "os", "fixed_counters")
+              "sibling_work") + FLAGS
     DEFAULTS = dict(unroll_count=1000, loop_count=0, n_measurements=10, warm_up_count=5,
                     initial_warm_up_count=0, alignment_offset=0, aggregate="avg", xsu="on",
-                    ring=3, sibling="none", sibling_work=None, basic_mode=False,
-                    no_normalization=False, usr=True, os=False, fixed_counters=False)
+                    ring=3, sibling="none", sibling_work=None, usr=True,
+                    **{f: False for f in FLAGS if f != "usr"})
 
     def __init__(self, **values):
         unknown = set(values) - set(self.FIELDS)
@@ -129,10 +130,7 @@ class _Strings:
 
 
 def _params_bytes(p, strings):
-    flags = ((FLAG_BASIC_MODE if p.basic_mode else 0) |
-             (FLAG_NO_NORMALIZATION if p.no_normalization else 0) |
-             (FLAG_USR if p.usr else 0) | (FLAG_OS if p.os else 0) |
-             (FLAG_FIXED_COUNTERS if p.fixed_counters else 0))
+    flags = sum(1 << i for i, f in enumerate(FLAGS) if getattr(p, f))
     return PARAMS.pack(p.unroll_count, p.loop_count, p.n_measurements, p.warm_up_count,
                        p.initial_warm_up_count, p.alignment_offset,
                        AGGREGATES.index(p.aggregate), XSU_MODES.index(p.xsu), p.ring,
@@ -281,7 +279,7 @@ def _read_params(found, string):
               (xsu < len(XSU_MODES), "an unknown XSU mode"),
               (ring in (0, 3), "a ring other than 0 and 3"),
               (sibling < len(SIBLINGS), "an unknown kind of sibling"),
-              (flags < 32, "unknown parameter flags"),
+              (flags < 1 << len(FLAGS), "unknown parameter flags"),
               ((work != NONE) == (sibling == 2), "a sibling workload without sibling work, or "
                "the other way round"))
     for ok, reason in checks:
@@ -294,10 +292,8 @@ def _read_params(found, string):
                   warm_up_count=warm, initial_warm_up_count=initial_warm,
                   alignment_offset=offset, aggregate=AGGREGATES[aggregate],
                   xsu=XSU_MODES[xsu], ring=ring, sibling=SIBLINGS[sibling],
-                  sibling_work=work_name, basic_mode=bool(flags & FLAG_BASIC_MODE),
-                  no_normalization=bool(flags & FLAG_NO_NORMALIZATION),
-                  usr=bool(flags & FLAG_USR), os=bool(flags & FLAG_OS),
-                  fixed_counters=bool(flags & FLAG_FIXED_COUNTERS))
+                  sibling_work=work_name,
+                  **{f: bool(flags & 1 << i) for i, f in enumerate(FLAGS)})
 
 
 def _read_events(section, string):
@@ -328,6 +324,8 @@ def _check_event(kind, evtsel, index, ctrl, reason):
     if kind == "fixed" and (evtsel or index > 2 or ctrl > 7 or ctrl == 0):
         raise BundleError("a fixed-counter event with an EVTSEL, a counter above 2 or a bad "
                           "control field")
+    if kind == "tsc" and evtsel:
+        raise BundleError("an RDTSC event with an EVTSEL")
     if kind != "fixed" and (index or ctrl):
         raise BundleError("a counter index or control field on a programmable event")
     if (kind == "refused") != (reason != NONE):

@@ -7,11 +7,19 @@ One event per line, as nanoBench writes them:
     EvtSel.UMASK(.CMSK=n)(.AnyT)(.EDG)(.INV)(.TakenAlone)(.CTR=n) Name
 
 EvtSel and UMASK are hexadecimal (one or two digits, `D0.81`), CMSK and CTR decimal or `0x` hex.
-The name is the rest of the line; without one the event is named by its spec, as nanoBench does.
-A line whose first word starts with `#` is a comment, and so is everything from a word that starts
-with `#` (the convention of the native image's cmdline.txt). Anything else is refused with the
-file, the line and what is accepted: nanoBench ignores what it does not understand, which turns a
-typing error into a count of the wrong event.
+The name is the rest of the line after the first blank (a space or a tab, as nanoBench splits);
+without one the event is named by its spec, as nanoBench does. A line whose first word starts
+with `#` is a comment, and so is everything from a word that starts with `#` (the convention of
+the native image's cmdline.txt); a comment may hold any bytes (nanoBench's own configs have UTF-8
+in theirs), the rest of a line is ASCII. Anything else is refused with the file, the line and
+what is accepted: nanoBench ignores what it does not understand, which turns a typing error into
+a count of the wrong event. Up to 2,000 events, as nanoBench.
+
+nanoBench's configs name the CPUs they are for in their header (`# Applies to processors with
+family-model in {6-3C, 6-45, 6-46}`, or `# Performance monitoring events for ...` for the older
+ones and AMD's): a config for CPUs this kernel has no tables for (pmu/uarch_tables.c: Sandy Bridge
+to Skylake and their server parts, and Ice Lake, whose counters it drives) is refused naming the
+CPU, and so is an AMD event select (three hex digits).
 
 nanoBench's `.MSR_3F6H=`, `.MSR_PF=`, `.MSR_RSP0=` and `.MSR_RSP1=` need MSRs this kernel does not
 program (the load-latency threshold of PEBS, the front-end PEBS events, the two offcore response
@@ -20,6 +28,7 @@ it still appears in the output without a value (issue 18: every event of a confi
 `.CTR=n` restriction is carried to the kernel as a counter mask.
 """
 
+import os
 import re
 
 # IA32_PERFEVTSELx (SDM vol. 3B, 18.2.1.1, figure 18-1).
@@ -42,8 +51,9 @@ FIXED_NAMES = ("Instructions retired", "Core cycles", "Reference cycles")
 # GP counters a .CTR= may name: IA32_PMC0-7 (8 per core with HT off, 4 per thread with HT on).
 MAX_GP_COUNTERS = 8
 ANY_COUNTER = 0xFF
-# Events per thread a bundle may hold (tests/owncode/bundle.h: BUNDLE_MAX_EVENTS).
-MAX_EVENTS = 64
+# Events per thread a bundle may hold (tests/owncode/bundle.h: BUNDLE_MAX_EVENTS): nanoBench's
+# pfc_configs[] holds 2,000.
+MAX_EVENTS = 2000
 # Names and specs go into records of at most 4096 bytes (docs/records.md): keep them short.
 MAX_NAME = 100
 
@@ -101,10 +111,12 @@ class Event:
 
 
 def fixed_events(usr, os_):
-    """The three fixed-counter events of -fixed_counters, counting at the chosen levels."""
+    """The events of -fixed_counters, as nanoBench prints them: RDTSC (the TSC between the reads),
+    then the three fixed counters, counting at the chosen levels."""
     ctrl = (FIXED_CTRL_USR if usr else 0) | (FIXED_CTRL_OS if os_ else 0)
-    return [Event("fixed%d" % i, FIXED_NAMES[i], kind="fixed", fixed_index=i, fixed_ctrl=ctrl)
-            for i in range(len(FIXED_NAMES))]
+    return [Event("rdtsc", "RDTSC", kind="tsc")] + [
+        Event("fixed%d" % i, FIXED_NAMES[i], kind="fixed", fixed_index=i, fixed_ctrl=ctrl)
+        for i in range(len(FIXED_NAMES))]
 
 
 def strip_comment(line):
@@ -129,6 +141,10 @@ def parse_spec(spec, usr, os_):
     parts = spec.split(".")
     if len(parts) < 2:
         raise ValueError("%s: no UMASK (the spec is EvtSel.UMASK, both hex, e.g. D0.81)" % spec)
+    if re.fullmatch(r"[0-9A-Fa-f]{3}", parts[0]):
+        raise ValueError("%s: a three-digit event select is AMD's (nanoBench's configs for AMD "
+                         "Family 17h, Zen): this kernel programs Intel's IA32_PERFEVTSELx, "
+                         "whose event select is one byte" % spec)
     for what, part in (("EvtSel", parts[0]), ("UMASK", parts[1])):
         if not HEX_BYTE_RE.fullmatch(part):
             raise ValueError("%s: %s %r is not a hex byte (00-FF)" % (spec, what, part))
@@ -172,22 +188,28 @@ def apply_modifier(spec, mod, key, event, evtsel):
 
 
 def parse_line(line, usr, os_):
-    """The Event of one line, None for a blank or comment line; ValueError otherwise."""
+    """The Event of one line, None for a blank or comment line; ValueError otherwise. Words are
+    split at any blank, a tab as a space (nanoBench's strsep(" \\t"))."""
     text = strip_comment(line).strip()
     if not text:
         return None
-    if not PRINTABLE_RE.fullmatch(text):
-        raise ValueError("the line holds a character outside printable ASCII")
     words = text.split(None, 1)
+    for what, word in zip(("the event", "its name"), words):
+        bad = [c for c in word if not PRINTABLE_RE.fullmatch(c) and c != "\t"]
+        if bad:
+            raise ValueError("%s holds %r, a character outside printable ASCII (only a comment "
+                             "may)" % (what, bad[0]))
     event = parse_spec(words[0], usr, os_)
-    event.name = words[1].strip() if len(words) > 1 else words[0]
+    event.name = words[1].strip().replace("\t", " ") if len(words) > 1 else words[0]
     if len(event.name) > MAX_NAME or len(event.spec) > MAX_NAME:
         raise ValueError("a name or spec longer than %d characters" % MAX_NAME)
     return event
 
 
 def parse_config(text, source, usr=True, os_=False):
-    """The events of a config file's text, in order; ConfigError naming source:line."""
+    """The events of a config file's text, in order; ConfigError naming source:line, or the CPU
+    its header names when this kernel has no tables for it."""
+    check_cpu(text, source)
     events = []
     for number, line in enumerate(text.splitlines(), 1):
         try:
@@ -197,22 +219,87 @@ def parse_config(text, source, usr=True, os_=False):
         if event is not None:
             events.append(event)
     if len(events) > MAX_EVENTS:
-        raise ConfigError("%s: %d events, at most %d per thread" % (source, len(events),
-                                                                   MAX_EVENTS))
+        raise ConfigError("%s: %d events, at most %d per thread (nanoBench's limit too)" % (
+            source, len(events), MAX_EVENTS))
     return events
 
 
 def read_config(path, usr=True, os_=False):
-    """parse_config of a file; ConfigError when it cannot be read or is not text."""
+    """parse_config of a file; ConfigError when it cannot be read. A comment may hold any bytes
+    (read as UTF-8, or Latin-1 where they are not); the rest of a line must be ASCII."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise ConfigError("%s: cannot read it: %s" % (path, e.strerror or e))
     try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise ConfigError("%s line %d: a byte outside ASCII (0x%02x)" % (path, line,
-                                                                        data[e.start]))
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
     return parse_config(text, path, usr, os_)
+
+
+# ---- the CPU a config is for ------------------------------------------------------------------
+
+UARCH_TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pmu",
+                            "uarch_tables.c")
+APPLIES_RE = re.compile(r"#\s*Applies to processors with family-model in \{([^}]*)\}")
+FOR_RE = re.compile(r"#\s*Performance monitoring events for (?:processors based on )?(?:the )?"
+                    r"(.+?)(?: processors| microarchitectures)?\.?\s*$")
+
+
+def kernel_cpus():
+    """{Intel family-6 model: display name} of the parts the kernel has tables for, read from
+    pmu/uarch_tables.c (its struct uarch entries, the generic PMU aside)."""
+    with open(UARCH_TABLES) as f:
+        c = f.read()
+    arrays = {m.group(1): [int(x, 16) for x in re.findall(r"0x([0-9a-fA-F]+)", m.group(2))]
+              for m in re.finditer(r"static const uint8_t (\w+)\[\] = \{([^}]*)\}", c)}
+    cpus = {}
+    for m in re.finditer(r'\.display_name = "([^"]+)",\s*\.models = (\w+),', c):
+        for model in arrays.get(m.group(2), []):
+            cpus[model] = m.group(1)
+    return cpus
+
+
+def cpu_of_file(source):
+    """The CPU nanoBench's file name gives (cfg_Nehalem_all_core.txt: Nehalem), or None."""
+    m = re.match(r"cfg_(.+?)_(?:all|common)", os.path.basename(source))
+    return m.group(1) if m else None
+
+
+def header_models(text):
+    """The family-6 models of the header's `Applies to processors with family-model in {...}`
+    (a model with steppings, 6-55-[0-4], counts as its model), or None without the line."""
+    for line in text.splitlines()[:20]:
+        m = APPLIES_RE.match(line.strip())
+        if m:
+            return [(int(f, 16), int(x, 16)) for f, x in
+                    re.findall(r"([0-9A-Fa-f]+)-([0-9A-Fa-f]+)", m.group(1))]
+    return None
+
+
+def check_cpu(text, source):
+    """Refuses, naming the CPU, a config whose header says it is for CPUs this kernel has no
+    tables for."""
+    models = header_models(text)
+    head = "\n".join(line for line in text.splitlines()[:5] if line.startswith("#"))
+    if models is None:
+        m = FOR_RE.search(head.split("\n")[0]) if head else None
+        if not m:
+            return
+        cpu = m.group(1)
+        where = "its header says so"
+    else:
+        known = kernel_cpus()
+        if any(f == 6 and x in known for f, x in models):
+            return
+        cpu = cpu_of_file(source) or "these CPUs"
+        where = "its header: family-model %s" % ", ".join("%X-%02X" % fm for fm in models)
+    names = []
+    for name in kernel_cpus().values():
+        if name.split("-")[0] not in names:
+            names.append(name.split("-")[0])
+    raise ConfigError("%s: nanoBench's config for %s (%s), a CPU this kernel has no tables for "
+                      "(it has them for %s and %s, client and server parts)" % (
+                          source, cpu, where, ", ".join(names[:-1]), names[-1]))

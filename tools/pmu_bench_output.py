@@ -6,9 +6,12 @@ them, and as pmu-bench --json prints them.
     obj = render_json(runs)               # {"threads": [{"events": [...]}], "fault": ...}
 
 Used by tools/pmu-bench (--qemu) and tools/pmu-report (a real machine's serial log). The records
-are docs/records.md's `bench` and `bench_result`, whose keys and types the stream checks
-(pmu_records, against pmu_schema); here what the schema cannot see: that `value`, `min` and `max`
-are what the record's `values` give, a problem in one sentence each.
+are docs/records.md's `bench`, `bench_result` and `bench_counts`, whose keys and types the stream
+checks (pmu_records, against pmu_schema); here what the schema cannot see: that HT0's `value` is
+nanoBench's difference of its run sets' aggregates (`runs`) and HT1's the aggregate of its
+`values`, that `min` and `max` are what `values` give, a problem in one sentence each. The
+bundle's options nanoBench prints by are the bench record's: `range` (each value's
+[least; most]), `remove_empty_events` (no line for a value of 0), `verbose` (every run's count).
 """
 
 import pmu_bench_aggregate
@@ -24,10 +27,15 @@ class Run:
         self.bench = bench
         self.bench_record = None
         self.results = []
+        self.counts = {}  # (thread, index) -> the bench_counts record (-verbose)
 
     @property
     def options(self):
         return (self.bench_record or {}).get("options") or {}
+
+    @property
+    def repetitions(self):
+        return (self.bench_record or {}).get("repetitions") or 1
 
     @property
     def error(self):
@@ -52,7 +60,7 @@ def collect(records):
     """(runs in `bench` order, problems) of the records (objects with .type, .obj, .seq)."""
     runs, problems = {}, []
     for record in records:
-        if record.type not in ("bench", "bench_result"):
+        if record.type not in ("bench", "bench_result", "bench_counts"):
             continue
         # The keys and their types are the stream's to check (pmu_records, pmu_schema): a record
         # that breaks them is among its problems, and one it cannot place is not among records.
@@ -62,10 +70,13 @@ def collect(records):
         run = runs.setdefault(clean["bench"], Run(clean["bench"]))
         if record.type == "bench":
             run.bench_record = clean
+        elif record.type == "bench_counts":
+            run.counts[(clean["thread"], clean["index"])] = clean
         else:
             run.results.append(clean)
             problems += ["record @%d (bench_result): %s" % (record.seq, p)
-                         for p in check_numbers(clean, run.options.get("aggregate", "avg"))]
+                         for p in check_numbers(clean, run.options.get("aggregate", "avg"),
+                                                run.repetitions)]
     return [runs[k] for k in sorted(runs)], problems
 
 
@@ -97,31 +108,126 @@ def unfinished(runs):
             any(run.bench_record.get("events") or []) and not run.results]
 
 
-def check_numbers(r, how):
-    """What is wrong with a result's numbers: value, min and max against values."""
+def check_numbers(r, how, repetitions=1):
+    """What is wrong with a result's numbers: HT0's value against its run sets (nanoBench's
+    difference of their aggregates), HT1's (and an earlier kernel's) against its values; min
+    and max against the values."""
     values = [pmu_bench_aggregate.from_json(v) for v in r.get("values", [])]
     if r.get("value") is None:
         return [] if r.get("reason") else ["no value and no reason"]
     if r.get("reason"):
         return ["a value and a reason"]
-    if not values:
+    runs = r.get("runs")
+    if runs:
+        want = pmu_bench_aggregate.run_difference(
+            pmu_bench_aggregate.from_json(runs["long"]["agg"]),
+            pmu_bench_aggregate.from_json(runs["short"]["agg"]), repetitions)
+        checks = [("value", want, "the %s of its 2N runs less that of its N runs, per "
+                   "repetition" % how)]
+    elif not values:
         return ["a value without values"]
+    else:
+        checks = [("value", pmu_bench_aggregate.aggregate(values, how),
+                   "the %s of its values" % how)]
+    if values:
+        checks += [("min", min(values), "the min of its values"),
+                   ("max", max(values), "the max of its values")]
     problems = []
-    for key, want in (("value", pmu_bench_aggregate.aggregate(values, how)),
-                      ("min", min(values)), ("max", max(values))):
+    for key, want, what in checks:
         got = r.get(key)
         if got is None or pmu_bench_aggregate.from_json(got) != want:
-            problems.append("%s %s is not the %s of its values (%s)" % (
-                key, got, how if key == "value" else key, pmu_bench_aggregate.text(want)))
+            problems.append("%s %s is not %s (%s)" % (key, got, what,
+                                                     pmu_bench_aggregate.text(want)))
     return problems
 
 
-def value_text(r, options):
-    """The value as nanoBench prints it, or "n/a (reason)"."""
+def range_of(r, options, repetitions):
+    """nanoBench's -range: [least; most] in hundredths, HT0's from its run sets (the long runs'
+    least less the short runs' most, and the other way round), HT1's its values' own; None
+    without a value."""
+    if r.get("value") is None:
+        return None
+    runs = r.get("runs")
+    if not runs:
+        values = [pmu_bench_aggregate.from_json(v) for v in r.get("values", [])]
+        return (min(values), max(values)) if values else None
+    short, long_ = runs["short"], runs["long"]
+    return (pmu_bench_aggregate.run_difference(long_["min"] * 100, short["max"] * 100,
+                                               repetitions),
+            pmu_bench_aggregate.run_difference(long_["max"] * 100, short["min"] * 100,
+                                               repetitions))
+
+
+def value_text(r, options, repetitions=1):
+    """The value as nanoBench prints it (with -range its range: a least below zero reads <0, as
+    no figure printed is below zero), or "n/a (reason)"."""
     if r.get("value") is None:
         return "n/a (%s)" % (r.get("reason") or "no value")
-    h = pmu_bench_aggregate.from_json(r["value"])
-    return pmu_bench_aggregate.text(h, decimals=not options.get("no_normalization", False))
+    decimals = not options.get("no_normalization", False)
+    text = pmu_bench_aggregate.text(pmu_bench_aggregate.from_json(r["value"]), decimals)
+    span = range_of(r, options, repetitions) if options.get("range") else None
+    if span:
+        text += " [%s;%s]" % tuple("<0" if h < 0 else pmu_bench_aggregate.text(h, decimals)
+                                   for h in span)
+    return text
+
+
+def empty(r):
+    """-remove_empty_events: a value of 0 (nanoBench's script drops its lines of 0.00)."""
+    return r.get("value") is not None and pmu_bench_aggregate.from_json(r["value"]) == 0
+
+
+def overlap_note(run):
+    """How much of HT0's runs HT1's loop ran beside (None without a sibling loop): the least
+    overlap_pct of the bundle's results, and the measurements made again as HT0 ran alone."""
+    counted = [r for r in run.results if r.get("overlap_pct") is not None]
+    if not counted:
+        return None
+    least = min(r["overlap_pct"] for r in counted)
+    # alone_again is per pass: once a pass, in HT0's results (HT1's repeat them)
+    again = sum({r.get("pass"): r.get("alone_again", 0) for r in counted}.values())
+    text = "HT1's loop ran beside %d%% of HT0's runs (overlap_pct, the least of a measurement)" \
+        % least
+    if least == 0:
+        text += ": in a pass HT1 ran no copy beside HT0's runs at all (its host held it " \
+            "back, or its workload halts), so nothing HT1 did reached HT0's counts there"
+    if again:
+        text += "; %d measurement(s) made again as HT0 ran alone" % again
+    return text
+
+
+def notes(run):
+    """The notes of a bundle's results (the trace of fewer copies, HT1's overlap), each once."""
+    seen = []
+    for r in run.results:
+        if r.get("note") and r["note"] not in seen:
+            seen.append(r["note"])
+    overlap = overlap_note(run)
+    return seen + ([overlap] if overlap else [])
+
+
+def alone_text(r):
+    """What a line adds when HT1's loop did not run beside HT0's runs of its pass at all: its
+    value, a 0.00 say, holds nothing of what HT1 did."""
+    if r["thread"] != 0 or r.get("overlap_pct") != 0:
+        return ""
+    return " (HT1 did not run beside these runs: overlap_pct 0)"
+
+
+def verbose_lines(run, results):
+    """-verbose: every run's count of each of HT0's events, the runs with N copies, then 2N."""
+    o = run.options
+    shapes = (o.get("unroll_count", 0), o.get("loop_count", 0))
+    short = (0, 0) if o.get("basic_mode") else shapes
+    long_ = shapes if o.get("basic_mode") else (2 * shapes[0], shapes[1])
+    lines = ["", "Every run's count (unroll_count=%d, loop_count=%d | unroll_count=%d, "
+             "loop_count=%d):" % (short + long_)]
+    for r in results:
+        c = run.counts.get((r["thread"], r["index"]))
+        if c:
+            lines.append("%s: %s | %s" % (r["name"], " ".join(str(v) for v in c["short"]),
+                                          " ".join(str(v) for v in c["long"])))
+    return lines if len(lines) > 2 else []
 
 
 def fault_text(fault):
@@ -133,13 +239,12 @@ def fault_text(fault):
     return "fault: %s in %s" % (fault.get("vector"), where)
 
 
-def render_run(run, numbered):
+def render_run(run, numbered, name=None):
     lines = []
     if numbered:
         # Counted from 1 for people, as the files are (bench1.bin); records count from 0.
-        lines.append("Bundle %d%s:" % (run.bench + 1, " (%s)" % run.bench_record["name"]
-                                       if run.bench_record and run.bench_record.get("name")
-                                       else ""))
+        name = name or (run.bench_record or {}).get("name")
+        lines.append("Bundle %d%s:" % (run.bench + 1, " (%s)" % name if name else ""))
     if run.error:
         lines.append("the kernel refused this bundle: %s" % run.error)
     threads = run.threads()
@@ -149,7 +254,12 @@ def render_run(run, numbered):
         if per_thread:
             lines.append("HT%d:" % thread)
         for r in results:
-            lines.append("%s: %s" % (r["name"], value_text(r, run.options)))
+            if run.options.get("remove_empty_events") and empty(r):
+                continue
+            lines.append("%s: %s%s" % (r["name"], value_text(r, run.options, run.repetitions),
+                                       alone_text(r)))
+        if run.options.get("verbose") and thread == 0:
+            lines += verbose_lines(run, results)
         if per_thread:
             lines.append("")
     if per_thread:
@@ -159,10 +269,20 @@ def render_run(run, numbered):
     return lines
 
 
-def render_text(runs):
-    """nanoBench's lines of every run; a header per bundle when there are several."""
-    blocks = [render_run(run, len(runs) > 1) for run in runs]
+def render_text(runs, names=None):
+    """nanoBench's lines of every run; a header per bundle when there are several, with the
+    bundle's file name from names (pmu-bench's own paths) or its record."""
+    names = names or []
+    blocks = [render_run(run, len(runs) > 1, names[run.bench] if run.bench < len(names)
+                         else None) for run in runs]
     return "\n\n".join("\n".join(b) for b in blocks) + ("\n" if blocks else "")
+
+
+def json_range(span):
+    """-range for --json: [least, most], a least below zero null (no figure below zero)."""
+    if span is None:
+        return None
+    return [None if h < 0 else h / 100 for h in span]
 
 
 def _number(v):
@@ -178,6 +298,11 @@ def json_run(run):
             "reason": r.get("reason"), "min": _number(r.get("min")),
             "max": _number(r.get("max")), "values": [_number(v) for v in r.get("values", [])],
             "backwards": r.get("backwards", 0), "overlap_pct": r.get("overlap_pct"),
+            "alone_again": r.get("alone_again"),
+            "runs": r.get("runs"), "note": r.get("note"),
+            "range": json_range(range_of(r, run.options, run.repetitions)),
+            "counts": {k: run.counts[(thread, r["index"])][k] for k in ("short", "long")}
+            if (thread, r["index"]) in run.counts else None,
         } for r in results]})
     obj = {"threads": threads, "fault": run.fault}
     if run.error:

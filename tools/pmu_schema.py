@@ -65,11 +65,15 @@ BENCH_OPTIONS = Obj({
     "initial_warm_up_count": U32, "alignment_offset": U32, "aggregate": Enum(*BENCH_AGGREGATES),
     "basic_mode": BOOL, "no_normalization": BOOL, "usr": BOOL, "os": BOOL,
     "fixed_counters": BOOL, "xsu": XSU, "ring": Int(0, 3),
-    "sibling": Enum("none", "code", "work"), "sibling_work": Null(TEXT)})
+    "sibling": Enum("none", "code", "work"), "sibling_work": Null(TEXT),
+    "range": BOOL, "remove_empty_events": BOOL, "verbose": BOOL, "df": BOOL, "no_mem": BOOL})
+# HT0's run set of one kind (the runs with N copies, or those with 2N): nanoBench's aggregate of
+# their counts (hundredths of a count), the least and the most.
+BENCH_RUN_SET = Obj({"agg": Num(0), "min": U64, "max": U64})
 # What ends a bundle (tests/owncode/bench_exec.h): an exception the code raised, by its mnemonic
 # (SDM vol. 3A, table 6-1), an NMI it made, a system call it attempted, or the time limit.
-BENCH_VECTORS = ("#DE", "#DB", "#BP", "#OF", "#BR", "#UD", "#NM", "#TS", "#NP", "#SS", "#GP",
-                 "#PF", "#MF", "#AC", "#XM", "NMI", "syscall", "timeout")
+BENCH_VECTORS = ("#DE", "#DB", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#TS", "#NP", "#SS",
+                 "#GP", "#PF", "#MF", "#AC", "#XM", "NMI", "syscall", "timeout")
 BENCH_FAULT = Obj({"vector": Enum(*BENCH_VECTORS), "part": Enum(*BENCH_PARTS),
                    "offset": Null(U64)})
 
@@ -351,8 +355,18 @@ RECORDS = {
         reason=Null(TEXT),
         backwards=optional(U32),
         overlap_pct=optional(Null(Int(0, 100))),
+        alone_again=optional(U32),
+        runs=optional(Null(Obj({"short": BENCH_RUN_SET, "long": BENCH_RUN_SET}))),
+        note=optional(Null(TEXT)),
         fault=Null(BENCH_FAULT),
     ), place=("bench", "thread", "index", "event", "name")),
+    "bench_counts": RecordType(dict(
+        bench=U32,
+        thread=THREAD,
+        index=U32,
+        short=Array(U64),
+        long=Array(U64),
+    ), place=("bench", "thread", "index")),
     # selftest=profiles: a workload's code traced with the trap flag (tests/profiles/profiles.h).
     "trace": RecordType(dict(
         workload=WORD,

@@ -184,6 +184,8 @@ def bundle_seeds():
                                     "late_init": b"\x06\x90"}),
         (bundle.Params(ring=0, os=True, sibling="work", sibling_work="idle", basic_mode=True,
                        no_normalization=True), ([], events), {}),
+        (bundle.Params(range=True, remove_empty_events=True, verbose=True, df=True,
+                       no_mem=True), (events, []), {"code": code}),
     )]
 
 

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "tests/owncode/aggregate.h"
@@ -98,6 +99,51 @@ static void test_no_overflow(void **state)
 	assert_int_equal(bench_aggregate(v, 100, BUNDLE_AVG), (int64_t)1 << 62);
 }
 
+/*
+ * nanoBench's arithmetic: each run set aggregated (its counts, in hundredths, cut as its integer
+ * arithmetic cuts), then the difference per repetition. Ten runs of N copies count 1000 each but
+ * for an interrupted one (1300); ten of 2N 2000, 2001 and 1999 alike, and one 1500 (the host held
+ * the CPU in the first run, not the second): per measurement the values spread from -0.30 to
+ * 1.00, while the aggregates' difference is 1.00 for every aggregate but -max (0.70).
+ */
+static void test_run_sets(void **state)
+{
+	int64_t n[10] = { 1000, 1000, 1300, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+	int64_t n2[10] = { 2000, 2001, 1999, 2000, 1500, 2000, 2000, 2001, 1999, 2000 };
+	int64_t a[10], b[10];
+	static const struct {
+		unsigned how;
+		int64_t shorter, longer, value;
+	} want[] = {
+		/* avg: the middle six of each set; 6000 / 6, and 1999 + 5 x 2000 = 11999 over 6,
+		 * 1999.83 (cut); their difference 999.83 over 1000 copies rounds to 1.00 */
+		{ BUNDLE_AVG, 100000, 199983, 100 },
+		{ BUNDLE_MEDIAN, 100000, 200000, 100 }, /* sorted[5] of each */
+		{ BUNDLE_MIN, 100000, 150000, 50 },
+		{ BUNDLE_MAX, 130000, 200100, 70 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		memcpy(a, n, sizeof(a));
+		memcpy(b, n2, sizeof(b));
+		int64_t s = bench_run_aggregate(a, 10, want[i].how, false);
+		int64_t l = bench_run_aggregate(b, 10, want[i].how, false);
+		assert_int_equal(s, want[i].shorter);
+		assert_int_equal(l, want[i].longer);
+		assert_int_equal(bench_run_difference(l, s, 1000), want[i].value);
+	}
+	/* The mean cut to hundredths (nanoBench's sum * 100 / count): 1, 1, 2 is 1.33 */
+	int64_t c[3] = { 2, 1, 1 };
+	assert_int_equal(bench_run_aggregate(c, 3, BUNDLE_AVG, false), 133);
+	/* ... and to whole counts with -no_normalization: 1 */
+	assert_int_equal(bench_run_aggregate(c, 3, BUNDLE_AVG, true), 100);
+	/* A difference that came out below zero stays so: the caller names it */
+	assert_int_equal(bench_run_difference(100000, 101000, 1000), -1);
+	assert_int_equal(bench_run_difference(150, 100, 100), 1); /* 0.005 rounds away from 0 */
+	assert_int_equal(bench_run_aggregate(c, 0, BUNDLE_AVG, false), 0);
+}
+
 static void test_backwards(void **state)
 {
 	/* Ten measurements: two below zero are left out and named, a third is too many (more than
@@ -145,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_outliers_are_trimmed),
 		cmocka_unit_test(test_short_lists),
 		cmocka_unit_test(test_no_overflow),
+		cmocka_unit_test(test_run_sets),
 		cmocka_unit_test(test_backwards),
 		cmocka_unit_test(test_pace),
 		cmocka_unit_test(test_overlap),

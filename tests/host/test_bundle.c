@@ -137,30 +137,32 @@ static void test_events(void **state)
 
 	(void)state;
 	assert_int_equal(bundle_parse(data, fixture_size, &b, NULL), BUNDLE_OK);
-	assert_int_equal(b.event_count[0], 9);
+	assert_int_equal(b.event_count[0], 10);
 	assert_int_equal(b.event_count[1], 0);
+	/* -fixed_counters: RDTSC first, as nanoBench prints it, then the three fixed counters */
+	expect_event(&b, 0, BUNDLE_EVENT_TSC, 0, "rdtsc", "RDTSC", 0xff, 0);
 	static const char *const fixed[] = { "Instructions retired", "Core cycles",
 					     "Reference cycles" };
 	for (unsigned i = 0; i < 3; i++) {
-		assert_true(bundle_event(&b, 0, i, &e));
+		assert_true(bundle_event(&b, 0, 1 + i, &e));
 		assert_int_equal(e.kind, BUNDLE_EVENT_FIXED);
 		assert_int_equal(e.fixed_index, i);
 		assert_int_equal(e.fixed_ctrl, 0x2); /* USR only */
 		assert_string_equal(e.name, fixed[i]);
 	}
-	expect_event(&b, 3, BUNDLE_EVENT_GP, 0x4181d0, "D0.81", "MEM_UOPS_RETIRED.ALL_LOADS", 0xff,
+	expect_event(&b, 4, BUNDLE_EVENT_GP, 0x4181d0, "D0.81", "MEM_UOPS_RETIRED.ALL_LOADS", 0xff,
 		     0);
-	expect_event(&b, 4, BUNDLE_EVENT_GP, 0x01410148, "48.01.CMSK=1.CTR=2",
+	expect_event(&b, 5, BUNDLE_EVENT_GP, 0x01410148, "48.01.CMSK=1.CTR=2",
 		     "L1D_PEND_MISS.PENDING_CYCLES", 0x04, 0);
-	expect_event(&b, 5, BUNDLE_EVENT_GP, 0x01c5015e, "5E.01.CMSK=1.EDG.INV",
+	expect_event(&b, 6, BUNDLE_EVENT_GP, 0x01c5015e, "5E.01.CMSK=1.EDG.INV",
 		     "RS_EVENTS.EMPTY_END", 0xff, 0);
-	expect_event(&b, 6, BUNDLE_EVENT_GP, 0x0061010e, "0E.01.AnyT", "UOPS_ISSUED.ANY", 0xff, 0);
-	expect_event(&b, 7, BUNDLE_EVENT_REFUSED, 0x4101cd, "CD.01.MSR_3F6H=0x4.TakenAlone",
+	expect_event(&b, 7, BUNDLE_EVENT_GP, 0x0061010e, "0E.01.AnyT", "UOPS_ISSUED.ANY", 0xff, 0);
+	expect_event(&b, 8, BUNDLE_EVENT_REFUSED, 0x4101cd, "CD.01.MSR_3F6H=0x4.TakenAlone",
 		     "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", 0xff, BUNDLE_EVENT_ALONE);
-	expect_event(&b, 8, BUNDLE_EVENT_GP, 0x4120cc, "CC.20", "CC.20", 0xff, 0);
-	assert_true(bundle_event(&b, 0, 7, &e));
+	expect_event(&b, 9, BUNDLE_EVENT_GP, 0x4120cc, "CC.20", "CC.20", 0xff, 0);
+	assert_true(bundle_event(&b, 0, 8, &e));
 	assert_non_null(strstr(e.reason, "MSR_PEBS_LD_LAT_THRESHOLD"));
-	assert_false(bundle_event(&b, 0, 9, &e));
+	assert_false(bundle_event(&b, 0, 10, &e));
 	assert_false(bundle_event(&b, 1, 0, &e));
 	assert_false(bundle_event(&b, 2, 0, &e));
 }
@@ -303,7 +305,10 @@ static void test_header(void **state)
 	data[0] = 'X';
 	assert_refused(fixture_size, BUNDLE_BAD_MAGIC);
 	memcpy(data, fixture, fixture_size);
-	data[8] = 2;
+	data[8] = 1; /* version 1: no RDTSC, 64 events; written again, it reads */
+	assert_refused(fixture_size, BUNDLE_BAD_VERSION);
+	memcpy(data, fixture, fixture_size);
+	data[8] = 3;
 	assert_refused(fixture_size, BUNDLE_BAD_VERSION);
 	memcpy(data, fixture, fixture_size);
 	data[100] ^= 1;
@@ -360,7 +365,7 @@ static void test_parameter_ranges(void **state)
 	refuse_param(26, 1, 1);			  /* ring */
 	refuse_param(27, 3, 1);			  /* sibling */
 	refuse_param(27, BUNDLE_SIBLING_WORK, 1); /* work without a name */
-	refuse_param(28, 0x20, 4);		  /* flags */
+	refuse_param(28, BUNDLE_FLAGS + 1, 4);	  /* flags */
 	refuse_param(40, 1, 1);			  /* reserved */
 	/* 1000000 copies of 10 bytes of code: more than 8 MiB. */
 	memcpy(data, fixture, fixture_size);
@@ -379,13 +384,14 @@ static void refuse_event(size_t at, uint64_t value, unsigned bytes, enum bundle_
 
 static void test_event_fields(void **state)
 {
-	const size_t d081 = 3 * BUNDLE_EVENT_SIZE, fixed0 = 0;
+	const size_t d081 = 4 * BUNDLE_EVENT_SIZE, fixed0 = BUNDLE_EVENT_SIZE, tsc = 0;
 
 	(void)state;
 	refuse_event(d081, 0x4181d0 | (1u << 20), 8, BUNDLE_BAD_EVENT); /* INT */
 	refuse_event(d081, 0x0181d0, 8, BUNDLE_BAD_EVENT);		/* not EN */
 	refuse_event(d081 + 4, 0x4181d0, 4, BUNDLE_BAD_EVENT);		/* bits above 31 */
-	refuse_event(d081 + 20, 3, 1, BUNDLE_BAD_EVENT);		/* kind */
+	refuse_event(d081 + 20, 4, 1, BUNDLE_BAD_EVENT);		/* kind */
+	refuse_event(tsc, 0x4100c0, 8, BUNDLE_BAD_EVENT);		/* RDTSC with an EVTSEL */
 	refuse_event(d081 + 23, 0, 1, BUNDLE_BAD_EVENT);		/* no counter */
 	refuse_event(d081 + 24, 2, 1, BUNDLE_BAD_EVENT);		/* flags */
 	refuse_event(d081 + 16, 0, 4, BUNDLE_BAD_EVENT);		/* a reason */
@@ -393,7 +399,7 @@ static void test_event_fields(void **state)
 	refuse_event(fixed0 + 21, 3, 1, BUNDLE_BAD_EVENT);		/* fixed counter 3 */
 	refuse_event(fixed0 + 22, 0xa, 1, BUNDLE_BAD_EVENT);		/* PMI */
 	refuse_event(fixed0 + 22, 0, 1, BUNDLE_BAD_EVENT);		/* counts nothing */
-	refuse_event(7 * BUNDLE_EVENT_SIZE + 16, BUNDLE_NONE, 4, BUNDLE_BAD_EVENT); /* no reason */
+	refuse_event(8 * BUNDLE_EVENT_SIZE + 16, BUNDLE_NONE, 4, BUNDLE_BAD_EVENT); /* no reason */
 }
 
 static void test_strings(void **state)

@@ -66,6 +66,37 @@ int64_t bench_aggregate(int64_t *values, size_t n, unsigned aggregate)
 	}
 }
 
+int64_t bench_run_aggregate(int64_t *counts, size_t n, unsigned aggregate, bool whole)
+{
+	size_t cut = n / 5;
+	__int128 sum = 0;
+
+	if (n == 0)
+		return 0;
+	sort(counts, n);
+	switch (aggregate) {
+	case BUNDLE_MIN:
+		return clamp((__int128)counts[0] * 100);
+	case BUNDLE_MAX:
+		return clamp((__int128)counts[n - 1] * 100);
+	case BUNDLE_MEDIAN:
+		return clamp((__int128)counts[n / 2] * 100);
+	default:
+		for (size_t i = cut; i < n - cut; i++)
+			sum += counts[i];
+		if (whole)
+			return clamp((__int128)(sum / (n - 2 * cut)) * 100);
+		return clamp((__int128)(sum * 100 / (n - 2 * cut)));
+	}
+}
+
+int64_t bench_run_difference(int64_t longer, int64_t shorter, uint64_t repetitions)
+{
+	__int128 den = repetitions ? (__int128)repetitions : 1;
+
+	return clamp(divide_rounded((__int128)longer - shorter, den));
+}
+
 bool bench_backwards_too_many(unsigned backwards, unsigned measurements)
 {
 	return (uint64_t)backwards * 5 > measurements;

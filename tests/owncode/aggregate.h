@@ -31,6 +31,25 @@ int64_t bench_hundredths(int64_t difference, uint64_t repetitions);
 int64_t bench_aggregate(int64_t *values, size_t n, unsigned aggregate);
 
 /*
+ * nanoBench's aggregate of one run set (the measurements' counts of the run with N copies, or of
+ * the one with 2N; signed as bench_aggregate()'s values, so one sort serves both, though a count
+ * is never below zero), in hundredths of a count: BUNDLE_AVG the mean of the counts left when the
+ * n / 5 smallest and the n / 5 largest are set aside, cut to hundredths as nanoBench's integer
+ * arithmetic cuts it (to whole counts with `whole`, its -no_normalization); BUNDLE_MEDIAN the
+ * count at index n / 2 of the sorted counts, BUNDLE_MIN, BUNDLE_MAX, each times 100. Sorts the
+ * counts in place; 0 when n is 0.
+ */
+int64_t bench_run_aggregate(int64_t *counts, size_t n, unsigned aggregate, bool whole);
+
+/*
+ * nanoBench's result from the two run sets' aggregates (hundredths of a count): the long set's
+ * less the short set's per repetition, in hundredths, rounded half away from zero (nanoBench
+ * rounds half up: the same for every figure printed, none being below zero). It may come out
+ * below zero: the caller names that, and prints no figure.
+ */
+int64_t bench_run_difference(int64_t longer, int64_t shorter, uint64_t repetitions);
+
+/*
  * Whether an event whose count went backwards in `backwards` of its `measurements` (the longer
  * run counted less than the shorter one: a figure below zero) has no value: more than a fifth of
  * them, the share nanoBench's mean sets aside at the bottom. Fewer are left out of its values,

@@ -9,6 +9,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/console.h"
 #include "kernel/pair.h"
+#include "kernel/page_alloc.h"
 #include "kernel/paging.h"
 #include "kernel/time.h"
 #include "kernel/user.h"
@@ -47,24 +48,24 @@ static bool memory(uint64_t need)
 	return true;
 }
 
-static void base_codegen(struct bench_codegen *g, enum bench_program p, unsigned t)
+void bench_base_codegen(const struct bench_state *s, struct bench_codegen *g, enum bench_program p,
+			unsigned t)
 {
 	memset(g, 0, sizeof(*g));
 	g->program = p;
-	g->b = &st.b;
-	memcpy(g->area, st.area[t], sizeof(g->area));
-	g->data = (uint64_t)(uintptr_t)st.data[t];
-	g->model = st.pmu->model;
+	g->b = &s->b;
+	memcpy(g->area, s->area[t], sizeof(g->area));
+	g->data = (uint64_t)(uintptr_t)s->data[t];
+	g->model = s->pmu->model;
 }
 
-/* Program p into slot s of the buffer (each slot a fixed share of it). */
-static bool generate(const struct bench_codegen *g, unsigned s)
+bool bench_generate(struct bench_state *s, const struct bench_codegen *g, unsigned slot)
 {
-	uint64_t share = st.code_size / BENCH_PROGRAMS & ~63ull;
-	uint64_t at = st.code + s * share;
+	uint64_t share = s->code_size / BENCH_PROGRAMS & ~63ull;
+	uint64_t at = s->code + slot * share;
 
-	st.entry[s] = at;
-	return bench_codegen(g, (uint8_t *)(uintptr_t)at, at, (uint32_t)share, &st.layout[s]);
+	s->entry[slot] = at;
+	return bench_codegen(g, (uint8_t *)(uintptr_t)at, at, (uint32_t)share, &s->layout[slot]);
 }
 
 /* What the buffer must hold: the largest program in each of the slots. */
@@ -73,12 +74,31 @@ static uint64_t buffer_need(void)
 	struct bench_codegen g;
 	uint32_t n = st.b.params.unroll_count;
 
-	base_codegen(&g, BENCH_PROGRAM_MEASURE, 0);
+	bench_base_codegen(&st, &g, BENCH_PROGRAM_MEASURE, 0);
 	g.copies = st.b.params.flags & BUNDLE_BASIC_MODE ? n : 2 * n;
+	g.reads = BENCH_MAX_READS;
 	return 2 * PAGE_SIZE + BENCH_PROGRAMS * ((bench_codegen_size(&g) + 4095) & ~4095ull);
 }
 
-/* one_time_init, then under the model the trace of the parts and of the sibling's part (with
+/* Under the model the sibling's part traced once: HT1's profile of a copy of it. */
+static bool trace_sibling(void)
+{
+	struct bench_codegen g;
+
+	if (st.b.params.sibling != BUNDLE_SIBLING_CODE)
+		return true;
+	bench_base_codegen(&st, &g, BENCH_PROGRAM_TRACE_SIBLING, 1);
+	g.data = (uint64_t)(uintptr_t)st.data[0];
+	st.x.trace_cap = 0;
+	if (!bench_generate(&st, &g, BENCH_SLOT_TRACE) ||
+	    !bench_exec_trace(&st.x, st.entry[BENCH_SLOT_TRACE], &st.layout[BENCH_SLOT_TRACE], 3))
+		return false;
+	bench_trace_profile(&st.x.tracer.part[BUNDLE_PART_SIBLING], 1, MODEL_RING_USER,
+			    "bench sibling", profiles.rates[3], &profiles.rep[1]);
+	return true;
+}
+
+/* one_time_init, then under the model the traces of HT0's runs and of the sibling's part (with
  * bench_trace=off the code counts nothing under the model: profiles of no events). */
 static bool prepare(void)
 {
@@ -86,34 +106,47 @@ static bool prepare(void)
 	enum model_ring ring = st.b.params.ring ? MODEL_RING_USER : MODEL_RING_KERNEL;
 	static const struct bench_counts nothing;
 
-	base_codegen(&g, BENCH_PROGRAM_ONCE, 0);
-	if (!generate(&g, BENCH_SLOT_ONCE) ||
+	bench_base_codegen(&st, &g, BENCH_PROGRAM_ONCE, 0);
+	if (!bench_generate(&st, &g, BENCH_SLOT_ONCE) ||
 	    !bench_exec_run(&st.x, 0, st.entry[BENCH_SLOT_ONCE], &st.layout[BENCH_SLOT_ONCE],
 			    st.b.params.ring, true))
 		return false;
 	bench_cycles_profile(ring, &profiles.cycles);
-	for (unsigned t = 0; t < 2; t++)
-		bench_trace_profile(&nothing, t ? MODEL_RING_USER : ring, "bench code (untraced)",
-				    profiles.rates[t], &profiles.code[t]);
+	bench_trace_profile(&nothing, 1, MODEL_RING_USER, "bench nothing", profiles.rates[4],
+			    &profiles.none);
+	for (unsigned k = 0; k < 2; k++) {
+		bench_trace_profile(&nothing, 1, ring, "bench run (untraced)", profiles.rates[k],
+				    &profiles.run[k]);
+		bench_trace_profile(&nothing, 1, k ? MODEL_RING_USER : ring,
+				    "bench copy (untraced)", profiles.rates[2 + k],
+				    &profiles.rep[k]);
+	}
 	if (!st.pmu->model || st.untraced)
 		return true;
-	base_codegen(&g, BENCH_PROGRAM_TRACE, 0);
-	if (!generate(&g, BENCH_SLOT_TRACE) ||
-	    !bench_exec_trace(&st.x, st.entry[BENCH_SLOT_TRACE], &st.layout[BENCH_SLOT_TRACE],
-			      st.b.params.ring))
-		return false;
-	st.traced = st.x.tracer.part[BUNDLE_PART_CODE];
-	st.trace_steps = st.x.tracer.steps;
-	bench_trace_profile(&st.traced, ring, "bench code", profiles.rates[0], &profiles.code[0]);
-	if (st.b.params.sibling != BUNDLE_SIBLING_CODE)
+	return bench_trace_runs(&st) && trace_sibling();
+}
+
+/* Room for each thread's results (some 2.4 KiB an event: nanoBench's configs hold hundreds), in
+ * kernel memory, grown as bundles need it; zeroed. */
+static bool results_memory(void)
+{
+	static struct bench_result *room;
+	static uint64_t held;
+	uint64_t n = (uint64_t)st.b.event_count[0] + st.b.event_count[1];
+
+	st.results[0] = st.results[1] = NULL;
+	if (!n)
 		return true;
-	base_codegen(&g, BENCH_PROGRAM_TRACE_SIBLING, 1);
-	g.data = (uint64_t)(uintptr_t)st.data[0];
-	if (!generate(&g, BENCH_SLOT_TRACE) ||
-	    !bench_exec_trace(&st.x, st.entry[BENCH_SLOT_TRACE], &st.layout[BENCH_SLOT_TRACE], 3))
-		return false;
-	bench_trace_profile(&st.x.tracer.part[BUNDLE_PART_SIBLING], MODEL_RING_USER,
-			    "bench sibling", profiles.rates[1], &profiles.code[1]);
+	if (n > held) {
+		uint64_t at = page_alloc(n * sizeof(*room), PAGE_SIZE);
+		if (!at)
+			return false;
+		room = (struct bench_result *)(uintptr_t)at;
+		held = n;
+	}
+	memset(room, 0, (size_t)n * sizeof(*room));
+	st.results[0] = room;
+	st.results[1] = room + st.b.event_count[0];
 	return true;
 }
 
@@ -130,6 +163,11 @@ static struct workload_params *sibling_work(const struct payload_config *cfg)
 	if (!p)
 		return NULL;
 	p->chunk_units = st.pmu->model ? WORKLOAD_CHUNK_UNITS_MODEL : WORKLOAD_CHUNK_UNITS;
+	st.work_halts = w->halts;
+	/* A halt a call: the loop answers HT0 within a tick (a chunk of them took longer than
+	 * HT0 waits: -sibling_work idle always timed out). */
+	if (w->halts)
+		p->chunk_units = 1;
 	p->max_units = p->chunk_units; /* one chunk per call: the loop polls in between */
 	p->deadline_tsc = 0;
 	p->thread = 1;
@@ -154,12 +192,15 @@ static const char *kernel_refusal(const struct payload_config *cfg)
 		       "this core has none";
 	if (!memory(buffer_need()))
 		return "a bundle larger than the memory for it";
+	if (!results_memory())
+		return "no memory for the results of this bundle's events";
 	return NULL;
 }
 
 /*
- * At CPL 0 interrupts are off and no tick can end a part that does not finish: the sibling keeps
- * thread 0's time limit with an NMI (bench_exec_watch()), so thread 0 prepares on the pair.
+ * Thread 0 of the pair prepares (the calling CPU need not be one of them: core=N), and at CPL 0,
+ * where interrupts are off and no tick can end a part that does not finish, the sibling keeps
+ * its time limit with an NMI (bench_exec_watch()).
  */
 struct prepare_job {
 	bool ok, done;
@@ -182,10 +223,9 @@ static bool prepared(void)
 	struct prepare_job pj = { 0 };
 	struct pair_job j = { .fn = prepare_on, .arg = &pj };
 
-	if (st.b.params.ring == 3)
-		return prepare();
-	/* once, the trace and the sibling's trace, each within its limit, and the margin */
-	if (!pair_run(&j, rdtsc() + 4 * st.x.limit_tsc) && !st.x.fault.set)
+	/* once, the traces (two runs, two more of fewer copies) and the sibling's, each within its
+	 * limit (a trace's BENCH_TRACE_TIME times it), and the margin */
+	if (!pair_run(&j, (6 * BENCH_TRACE_TIME + 2) * st.x.limit_tsc) && !st.x.fault.set)
 		bench_exec_note(&st.x, 0, "timeout", 0, false);
 	return pj.ok;
 }
@@ -195,7 +235,7 @@ static void run_bundle(void)
 	bench_exec_begin(&st.x);
 	if (prepared()) {
 		bench_plan(&st);
-		for (unsigned p = 0; p < st.plan.passes && !st.x.fault.set; p++)
+		for (unsigned p = 0; p < st.passes && !st.x.fault.set; p++)
 			bench_pass(&st, p);
 	}
 	bench_exec_end();
@@ -210,9 +250,11 @@ static void bench_one(unsigned index, const struct boot_module *m, const struct 
 
 	memset(&st.x, 0, sizeof(st.x));
 	memset(&st.plan, 0, sizeof(st.plan));
-	memset(st.results, 0, sizeof(st.results));
-	memset(&st.traced, 0, sizeof(st.traced));
+	st.passes = 0;
+	st.results[0] = st.results[1] = NULL;
 	st.trace_steps = 0;
+	st.rep_units[0] = st.rep_units[1] = 0;
+	st.trace_note = st.trace_failed = NULL;
 	if (s == BUNDLE_OK)
 		reason = kernel_refusal(cfg);
 	bench_record_bundle(&st, index, m, s, reason);
@@ -228,7 +270,7 @@ static void bench_one(unsigned index, const struct boot_module *m, const struct 
 	st.x.data[1] = st.data[1];
 	run_bundle();
 	bench_record_results(&st, index);
-	kprintf("bench %u: %u pass(es), %llu ms%s\n", index, st.plan.passes,
+	kprintf("bench %u: %u pass(es), %llu ms%s\n", index, st.passes,
 		(unsigned long long)((rdtsc() - start) * 1000 / tsc_hz()),
 		st.x.fault.set ? " (faulted)" : "");
 }

@@ -130,14 +130,44 @@ static uint64_t raised_at(const struct trap_frame *f, uint8_t n)
 	return insn_at(f->rip - INSN_LENGTH, 0xcd, n) ? f->rip - INSN_LENGTH : f->rip;
 }
 
+/* Where the breakpoint of a #BP starts: INT3 (CC) or INT 3 (CD 03) before the frame's RIP, both
+ * traps. */
+static uint64_t breakpoint_at(const struct trap_frame *f)
+{
+	const uint8_t *before = (const uint8_t *)(uintptr_t)(f->rip - 1);
+
+	if (f->rip - 1 >= x->code_start && f->rip <= x->code_end && *before == 0xcc)
+		return f->rip - 1;
+	return raised_at(f, VECTOR_BREAKPOINT);
+}
+
 static void fault_handler(struct trap_frame *f)
 {
 	unsigned t;
 
 	if (!this_thread(&t) || !in_program(f, t))
 		trap_report_unexpected(f);
-	uint64_t at = f->vector == VECTOR_INT80 ? raised_at(f, VECTOR_INT80) : f->rip;
+	uint64_t at = f->vector == VECTOR_INT80	       ? raised_at(f, VECTOR_INT80)
+		      : f->vector == VECTOR_BREAKPOINT ? breakpoint_at(f)
+						       : f->rip;
 	bench_exec_note(x, t, fault_name(f), at, true);
+	escape(f, t);
+}
+
+/*
+ * A double fault of a CPL-0 program: code that moved RSP where nothing can be pushed (`mov rsp, 8;
+ * push rax`) faults, and the CPU cannot push that fault's frame either (SDM vol. 3A, 6.15,
+ * interrupt 8). #DF runs on a stack of its own (IST, kernel/idt.c), so the program ends at its
+ * epilogue, on its saved stack, as at any fault. The SDM leaves a #DF's saved RIP undefined: one
+ * outside the generated programs is a kernel fault, which ends the boot as before.
+ */
+static void double_fault_handler(struct trap_frame *f)
+{
+	unsigned t;
+
+	if (!this_thread(&t) || (f->cs & 3) || !in_program(f, t))
+		trap_report_unexpected(f);
+	bench_exec_note(x, t, "#DF", f->rip, true);
 	escape(f, t);
 }
 
@@ -158,10 +188,19 @@ static void debug_handler(struct trap_frame *f)
 		escape(f, t);
 		return;
 	}
-	if (bench_trace_step(&x->tracer, f->rip)) {
+	if (bench_trace_step(&x->tracer, f->rip, f->rflags, f->rcx)) {
 		f->rflags &= ~RFLAGS_TF;
 		x->tracing = false;
+		return;
 	}
+	if (x->trace_cap && x->tracer.steps >= x->trace_cap) {
+		x->trace_over = true;
+		escape(f, t);
+		return;
+	}
+	/* Code that cleared the trap flag (POPF, IRET) is traced on: the #DB after it came, as TF
+	 * was set when it began (SDM vol. 3B, 17.3.1.4). */
+	f->rflags |= RFLAGS_TF;
 }
 
 /* A system call from the code (kernel/syscall.h's filter): its frame's RIP follows the SYSCALL. The
@@ -273,17 +312,18 @@ static const uint8_t caught[] = {
 	0, 1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 16, 17, 19, VECTOR_INT80
 };
 
-static void handlers(trap_handler fault, trap_handler debug)
+static void handlers(trap_handler fault, trap_handler debug, trap_handler double_fault)
 {
 	for (unsigned i = 0; i < sizeof(caught); i++)
 		trap_register(caught[i], caught[i] == VECTOR_DEBUG ? debug : fault, 0);
+	trap_register(VECTOR_DOUBLE_FAULT, double_fault, 0);
 }
 
 void bench_exec_begin(struct bench_exec *e)
 {
 	x = e;
 	e->limit_tsc = e->limit_tsc ? e->limit_tsc : tsc_from_us(2000000);
-	handlers(fault_handler, debug_handler);
+	handlers(fault_handler, debug_handler, double_fault_handler);
 	trap_add_fixup(rdpmc_fixup);
 	syscall_set_filter(syscall_claim);
 	smp_nmi_claim(nmi_claim);
@@ -296,7 +336,7 @@ void bench_exec_end(void)
 {
 	uint64_t until = rdtsc() + tsc_from_us(WATCH_LATE_US);
 
-	handlers(NULL, NULL);
+	handlers(NULL, NULL, NULL);
 	syscall_set_filter(NULL);
 	x = NULL;
 	/* The sibling watches no more: its last NMI is taken here, not as an unexpected one. */
@@ -349,9 +389,15 @@ bool bench_exec_run(struct bench_exec *e, unsigned t, uint64_t entry, const stru
 bool bench_exec_trace(struct bench_exec *e, uint64_t entry, const struct bench_layout *l,
 		      unsigned ring)
 {
+	uint64_t limit = e->limit_tsc;
+
 	bench_trace_start(&e->tracer, e->b, l, l->trace_start);
 	e->tracing = true;
+	/* A #DB an instruction costs some 4-45 us under TCG: a trace may take BENCH_TRACE_TIME
+	 * times the limit (its steps are capped: trace_cap). */
+	e->limit_tsc = limit * BENCH_TRACE_TIME;
 	bool ok = bench_exec_run(e, 0, entry, l, ring, true);
+	e->limit_tsc = limit;
 	e->tracing = false;
 	return ok;
 }

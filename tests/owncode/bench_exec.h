@@ -53,7 +53,9 @@ struct bench_exec {
 	bool abort[2]; /* the other thread asks this one's program to end */
 	bool tracing;
 	struct bench_tracer tracer;
-	struct bench_fault fault;     /* the first of either thread: no run starts after it */
+	uint64_t trace_cap;	  /* the trace is cut at this many steps (escape, no fault) ... */
+	bool trace_over;	  /* ... and then this is set */
+	struct bench_fault fault; /* the first of either thread: no run starts after it */
 	struct bench_fault thread[2]; /* each thread's first */
 };
 
@@ -69,7 +71,11 @@ void bench_exec_end(void);
 bool bench_exec_run(struct bench_exec *x, unsigned t, uint64_t entry, const struct bench_layout *l,
 		    unsigned ring, bool limit);
 
-/* A trace of the program at entry: the tracer's counts (model PMU only). */
+/* A trace of the program at entry: the tracer's counts (model PMU only). The trap flag stays set
+ * whatever the code does to it (POPF, IRET: the #DB after such an instruction sets it again), so
+ * the trace runs to its end, or to trace_cap steps (trace_over: cut short, not a fault); its time
+ * limit is BENCH_TRACE_TIME times bench_ms. */
+#define BENCH_TRACE_TIME 4
 bool bench_exec_trace(struct bench_exec *x, uint64_t entry, const struct bench_layout *l,
 		      unsigned ring);
 

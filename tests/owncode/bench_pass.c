@@ -11,6 +11,7 @@
 #include "kernel/time.h"
 #include "pmu/counters.h"
 #include "pmu/enumerate.h"
+#include "pmu/event_table.h"
 #include "pmu/mux_pair.h"
 #include "pmu/uarch.h"
 #include "pmu/xsu_passes.h"
@@ -20,6 +21,8 @@
 
 #define RDPMC_FIXED_ECX (1u << 30)
 #define CATCHER(counter) (-1 - (int)(counter))
+/* A measurement HT0 ran alone is made again, at most this many times the measurements kept. */
+#define BENCH_ALONE_AGAIN 4
 
 /* One thread's counters in a pass: what it programs and what each read is. */
 struct pass_thread {
@@ -85,12 +88,26 @@ static struct pmu_event event_of(const struct bundle_event *e)
 	return ev;
 }
 
+/* An architectural event (SDM vol. 3B, 18.2.1.2, table 18-1): every Intel CPU with a PMU has its
+ * encoding, whatever the kernel's tables. */
+static bool architectural(const struct pmu_event *ev)
+{
+	static const uint16_t codes[] = { 0x003c, 0x00c0, 0x013c, 0x4f2e, 0x412e, 0x00c4, 0x00c5 };
+
+	for (unsigned i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (ev->event == (uint8_t)codes[i] && ev->umask == (uint8_t)(codes[i] >> 8))
+			return true;
+	return false;
+}
+
 /*
  * Whether this PMU cannot count ev, thread t's event i: then it is refused with the reason
  * (AnyThread on a version-2 PMU, or on one that deprecates it, CPUID.0AH:EDX[15]: the write would
- * raise #GP), takes no counter and never reads as a count.
+ * raise #GP; an event the CPU's list of Intel's events does not have), takes no counter and never
+ * reads as a count. On a CPU the kernel has no list for, the model counts only the architectural
+ * events (what another code counts there is not known): the rest counts but is not modelled.
  */
-static bool refused(struct bench_state *s, unsigned t, uint32_t i, const struct pmu_event *ev)
+static bool unsupported(struct bench_state *s, unsigned t, uint32_t i, const struct pmu_event *ev)
 {
 	const char *why;
 
@@ -98,6 +115,42 @@ static bool refused(struct bench_state *s, unsigned t, uint32_t i, const struct 
 		return false;
 	s->results[t][i].refused = why;
 	return true;
+}
+
+static bool refused(struct bench_state *s, unsigned t, uint32_t i, const struct pmu_event *ev)
+{
+	const struct uarch *u = s->pmu->info.uarch;
+
+	if (unsupported(s, t, i, ev))
+		return true;
+	if (event_table_source(u) && (ev->event == 0xb7 || ev->event == 0xbb)) {
+		/* OFFCORE_RESPONSE_0/1: Intel's list has it only with its MSR's value */
+		s->results[t][i].refused = "an offcore response event (0xB7, 0xBB) needs "
+					   "MSR_OFFCORE_RSP_0 or _1 (0x1A6, 0x1A7), which this "
+					   "kernel does not program";
+		return true;
+	}
+	if (event_table_source(u) && !event_table_has(u, ev->event, ev->umask)) {
+		s->results[t][i].absent = true;
+		return true;
+	}
+	if (!event_table_source(u) && s->pmu->model && !architectural(ev))
+		s->results[t][i].unknown_cpu = true;
+	return false;
+}
+
+/* HT0 counts fixed counters or RDTSC: with -no_mem they take a pass of their own, the first. */
+static bool fixed_pass(const struct bench_state *s)
+{
+	if (!(s->b.params.flags & BUNDLE_NO_MEM))
+		return false;
+	for (uint32_t i = 0; i < s->b.event_count[0]; i++) {
+		struct bundle_event e;
+		bundle_event(&s->b, 0, i, &e);
+		if (e.kind == BUNDLE_EVENT_FIXED || e.kind == BUNDLE_EVENT_TSC)
+			return true;
+	}
+	return false;
 }
 
 /* The passes of the bundle's GP events, by its XSU mode's ops (pmu/xsu_passes.h). */
@@ -109,6 +162,8 @@ void bench_plan(struct bench_state *s)
 
 	memset(in, 0, sizeof(*in));
 	in->gp = gp > PMU_MAX_GP ? PMU_MAX_GP : gp;
+	if ((s->b.params.flags & BUNDLE_NO_MEM) && in->gp > BENCH_NO_MEM_READS)
+		in->gp = BENCH_NO_MEM_READS; /* R8-R11 hold HT0's counts */
 	in->catcher = uarch_zero_event(u);
 	for (unsigned t = 0; t < 2; t++)
 		for (uint32_t i = 0; i < s->b.event_count[t]; i++) {
@@ -123,11 +178,13 @@ void bench_plan(struct bench_state *s)
 			pe->constraint.mask = e.counter_mask & PMU_GP_MASK(in->gp);
 			pe->constraint.corrupting = uarch_event_corrupting(u, &ev);
 			pe->alone = e.flags & BUNDLE_EVENT_ALONE;
-			s->gp_event[t][in->n[t]++] = (uint8_t)i;
+			s->gp_event[t][in->n[t]++] = (uint16_t)i;
 		}
 	xsu_plan_passes(xsu_ops_of(s->b.params.xsu, false), in, &s->plan);
-	if (!s->plan.passes)
-		s->plan.passes = 1; /* the fixed counters, or nothing but the code's run */
+	s->first_gp_pass = fixed_pass(s) ? 1 : 0;
+	s->passes = s->first_gp_pass + s->plan.passes;
+	if (!s->passes)
+		s->passes = 1; /* the fixed counters, or nothing but the code's run */
 }
 
 static void add(struct pass_thread *pt, const struct pmu_event *ev, unsigned idx, uint32_t ecx,
@@ -142,21 +199,27 @@ static void add(struct pass_thread *pt, const struct pmu_event *ev, unsigned idx
 	pt->what[pt->reads++] = what;
 }
 
-/* Thread t's counters in pass p: the fixed ones, the plan's, the catchers. */
+/* Thread t's counters in pass p: the fixed ones (with -no_mem in the first pass only), the
+ * plan's, the catchers; then the TSC of RDTSC, a read that programs nothing. */
 static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pass_thread *pt)
 {
+	bool fixed = !s->first_gp_pass || p == 0;
+	int tsc = -1;
+
 	memset(pt, 0, sizeof(*pt));
-	for (uint32_t i = 0; i < s->b.event_count[t]; i++) {
+	for (uint32_t i = 0; fixed && i < s->b.event_count[t]; i++) {
 		struct bundle_event e;
 		bundle_event(&s->b, t, i, &e);
 		struct pmu_event ev = event_of(&e);
+		if (e.kind == BUNDLE_EVENT_TSC)
+			tsc = (int)i;
 		if (e.kind == BUNDLE_EVENT_FIXED && e.fixed_index < s->pmu->geometry.fixed &&
-		    !refused(s, t, i, &ev))
+		    !unsupported(s, t, i, &ev))
 			add(pt, &ev, PMU_FIXED_BASE + e.fixed_index,
 			    RDPMC_FIXED_ECX | e.fixed_index, (int)i);
 	}
-	for (unsigned j = 0; j < BUNDLE_MAX_EVENTS; j++) {
-		if (s->plan.pass[t][j] != (int16_t)p)
+	for (unsigned j = 0; p >= s->first_gp_pass && j < s->plan_input.n[t]; j++) {
+		if (s->plan.pass[t][j] != (int16_t)(p - s->first_gp_pass))
 			continue;
 		struct bundle_event e;
 		bundle_event(&s->b, t, s->gp_event[t][j], &e);
@@ -164,10 +227,20 @@ static void pass_thread(struct bench_state *s, unsigned p, unsigned t, struct pa
 		unsigned c = (unsigned)s->plan.counter[t][j];
 		add(pt, &ev, c, c, s->gp_event[t][j]);
 	}
-	pt->catchers = s->plan.catchers[p][t];
+	pt->catchers = p >= s->first_gp_pass ? s->plan.catchers[p - s->first_gp_pass][t] : 0;
 	for (unsigned c = 0; c < PMU_MAX_GP; c++)
 		if (pt->catchers & (1u << c))
 			add(pt, s->plan.catcher, c, c, CATCHER(c));
+	if (tsc >= 0 && pt->reads < BENCH_MAX_READS) {
+		pt->ecx[pt->reads] = BENCH_READ_TSC;
+		pt->what[pt->reads++] = tsc;
+	}
+}
+
+/* Read k of a thread is the TSC, no counter: it comes after every programmed one. */
+static bool is_tsc(const struct pass_thread *pt, unsigned k)
+{
+	return k >= pt->n;
 }
 
 /*
@@ -190,7 +263,11 @@ static struct pmu_driver *begin(struct pass_ctx *c, unsigned t, struct model_led
 	struct pmu_driver *d = pmu_thread_begin(t, l);
 
 	if (s->pmu->model && l == &s->data[t]->ledger) {
-		l->profile[BENCH_SLOT_CODE] = &s->profiles->code[t];
+		/* The model reads a ledger's slots up to the first free one: HT1's runs count
+		 * nothing */
+		l->profile[BENCH_SLOT_SHORT] = t ? &s->profiles->none : &s->profiles->run[0];
+		l->profile[BENCH_SLOT_LONG] = t ? &s->profiles->none : &s->profiles->run[1];
+		l->profile[BENCH_SLOT_REP] = &s->profiles->rep[t];
 		l->profile[BENCH_SLOT_CYCLES] = &s->profiles->cycles;
 	}
 	if (s->pmu->model)
@@ -219,6 +296,8 @@ static void end(struct pass_ctx *c, unsigned t, struct pmu_driver *d)
 
 static uint64_t width_mask(const struct bench_state *s, uint32_t ecx)
 {
+	if (ecx == BENCH_READ_TSC)
+		return ~0ull;
 	unsigned w =
 		ecx & RDPMC_FIXED_ECX ? s->pmu->geometry.fixed_width : s->pmu->geometry.gp_width;
 	return w >= 64 ? ~0ull : (1ull << w) - 1;
@@ -266,6 +345,22 @@ static void catchers_at(struct pass_ctx *c, unsigned which, uint64_t e)
 		__atomic_store_n(&c->s->data[1]->acked, e, __ATOMIC_RELEASE);
 }
 
+/*
+ * Thread 0 starts its run once the sibling's loop runs on after its answer (its copies went past
+ * `answered`): a host that holds one virtual CPU back (QEMU's TCG on a busy host) would otherwise
+ * let thread 0 run alone, and nothing leak into its counters. It waits at most bench_ms; the
+ * overlap a result gives says how much ran beside all the same.
+ */
+static void sibling_running(struct pass_ctx *c, uint64_t answered)
+{
+	const struct bench_data *d1 = c->s->data[1];
+	uint64_t give_up = rdtsc() + c->s->x.limit_tsc;
+
+	while (__atomic_load_n(&d1->copies, __ATOMIC_ACQUIRE) == answered && rdtsc() < give_up &&
+	       !c->s->x.fault.set)
+		cpu_relax();
+}
+
 /* The count of read k of a thread over a run: end less start at the counter's width; false
  * when it went down (a 48-bit counter does not wrap in a bundle: it was written meanwhile). */
 static bool count_of(const struct bench_state *s, uint32_t ecx, uint64_t start, uint64_t end,
@@ -288,6 +383,8 @@ static bool run(struct pass_ctx *c, unsigned slot)
 	if (c->runs1 && !sibling_at(c, e + 1))
 		return false;
 	catchers_at(c, 0, e + 1);
+	if (c->runs1)
+		sibling_running(c, d1->copies_at[(e + 1) & 1]);
 	if (!bench_exec_run(&s->x, 0, s->entry[slot], &s->layout[slot], s->b.params.ring, true))
 		return false;
 	for (unsigned k = 0; k < c->th[0].reads; k++)
@@ -336,11 +433,11 @@ static bool catcher_read(const struct pass_ctx *c, unsigned t, unsigned counter,
 static bool whole(const struct pass_ctx *c, const struct run_counts *r, unsigned t, unsigned k,
 		  int64_t *count)
 {
-	unsigned ctr = c->th[t].a[k].idx;
 	unsigned o;
 
 	*count = r->count[t][k];
-	if (ctr >= PMU_FIXED_BASE || !catcher_read(c, t, ctr, &o))
+	if (is_tsc(&c->th[t], k) || c->th[t].a[k].idx >= PMU_FIXED_BASE ||
+	    !catcher_read(c, t, c->th[t].a[k].idx, &o))
 		return !r->down[t][k];
 	/* HT1's counts run from its read to its read: HT0's catcher over the same interval. */
 	*count += t ? r->caught1[o] : r->count[1][o];
@@ -348,28 +445,62 @@ static bool whole(const struct pass_ctx *c, const struct run_counts *r, unsigned
 }
 
 /*
- * One measurement's value of thread t's read k, in hundredths: HT0's, the long run less the
- * short one per repetition (nanoBench's); HT1's, its counts over both of HT0's runs per copy
- * its loop ran meanwhile. False when a count went down (the counter was written).
+ * HT0's read k over both runs of a measurement into its result: each run's count (nanoBench's
+ * arithmetic aggregates each run set, then takes the difference) and the measurement's value, the
+ * long run less the short one per repetition (one below zero is left out, counted in
+ * backwards). False when a count went down (the counter was written).
  */
-static bool value_of(const struct pass_ctx *c, const struct run_counts *shorter, unsigned t,
-		     unsigned k, int64_t *value)
+static bool keep_ht0(const struct pass_ctx *c, const struct run_counts *shorter, unsigned k,
+		     struct bench_result *r)
+{
+	int64_t longer_count, shorter_count;
+	bool ok = whole(c, &c->now, 0, k, &longer_count) & whole(c, shorter, 0, k, &shorter_count);
+
+	if (!ok)
+		return false;
+	if (r->kept < BUNDLE_MAX_MEASUREMENTS) {
+		r->runs[0][r->kept] = shorter_count;
+		r->runs[1][r->kept++] = longer_count;
+	}
+	int64_t v =
+		bench_hundredths(longer_count - shorter_count, bundle_repetitions(&c->s->b.params));
+	if (v < 0)
+		r->backwards++;
+	else if (r->n < BUNDLE_MAX_MEASUREMENTS)
+		r->values[r->n++] = v;
+	return true;
+}
+
+/*
+ * HT1's read k: its counts over both of HT0's runs per copy its loop ran meanwhile (nanoBench's
+ * aggregate over the measurements' values). False when a count went down.
+ */
+static bool keep_ht1(const struct pass_ctx *c, const struct run_counts *shorter, unsigned k,
+		     struct bench_result *r)
 {
 	const struct bundle_params *p = &c->s->b.params;
 	int64_t longer_count, shorter_count;
-	bool ok = whole(c, &c->now, t, k, &longer_count) & whole(c, shorter, t, k, &shorter_count);
-
-	if (t == 0) {
-		*value = bench_hundredths(longer_count - shorter_count, bundle_repetitions(p));
-		return ok;
-	}
+	bool ok = whole(c, &c->now, 1, k, &longer_count) & whole(c, shorter, 1, k, &shorter_count);
 	uint64_t copies = c->now.copies1 + shorter->copies1;
-	*value = bench_hundredths(longer_count + shorter_count,
-				  p->flags & BUNDLE_NO_NORMALIZATION ? 1 : copies);
-	return ok;
+	int64_t v = bench_hundredths(longer_count + shorter_count,
+				     p->flags & BUNDLE_NO_NORMALIZATION ? 1 : copies);
+
+	if (!ok)
+		return false;
+	if (v < 0)
+		r->backwards++;
+	else if (r->n < BUNDLE_MAX_MEASUREMENTS)
+		r->values[r->n++] = v;
+	return true;
 }
 
-/* One measurement's values into the results; one below zero went backwards, and is named. */
+/* Read k of thread t counts in every pass (a fixed counter, the TSC): only the first keeps it. */
+static bool every_pass(const struct pass_thread *pt, unsigned k)
+{
+	return is_tsc(pt, k) || pt->a[k].idx >= PMU_FIXED_BASE;
+}
+
+/* One measurement into the results. */
 static void keep(struct pass_ctx *c, const struct run_counts *shorter)
 {
 	struct bench_state *s = c->s;
@@ -377,19 +508,15 @@ static void keep(struct pass_ctx *c, const struct run_counts *shorter)
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned k = 0; k < c->th[t].reads; k++) {
 			int w = c->th[t].what[k];
-			if (w < 0 || c->refused[t] || (c->p && c->th[t].a[k].idx >= PMU_FIXED_BASE))
+			if (w < 0 || c->refused[t] || (c->p && every_pass(&c->th[t], k)))
 				continue;
 			struct bench_result *r = &s->results[t][w];
-			int64_t v;
 			r->counted = true;
 			r->pass = (int16_t)c->p;
-			r->counter = (int16_t)c->th[t].a[k].idx;
-			if (!value_of(c, shorter, t, k, &v))
+			r->counter = is_tsc(&c->th[t], k) ? BENCH_COUNTER_TSC
+							  : (int16_t)c->th[t].a[k].idx;
+			if (!(t ? keep_ht1 : keep_ht0)(c, shorter, k, r))
 				r->written = true;
-			else if (v < 0)
-				r->backwards++;
-			else if (r->n < BUNDLE_MAX_MEASUREMENTS)
-				r->values[r->n++] = v;
 		}
 	if (c->runs1 && c->kept < BUNDLE_MAX_MEASUREMENTS) {
 		c->seen[c->kept] = c->now.seen1 + shorter->seen1;
@@ -411,21 +538,40 @@ static void overlap(struct pass_ctx *c)
 	c->s->overlap[c->p] = least;
 }
 
+/*
+ * Whether the sibling's loop ran no copy beside one of HT0's two runs of a measurement (HT0's
+ * reads saw none; -no_mem's reads note none): the host held a virtual CPU back (QEMU's TCG on a
+ * busy host), and HT0 ran alone, which a core's two threads never do while both have work. A
+ * sibling workload that halts (idle) is meant to leave HT0 alone.
+ */
+static bool ran_alone(const struct pass_ctx *c, const struct run_counts *shorter)
+{
+	return c->runs1 && !(c->s->b.params.flags & BUNDLE_NO_MEM) && !c->s->work_halts &&
+	       (shorter->seen1 == 0 || c->now.seen1 == 0);
+}
+
 static void measure(struct pass_ctx *c)
 {
 	const struct bundle_params *p = &c->s->b.params;
+	/* What the sibling did beside HT0 is what a bundle with a sibling measures. */
+	uint32_t again = BENCH_ALONE_AGAIN * p->n_measurements;
 	struct run_counts shorter;
 
 	for (uint32_t i = 0; i < p->initial_warm_up_count; i++)
-		if (!run(c, BENCH_SLOT_SHORT))
+		if (!run(c, BENCH_SLOT_N))
 			return;
-	for (uint32_t m = 0; m < p->warm_up_count + p->n_measurements; m++) {
-		if (!run(c, BENCH_SLOT_SHORT))
+	for (uint32_t m = 0; m < p->warm_up_count + p->n_measurements;) {
+		if (!run(c, BENCH_SLOT_N))
 			return;
 		shorter = c->now;
-		if (!run(c, BENCH_SLOT_LONG))
+		if (!run(c, BENCH_SLOT_2N))
 			return;
-		if (m >= p->warm_up_count)
+		if (m >= p->warm_up_count && ran_alone(c, &shorter) && again) {
+			again--;
+			c->s->alone_again[c->p]++;
+			continue;
+		}
+		if (m++ >= p->warm_up_count)
 			keep(c, &shorter);
 	}
 }
@@ -440,7 +586,8 @@ static void thread0(struct pass_ctx *c)
 	while (c->runs1 && !__atomic_load_n(&c->started1, __ATOMIC_ACQUIRE) && rdtsc() < give_up)
 		cpu_relax();
 	measure(c);
-	if (c->runs1)
+	/* -no_mem's reads note none of HT1's copies: no overlap to give (null, not 0) */
+	if (c->runs1 && !(s->b.params.flags & BUNDLE_NO_MEM))
 		overlap(c);
 	__atomic_store_n(&s->data[1]->stop, 1, __ATOMIC_RELEASE);
 	end(c, 0, d);
@@ -473,32 +620,39 @@ static void job(unsigned t, void *arg)
 		thread1(arg);
 }
 
-static bool programs(struct pass_ctx *c)
+/* HT0's program of run k (0 short, 1 long) and HT1's loop, into their slots. */
+static bool program(struct pass_ctx *c, unsigned k, const struct run_shape_pair *shapes)
 {
 	struct bench_state *s = c->s;
-	const struct bundle_params *p = &s->b.params;
-	uint32_t n = p->unroll_count, basic = p->flags & BUNDLE_BASIC_MODE;
-	struct bench_codegen g = { .b = &s->b, .model = s->pmu->model };
+	unsigned t = k == 2;
+	struct bench_codegen g;
+
+	bench_base_codegen(s, &g, t ? BENCH_PROGRAM_SIBLING : BENCH_PROGRAM_MEASURE, t);
+	if (!t) {
+		g.copies = shapes->copies[k];
+		g.loop_count = shapes->loops[k];
+		g.run_slot = k ? BENCH_SLOT_LONG : BENCH_SLOT_SHORT;
+		g.rep_units = s->rep_units[k];
+		/* -no_mem's reads touch no memory: the sibling's copies are not noted */
+		if (c->runs1 && !(s->b.params.flags & BUNDLE_NO_MEM))
+			g.sibling_data = (uint64_t)(uintptr_t)s->data[1];
+	}
+	g.reads = c->th[t].reads;
+	memcpy(g.read_ecx, c->th[t].ecx, sizeof(g.read_ecx));
+	g.work_entry = t && s->work ? s->work_entry : 0;
+	g.work_arg = (uint64_t)(uintptr_t)s->work;
+	return bench_generate(s, &g, BENCH_SLOT_N + k);
+}
+
+static bool programs(struct pass_ctx *c)
+{
+	const struct bundle_params *p = &c->s->b.params;
+	struct run_shape_pair shapes;
 	bool ok = true;
 
-	for (unsigned i = 0; i < 3; i++) {
-		unsigned t = i == 2;
-		g.program = t ? BENCH_PROGRAM_SIBLING : BENCH_PROGRAM_MEASURE;
-		memcpy(g.area, s->area[t], sizeof(g.area));
-		g.data = (uint64_t)(uintptr_t)s->data[t];
-		g.copies = i == 0 ? (basic ? 0 : n) : (basic ? n : 2 * n);
-		g.loop_count = p->loop_count;
-		g.reads = c->th[t].reads;
-		memcpy(g.read_ecx, c->th[t].ecx, sizeof(g.read_ecx));
-		g.work_entry = t && s->work ? s->work_entry : 0;
-		g.work_arg = (uint64_t)(uintptr_t)s->work;
-		g.sibling_data = !t && c->runs1 ? (uint64_t)(uintptr_t)s->data[1] : 0;
-		uint64_t share = s->code_size / BENCH_PROGRAMS & ~63ull;
-		unsigned slot = BENCH_SLOT_SHORT + i;
-		s->entry[slot] = s->code + slot * share;
-		ok &= bench_codegen(&g, (uint8_t *)(uintptr_t)s->entry[slot], s->entry[slot],
-				    (uint32_t)share, &s->layout[slot]);
-	}
+	bench_run_shapes(p, p->unroll_count, p->loop_count, &shapes);
+	for (unsigned k = 0; k < 3; k++)
+		ok &= program(c, k, &shapes);
 	return ok;
 }
 
@@ -515,6 +669,7 @@ void bench_pass(struct bench_state *s, unsigned p)
 	c.runs1 = s->pair->thread_count > 1 &&
 		  (s->b.params.sibling != BUNDLE_SIBLING_NONE || c.th[1].reads);
 	s->overlap[p] = -1;
+	s->alone_again[p] = 0;
 	memset(s->data[1], 0, sizeof(*s->data[1]));
 	if (!programs(&c)) {
 		bench_exec_note(&s->x, 0, "#GP", 0, false);
@@ -522,5 +677,5 @@ void bench_pass(struct bench_state *s, unsigned p)
 	}
 	uint64_t runs = 2ull * (s->b.params.warm_up_count + s->b.params.n_measurements) +
 			s->b.params.initial_warm_up_count + 2;
-	pair_run(&j, rdtsc() + runs * 3 * s->x.limit_tsc);
+	pair_run(&j, runs * 3 * s->x.limit_tsc);
 }

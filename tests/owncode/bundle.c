@@ -77,7 +77,8 @@ static enum bundle_status check_header(const uint8_t *d, size_t size, uint32_t *
 		return fail(reason, BUNDLE_BAD_MAGIC, "no PMUBENCH magic: not a bundle");
 	if (d[8] != BUNDLE_VERSION || d[9] != 0)
 		return fail(reason, BUNDLE_BAD_VERSION,
-			    "a bundle version this reader does not read (it reads version 1)");
+			    "a bundle version this reader does not read (it reads version 2: write "
+			    "it again with this tree's tools/pmu-bench)");
 	if (d[10] != BUNDLE_HEADER_SIZE || d[11] != 0 || le32(d + 28) != 0)
 		return fail(reason, BUNDLE_BAD_LAYOUT,
 			    "a header of another size, or reserved bits set");
@@ -158,7 +159,7 @@ static enum bundle_status check_params_ranges(const struct bundle_params *p, con
 	    p->sibling > BUNDLE_SIBLING_WORK || (p->ring != 0 && p->ring != 3))
 		return fail(reason, BUNDLE_BAD_PARAMS,
 			    "an unknown aggregate function, XSU mode, ring or kind of sibling");
-	if (p->flags >= 2 * BUNDLE_FIXED_COUNTERS)
+	if (p->flags & ~BUNDLE_FLAGS)
 		return fail(reason, BUNDLE_BAD_PARAMS, "unknown parameter flags");
 	return BUNDLE_OK;
 }
@@ -220,7 +221,7 @@ static enum bundle_status check_event(const struct bundle *b, const uint8_t *e, 
 	uint32_t off[3];
 
 	decode_event(e, &ev, off);
-	if (!zero(e + 25, BUNDLE_EVENT_SIZE - 25) || ev.kind > BUNDLE_EVENT_REFUSED ||
+	if (!zero(e + 25, BUNDLE_EVENT_SIZE - 25) || ev.kind > BUNDLE_EVENT_TSC ||
 	    (ev.flags & ~BUNDLE_EVENT_ALONE) || ev.counter_mask == 0)
 		return fail(reason, BUNDLE_BAD_EVENT,
 			    "an event of an unknown kind, with unknown flags or no counter");
@@ -234,6 +235,8 @@ static enum bundle_status check_event(const struct bundle *b, const uint8_t *e, 
 			reason, BUNDLE_BAD_EVENT,
 			"a fixed-counter event with an EVTSEL, a counter above 2 or a bad control "
 			"field");
+	if (ev.kind == BUNDLE_EVENT_TSC && ev.evtsel)
+		return fail(reason, BUNDLE_BAD_EVENT, "an RDTSC event with an EVTSEL");
 	if (ev.kind != BUNDLE_EVENT_FIXED && (ev.fixed_index || ev.fixed_ctrl))
 		return fail(reason, BUNDLE_BAD_EVENT,
 			    "a counter index or control field on a programmable event");
@@ -257,7 +260,7 @@ static enum bundle_status read_events(struct bundle *b, unsigned thread, const s
 		return BUNDLE_OK;
 	if (s->count > BUNDLE_MAX_EVENTS || s->size != s->count * BUNDLE_EVENT_SIZE)
 		return fail(reason, BUNDLE_BAD_EVENT,
-			    "an events section of the wrong size or of more than 64 events");
+			    "an events section of the wrong size or of more than 2000 events");
 	for (uint32_t i = 0; i < s->count; i++) {
 		enum bundle_status st = check_event(b, s->bytes + i * BUNDLE_EVENT_SIZE, reason);
 		if (st != BUNDLE_OK)

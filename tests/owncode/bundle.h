@@ -22,7 +22,7 @@
 
 #include "pmu/xsu_mode.h"
 
-#define BUNDLE_VERSION 1
+#define BUNDLE_VERSION 2
 #define BUNDLE_HEADER_SIZE 32
 #define BUNDLE_SECTION_SIZE 16
 #define BUNDLE_PARAMS_SIZE 48
@@ -39,7 +39,7 @@
 #define BUNDLE_MAX_MEASUREMENTS 100u /* a bench_result's values fit in a 4096-byte record */
 #define BUNDLE_MAX_WARM_UP 10000u
 #define BUNDLE_MAX_ALIGNMENT_OFFSET 4095u
-#define BUNDLE_MAX_EVENTS 64u
+#define BUNDLE_MAX_EVENTS 2000u /* per thread, as nanoBench's configs hold */
 #define BUNDLE_MAX_STRING 255u
 #define BUNDLE_MAX_ACCESSES 15u
 
@@ -74,7 +74,13 @@ enum bundle_sibling { BUNDLE_SIBLING_NONE, BUNDLE_SIBLING_CODE, BUNDLE_SIBLING_W
 #define BUNDLE_NO_NORMALIZATION 0x2u
 #define BUNDLE_USR 0x4u
 #define BUNDLE_OS 0x8u
-#define BUNDLE_FIXED_COUNTERS 0x10u
+#define BUNDLE_FIXED_COUNTERS 0x10u /* the list begins with RDTSC and the three fixed counters */
+#define BUNDLE_RANGE 0x20u	    /* nanoBench's -range: the results' range is printed */
+#define BUNDLE_REMOVE_EMPTY 0x40u   /* -remove_empty_events: 0.00 is not printed */
+#define BUNDLE_VERBOSE 0x80u	    /* -verbose: every run's count (bench_counts records) */
+#define BUNDLE_DF 0x100u	    /* -df: the front end drained around the copies */
+#define BUNDLE_NO_MEM 0x200u /* -no_mem: HT0's reads keep the counts in R8-R11, not in memory */
+#define BUNDLE_FLAGS 0x3ffu  /* every flag this reader knows */
 
 struct bundle_params {
 	uint32_t unroll_count;
@@ -95,6 +101,7 @@ enum bundle_event_kind {
 	BUNDLE_EVENT_GP,    /* evtsel goes into an IA32_PERFEVTSELx as it is */
 	BUNDLE_EVENT_FIXED, /* fixed counter fixed_index, with fixed_ctrl in IA32_FIXED_CTR_CTRL */
 	BUNDLE_EVENT_REFUSED, /* never programmed: reason says why */
+	BUNDLE_EVENT_TSC, /* RDTSC between the reads (nanoBench's first line with fixed counters) */
 };
 #define BUNDLE_EVENT_ALONE 0x1u /* nanoBench's TakenAlone: a pass of its own */
 

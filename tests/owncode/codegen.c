@@ -15,13 +15,15 @@ struct emitter {
 	bool overflow;
 };
 
+/* n bytes; an emitter without a buffer only counts them (dry(): a block's size). */
 static void put(struct emitter *e, const void *bytes, uint32_t n)
 {
 	if (e->overflow || n > e->cap - e->len) {
 		e->overflow = true;
 		return;
 	}
-	memcpy(e->buf + e->len, bytes, n);
+	if (e->buf)
+		memcpy(e->buf + e->len, bytes, n);
 	e->len += n;
 }
 
@@ -68,7 +70,7 @@ static uint32_t put_forward(struct emitter *e, const uint8_t *op, uint32_t n)
 
 static void patch(struct emitter *e, uint32_t at)
 {
-	if (e->overflow)
+	if (e->overflow || !e->buf)
 		return;
 	uint32_t rel = e->len - (at + 4);
 	for (unsigned i = 0; i < 4; i++)
@@ -104,14 +106,80 @@ static void copy_word(struct emitter *e, uint64_t from, uint64_t to)
 	put_rip(e, OP(0x48, 0x89, 0x05), to, 0, 0);
 }
 
+/* HT0's reads keep the counts in R8-R11 and touch no memory (-no_mem). */
+static bool no_mem(const struct bench_codegen *g)
+{
+	return g->program != BENCH_PROGRAM_SIBLING && (g->b->params.flags & BUNDLE_NO_MEM);
+}
+
+/* The counter of ecx (or the TSC) into RDX as one 64-bit value: RAX, RCX clobbered. */
+static void read_one(struct emitter *e, uint32_t ecx)
+{
+	if (ecx == BENCH_READ_TSC) {
+		put(e, OP(LFENCE, 0x0f, 0x31, LFENCE)); /* lfence; rdtsc; lfence */
+	} else {
+		put(e, OP(0xb9)); /* mov ecx, imm32 */
+		put_le(e, ecx, 4);
+		put(e, OP(LFENCE, 0x0f, 0x33, LFENCE)); /* lfence; rdpmc; lfence */
+	}
+	put(e, OP(0x48, 0xc1, 0xe2, 0x20, 0x48, 0x09, 0xc2)); /* shl rdx, 32; or rdx, rax */
+}
+
+/* The read of position i of a block: in the second block the TSC's first, so that RDTSC brackets
+ * the code as closely as the first block's last read does (the TSC is always read last there). */
+static unsigned read_at(const struct bench_codegen *g, unsigned which, unsigned i, unsigned n)
+{
+	unsigned tsc = n;
+
+	for (unsigned k = 0; k < n; k++)
+		if (g->read_ecx[k] == BENCH_READ_TSC)
+			tsc = k;
+	if (which == 0 || tsc == n)
+		return i;
+	return i == 0 ? tsc : i <= tsc ? i - 1 : i;
+}
+
+/* -no_mem's read: sub (first) or add (second) each count to R8+k, nanoBench's noMem template. */
+static void read_registers(struct emitter *e, const struct bench_codegen *g, unsigned which)
+{
+	unsigned n = g->reads < BENCH_NO_MEM_READS ? g->reads : BENCH_NO_MEM_READS;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = read_at(g, which, i, n);
+		read_one(e, g->read_ecx[k]);
+		/* sub r8+k, rdx (4C 29 D0+k) or add r8+k, rdx (4C 01 D0+k) */
+		put(e, OP(0x49, which ? 0x01 : 0x29, (uint8_t)(0xd0 + k)));
+	}
+}
+
+/* After -no_mem's second read: R8-R11 into count[1], 0 into count[0] (the differences are in
+ * the registers). */
+static void store_registers(struct emitter *e, const struct bench_codegen *g)
+{
+	unsigned n = g->reads < BENCH_NO_MEM_READS ? g->reads : BENCH_NO_MEM_READS;
+
+	for (unsigned k = 0; k < n; k++) {
+		/* mov [rip+], r8+k (4C 89 05+8k) */
+		put_rip(e, OP(0x4c, 0x89, (uint8_t)(0x05 + 8 * k)), DATA(g, count[1][k]), 0, 0);
+		put_rip(e, OP(0x48, 0xc7, 0x05), DATA(g, count[0][k]), 0, 4); /* mov qword [], 0 */
+	}
+}
+
 /* Every counter into count[which], then the TSC into tsc[which]; RAX, RCX, RDX clobbered. */
 static void read_block(struct emitter *e, const struct bench_codegen *g, unsigned which)
 {
-	for (unsigned k = 0; k < g->reads && k < BENCH_MAX_READS; k++) {
+	unsigned n = g->reads < BENCH_MAX_READS ? g->reads : BENCH_MAX_READS;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = read_at(g, which, i, n);
 		uint64_t at = DATA(g, count[which][k]);
-		put(e, OP(0xb9)); /* mov ecx, imm32 */
-		put_le(e, g->read_ecx[k], 4);
-		put(e, OP(LFENCE, 0x0f, 0x33, LFENCE));	  /* lfence; rdpmc; lfence */
+		if (g->read_ecx[k] == BENCH_READ_TSC) {
+			put(e, OP(LFENCE, 0x0f, 0x31)); /* lfence; rdtsc */
+		} else {
+			put(e, OP(0xb9)); /* mov ecx, imm32 */
+			put_le(e, g->read_ecx[k], 4);
+			put(e, OP(LFENCE, 0x0f, 0x33, LFENCE)); /* lfence; rdpmc; lfence */
+		}
 		put_rip(e, OP(0x89, 0x05), at, 0, 0);	  /* mov [rip+], eax */
 		put_rip(e, OP(0x89, 0x15), at + 4, 0, 0); /* mov [rip+], edx */
 	}
@@ -131,25 +199,60 @@ static void tsc_to_rax(struct emitter *e)
 	put(e, OP(LFENCE, 0x0f, 0x31, 0x48, 0xc1, 0xe2, 0x20, 0x48, 0x09, 0xd0));
 }
 
-/* The model's ledger: the copies and the TSC ticks since the first read (codegen.h). */
+/* add qword [rip+ the slot's units], value (through RAX) */
+static void ledger_put(struct emitter *e, const struct bench_codegen *g, enum bench_slot slot,
+		       uint64_t value)
+{
+	put_movabs(e, 0x48, 0, value);
+	put_rip(e, OP(0x48, 0x01, 0x05), DATA(g, ledger.units[slot]), 0, 0);
+}
+
+/* The model's ledger: the run's unit, the copies beyond the traced ones, the TSC ticks since the
+ * first read (codegen.h). */
 static void ledger_add(struct emitter *e, const struct bench_codegen *g)
 {
-	uint64_t units = (uint64_t)g->copies * (g->loop_count ? g->loop_count : 1);
-
-	put_movabs(e, 0x48, 0, units);
-	put_rip(e, OP(0x48, 0x01, 0x05), DATA(g, ledger.units[BENCH_SLOT_CODE]), 0, 0);
+	ledger_put(e, g, g->run_slot, 1);
+	if (g->rep_units)
+		ledger_put(e, g, BENCH_SLOT_REP, g->rep_units);
 	tsc_to_rax(e);
 	put_rip(e, OP(0x48, 0x2b, 0x05), DATA(g, tsc[0]), 0, 0); /* sub rax, [rip+] */
 	put_rip(e, OP(0x48, 0x01, 0x05), DATA(g, ledger.units[BENCH_SLOT_CYCLES]), 0, 0);
 }
 
+/*
+ * A read: the registers saved around it. With -no_mem nothing is saved (nanoBench's noMem read
+ * clobbers RAX, RCX, RDX): the counts go into R8-R11; under the model the TSC is kept in memory
+ * for the ledger's cycles all the same (the model has no cache to disturb).
+ */
 static void read_counters(struct emitter *e, const struct bench_codegen *g, unsigned which)
 {
+	if (no_mem(g)) {
+		if (which == 0)
+			for (unsigned k = 0; k < BENCH_NO_MEM_READS; k++) /* mov r8+k, 0 */
+				put(e, OP(0x49, 0xc7, (uint8_t)(0xc0 + k), 0, 0, 0, 0));
+		if (which == 1 && g->model)
+			ledger_add(e, g);
+		read_registers(e, g, which);
+		if (g->model && which == 0) {
+			tsc_to_rax(e);
+			put_rip(e, OP(0x48, 0x89, 0x05), DATA(g, tsc[0]), 0, 0);
+		}
+		return;
+	}
 	save_regs(e, g);
 	if (which == 1 && g->model)
 		ledger_add(e, g);
 	read_block(e, g, which);
 	restore_regs(e, g);
+}
+
+/* The size read_counters() writes (its bytes do not depend on the address). */
+static uint32_t read_size(const struct bench_codegen *g, unsigned which)
+{
+	struct emitter dry = { NULL, 0, UINT32_MAX, 0, false };
+
+	read_counters(&dry, g, which);
+	return dry.len;
 }
 
 /* Push the SysV callee-saved registers, keep RSP, point the five registers into their areas. */
@@ -189,30 +292,124 @@ static void put_part(struct emitter *e, const struct bundle *b, unsigned part,
 	put(e, v->bytes, v->size);
 }
 
-/* The copies of code, the first at a 64-byte boundary plus alignment_offset (a jump over the
- * padding), in a loop around them when loop_count is set. */
-static void put_copies(struct emitter *e, const struct bench_codegen *g, uint32_t copies,
-		       uint32_t loop_count, struct bench_layout *out)
+/* The NOP of n bytes (1-15) as nanoBench writes them: the SDM's recommended forms (vol. 2B,
+ * NOP, table 4-12) up to 9 bytes, from 10 on the 8-byte form behind a CS override and n - 9
+ * operand-size prefixes, as tools/pmu_bench_asm.py's nop(). */
+static void put_nop(struct emitter *e, unsigned n)
+{
+	static const uint8_t body[10][9] = {
+		{ 0 },
+		{ 0x90 },
+		{ 0x66, 0x90 },
+		{ 0x0f, 0x1f, 0x00 },
+		{ 0x0f, 0x1f, 0x40, 0x00 },
+		{ 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	};
+
+	if (n <= 9) {
+		put(e, body[n], n);
+		return;
+	}
+	for (unsigned i = 9; i < n; i++)
+		put(e, OP(0x66));
+	put(e, OP(0x2e));
+	put(e, body[8], 8);
+}
+
+/* count instructions of length bytes each were just written from start: glue of the window. */
+static void glue(struct bench_layout *out, uint64_t start, unsigned count, uint8_t length,
+		 uint8_t kind, uint8_t cc)
+{
+	if (!out || !count || out->glue_count >= BENCH_GLUE_MAX)
+		return;
+	out->glue[out->glue_count++] =
+		(struct bench_glue){ start, start + (uint64_t)count * length, length, kind, cc };
+}
+
+/* n NOPs of `length` bytes, noted as glue when out is given. */
+static void put_nops(struct emitter *e, struct bench_layout *out, unsigned n, unsigned length)
+{
+	uint64_t start = here(e);
+
+	for (unsigned i = 0; i < n; i++)
+		put_nop(e, length);
+	glue(out, start, n, (uint8_t)length, BUNDLE_INSN_NONE, 0);
+}
+
+/* nanoBench's drain of the front end (-df): an LFENCE, 189 one-byte NOPs, then 64 15-byte NOPs
+ * (1,152 bytes: the alignment after it stays), or after the last copy 61 of them and three NOPs
+ * to the next 32-byte boundary (at least 14 bytes on). Glue when out is given. */
+#define DRAIN_BYTES (3 + 189 + 64 * 15)
+static void put_drain(struct emitter *e, struct bench_layout *out, bool last)
+{
+	uint64_t at = here(e);
+
+	put(e, OP(LFENCE));
+	glue(out, at, 1, 3, BUNDLE_INSN_NONE, 0);
+	put_nops(e, out, 189, 1);
+	put_nops(e, out, last ? 61 : 64, 15);
+	if (!last)
+		return;
+	unsigned dist = 32 - (unsigned)(here(e) % 32);
+	if (dist <= 3 * 15 - 32)
+		dist += 32;
+	unsigned n1 = dist - 2 < 15 ? dist - 2 : 15;
+	unsigned n2 = dist - n1 - 1 < 15 ? dist - n1 - 1 : 15;
+	put_nops(e, out, 1, n1);
+	put_nops(e, out, 1, n2);
+	put_nops(e, out, 1, dist - n1 - n2);
+}
+
+/*
+ * The measured program after its prologue (codegen.h): init, the loop's counter, the jump over
+ * the padding, the first read, late_init, the copies at a 64-byte boundary plus alignment_offset
+ * (in a loop back to the first copy when loop_count is set), the second read.
+ */
+static void measure_body(struct emitter *e, const struct bench_codegen *g, struct bench_layout *out)
 {
 	const struct bundle_part_view *code = &g->b->part[BUNDLE_PART_CODE];
+	bool df = g->b->params.flags & BUNDLE_DF;
+	uint64_t between = (df ? 2 * DRAIN_BYTES : 0) + read_size(g, 0) +
+			   g->b->part[BUNDLE_PART_LATE_INIT].size;
 
-	if (loop_count)
-		put_movabs(e, 0x49, 7, loop_count); /* mov r15, loop_count */
+	put_part(e, g->b, BUNDLE_PART_INIT, out);
+	if (g->loop_count)
+		put_movabs(e, 0x49, 7, g->loop_count); /* mov r15, loop_count */
 	uint32_t jump = put_forward(e, OP(0xe9));
-	uint64_t start = ((here(e) + 63) & ~63ull) + g->b->params.alignment_offset;
-	while (!e->overflow && here(e) < start)
+	uint64_t start = ((here(e) + between + 63) & ~63ull) + g->b->params.alignment_offset;
+	while (!e->overflow && here(e) + between < start)
 		put(e, OP(0xcc));
 	patch(e, jump);
+	if (df)
+		put_drain(e, NULL, false);
+	read_counters(e, g, 0);
+	out->window_start = here(e);
+	put_part(e, g->b, BUNDLE_PART_LATE_INIT, out);
+	if (df)
+		put_drain(e, out, false);
 	out->copies_start = here(e);
-	out->copies = copies;
-	if (copies && code->size)
+	out->copies = g->copies;
+	if (g->copies && code->size)
 		out->part_start[BUNDLE_PART_CODE] = here(e);
-	for (uint32_t i = 0; i < copies && !e->overflow; i++)
+	for (uint32_t i = 0; i < g->copies && !e->overflow; i++)
 		put(e, code->bytes, code->size);
-	if (loop_count) { /* dec r15; jnz start */
+	if (g->loop_count) { /* dec r15; jnz the first copy */
+		uint64_t at = here(e);
 		put(e, OP(0x49, 0xff, 0xcf, 0x0f, 0x85));
 		put_le(e, out->copies_start - (here(e) + 4), 4);
+		glue(out, at, 1, 3, BUNDLE_INSN_NONE, 0);
+		glue(out, at + 3, 1, 6, BUNDLE_INSN_JCC, 0x5); /* JNZ: condition 5, not zero */
 	}
+	if (df)
+		put_drain(e, out, true);
+	out->window_end = here(e);
+	read_counters(e, g, 1);
+	if (no_mem(g))
+		store_registers(e, g);
 }
 
 /* After an answer: wait until HT0 has read what it reads at it (acked = seen) or stops the loop,
@@ -274,7 +471,7 @@ static void sibling_body(struct emitter *e, const struct bench_codegen *g, struc
 		for (unsigned i = 0; i < BENCH_SIBLING_COPIES; i++)
 			put_part(e, g->b, BUNDLE_PART_SIBLING, out);
 		if (g->model) /* add qword [rip+], copies */
-			put_rip(e, OP(0x48, 0x83, 0x05), DATA(g, ledger.units[BENCH_SLOT_CODE]),
+			put_rip(e, OP(0x48, 0x83, 0x05), DATA(g, ledger.units[BENCH_SLOT_REP]),
 				BENCH_SIBLING_COPIES, 1);
 		put_rip(e, OP(0x48, 0x83, 0x05), DATA(g, copies), part ? BENCH_SIBLING_COPIES : 1,
 			1);
@@ -294,20 +491,11 @@ bool bench_codegen(const struct bench_codegen *g, uint8_t *buf, uint64_t addr, u
 	prologue(&e, g, out);
 	switch (g->program) {
 	case BENCH_PROGRAM_MEASURE:
-		put_part(&e, g->b, BUNDLE_PART_INIT, out);
-		read_counters(&e, g, 0);
-		put_part(&e, g->b, BUNDLE_PART_LATE_INIT, out);
-		put_copies(&e, g, g->copies, g->loop_count, out);
-		read_counters(&e, g, 1);
+	case BENCH_PROGRAM_TRACE:
+		measure_body(&e, g, out);
 		break;
 	case BENCH_PROGRAM_ONCE:
 		put_part(&e, g->b, BUNDLE_PART_ONE_TIME_INIT, out);
-		break;
-	case BENCH_PROGRAM_TRACE:
-		put_part(&e, g->b, BUNDLE_PART_INIT, out);
-		put_part(&e, g->b, BUNDLE_PART_LATE_INIT, out);
-		put_copies(&e, g, 1, 0, out);
-		out->trace_end = here(&e);
 		break;
 	case BENCH_PROGRAM_TRACE_SIBLING:
 		put_part(&e, g->b, BUNDLE_PART_SIBLING, out);
@@ -318,6 +506,8 @@ bool bench_codegen(const struct bench_codegen *g, uint8_t *buf, uint64_t addr, u
 		break;
 	}
 	out->epilogue = here(&e);
+	if (g->program == BENCH_PROGRAM_TRACE)
+		out->trace_end = out->epilogue;
 	epilogue(&e, g);
 	out->size = e.len;
 	return !e.overflow;
@@ -330,8 +520,11 @@ uint64_t bench_codegen_size(const struct bench_codegen *g)
 	for (unsigned p = 0; p < BUNDLE_PARTS; p++)
 		parts += g->b->part[p].size;
 	/* Glue: the prologue, two reads of every counter (the sibling's poll has two blocks), the
-	 * ledger, the loop: well under 2 KiB; the padding before the copies at most 64 + 4095. */
+	 * ledger, the loop: well under 2 KiB; the padding before the copies at most 64 + 4095;
+	 * with -df three drains and the alignment after the last. */
 	parts += (BENCH_SIBLING_COPIES - 1) * (uint64_t)g->b->part[BUNDLE_PART_SIBLING].size;
+	if (g->b->params.flags & BUNDLE_DF)
+		parts += 3 * DRAIN_BYTES + 64;
 	return 2048 + 64 + BUNDLE_MAX_ALIGNMENT_OFFSET + parts +
 	       (uint64_t)g->copies * g->b->part[BUNDLE_PART_CODE].size;
 }
@@ -356,6 +549,18 @@ bool bench_layout_where(const struct bench_layout *l, const struct bundle *b, ui
 		*part = p;
 		*offset = (uint32_t)((rip - l->part_start[p]) % b->part[p].size);
 		return true;
+	}
+	return false;
+}
+
+bool bench_layout_glue(const struct bench_layout *l, uint64_t rip, const struct bench_glue **g)
+{
+	for (unsigned i = 0; i < l->glue_count && i < BENCH_GLUE_MAX; i++) {
+		const struct bench_glue *r = &l->glue[i];
+		if (rip >= r->start && rip < r->end && (rip - r->start) % r->length == 0) {
+			*g = r;
+			return true;
+		}
 	}
 	return false;
 }

@@ -6,7 +6,8 @@ OWNCODE_PURE := tests/owncode/bundle.c tests/owncode/aggregate.c tests/owncode/c
 	tests/owncode/trace.c
 PURE_SRCS += $(OWNCODE_PURE)
 # The kernel's side: the bundles as boot modules, run on the pair (tests/owncode/bench.h).
-KERNEL_SRCS += tests/owncode/bench.c tests/owncode/bench_exec.c tests/owncode/bench_pass.c \
+KERNEL_SRCS += tests/owncode/bench.c tests/owncode/bench_exec.c tests/owncode/bench_model.c \
+	tests/owncode/bench_pass.c \
 	tests/owncode/bench_record.c
 
 # The host test reads bundles that tools/pmu-bench writes: the Python writer against the C

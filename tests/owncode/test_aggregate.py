@@ -80,6 +80,38 @@ class Aggregates(unittest.TestCase):
         self.assertEqual(agg.aggregate(values, "avg"), want)
 
 
+class RunSets(unittest.TestCase):
+    """nanoBench's arithmetic: each run set aggregated, then the difference per repetition (the
+    C twin's example, tests/host/test_bench_aggregate.c: test_run_sets)."""
+
+    N = [1000, 1000, 1300, 1000, 1000, 1000, 1000, 1000, 1000, 1000]
+    N2 = [2000, 2001, 1999, 2000, 1500, 2000, 2000, 2001, 1999, 2000]
+
+    def test_the_example(self):
+        for how, shorter, longer, value in (("avg", 100000, 199983, 100),
+                                            ("median", 100000, 200000, 100),
+                                            ("min", 100000, 150000, 50),
+                                            ("max", 130000, 200100, 70)):
+            s, l_ = agg.run_aggregate(self.N, how), agg.run_aggregate(self.N2, how)
+            self.assertEqual((s, l_), (shorter, longer), how)
+            self.assertEqual(agg.run_difference(l_, s, 1000), value, how)
+        self.assertEqual(agg.run_aggregate([2, 1, 1], "avg"), 133)
+        self.assertEqual(agg.run_aggregate([2, 1, 1], "avg", whole=True), 100)
+        self.assertEqual(agg.run_difference(100000, 101000, 1000), -1)
+
+    @PROPERTY
+    @given(st.lists(st.integers(0, 2 ** 48), min_size=1, max_size=100),
+           st.sampled_from(agg.AGGREGATES))
+    def test_against_nanobench_integer_arithmetic(self, counts, how):
+        # nanoBench's get_aggregate_value with scale 100: the mean of the kept values times 100,
+        # cut by integer division; the others times 100.
+        v = sorted(counts)
+        cut = len(v) // 5
+        want = {"min": v[0] * 100, "max": v[-1] * 100, "median": v[len(v) // 2] * 100,
+                "avg": sum(x * 100 for x in v[cut:len(v) - cut]) // (len(v) - 2 * cut)}[how]
+        self.assertEqual(agg.run_aggregate(counts, how), want)
+
+
 class Text(unittest.TestCase):
     def test_json_numbers_exactly(self):
         self.assertEqual(agg.from_json(0.29), 29)         # 0.29 * 100 is 28.999... in binary

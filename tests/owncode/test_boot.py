@@ -14,6 +14,7 @@ import unittest
 import pmu_bench_output
 import pmu_records
 import qemu_boot
+from tests.owncode import nbconfig
 from tests.owncode.benchtool import KERNEL, run
 
 CONFIGS = {
@@ -144,7 +145,7 @@ class Examples(unittest.TestCase):
 
     def test_empty_snippet(self):
         for name, e in self.values("empty").items():
-            if e["modelled"] and name not in ("Core cycles", "Reference cycles"):
+            if e["modelled"] and name not in ("RDTSC", "Core cycles", "Reference cycles"):
                 self.assertEqual(e["value"], 0.0, e)
 
     def test_ring0(self):
@@ -164,6 +165,209 @@ class Examples(unittest.TestCase):
         self.assertEqual((fault["vector"], fault["part"]), ("timeout", "init"))
         self.assertIsNone(self.bundle("after")["fault"])
         self.assertValue("after", "Instructions retired", 1.0)
+
+
+# Issue 27: the counts the hardware gives for code whose trace the model once got wrong, from traces
+# of the runs nanoBench's method compares. {traced}: instructions, branches taken and not taken,
+# loads and stores.
+TRACED = ("C0.00 INST_RETIRED.ANY_P\nC4.10 BR_INST_RETIRED.NOT_TAKEN\n"
+          "C4.20 BR_INST_RETIRED.NEAR_TAKEN\nD0.81\tMEM_UOPS_RETIRED.ALL_LOADS\n"
+          "D0.82\tMEM_UOPS_RETIRED.ALL_STORES\n")
+STATEFUL = [
+    # a taken jump to the next instruction is taken
+    ("jz-next", ["-asm", "xor eax, eax; jz 1f", "-config", "{traced}"]),
+    ("jc-next", ["-asm", "stc; jc 2f; 2: nop", "-config", "{traced}"]),
+    # code that clears the trap flag is traced to its end
+    ("popf", ["-asm", "push 2; popfq; nop; nop", "-fixed_counters"]),
+    ("popf-and", ["-asm", "pushfq; and qword ptr [rsp], -257; popfq; add rax, rbx; "
+                  "add rax, rbx", "-fixed_counters"]),
+    # MOV SS holds the #DB of the instruction after it back (the JZ, taken past the NOP): both
+    # counted
+    ("mov-ss", ["-asm", "mov eax, ss; mov ss, eax; jz 1f; nop", "-asm_init", "xor eax, eax",
+                "-config", "{traced}"]),
+    # a sibling workload that halts (idle): it timed out always, as HT1 answered HT0 only after
+    # a chunk of 256 halts; now a halt a call
+    ("idle-sibling", ["-asm", "nop", "-fixed_counters", "-sibling_work", "idle",
+                      "-sibling_config", "{traced}"]),
+    # work that depends on the copies before: only the first copy moves bytes, or branches
+    ("rep-movsb", ["-asm_init", "mov rcx, 10", "-asm", "rep movsb", "-config", "{traced}"]),
+    ("first-copy", ["-asm_init", "xor ecx, ecx", "-asm", "inc ecx; cmp ecx, 1; je 2f; nop; 2:",
+                    "-config", "{traced}"]),
+    # nanoBench's -min: each run set's least, then the difference; RDTSC first
+    ("min", ["-asm", "add rax, rbx", "-min", "-fixed_counters"]),
+    # -basic_mode with a loop: the base run has none, so the loop's DEC and JNZ stay in the
+    # result, as nanoBench's: 10 x (10 ADDs + 2) over 100 copies
+    ("basic-loop", ["-asm", "add rax, rbx", "-basic_mode", "-loop_count", "10",
+                    "-unroll_count", "10", "-fixed_counters", "-config", "{traced}"]),
+    # an event Haswell does not have (Skylake's FP_ARITH_INST_RETIRED.SCALAR_DOUBLE)
+    ("skylake-event", ["-asm", "nop", "-config", "{skylake}"]),
+    # every event of Intel's list for Haswell, in nanoBench's format (tabs, UTF-8 comments)
+    ("every-event", ["-asm", "add rax, rbx", "-config", "{every}"]),
+    # -no_mem: the counts in R8-R11, the fixed counters and RDTSC in a pass of their own, at most
+    # four GP counters a pass; -df: nanoBench's drain, in both runs, so it cancels
+    ("no-mem", ["-asm", "add rax, rbx; mov rbx, [r14]", "-no_mem", "-fixed_counters",
+                "-config", "{traced}"]),
+    # -no_mem beside a sibling: its reads note none of HT1's copies, so no overlap (null; it
+    # read 0, "did not run beside")
+    ("no-mem-sibling", ["-asm", "nop", "-no_mem", "-config", "{traced}", "-sibling_asm",
+                        "mov rax, [r14]"]),
+    ("df", ["-asm", "add rax, rbx", "-df", "-range", "-fixed_counters", "-config", "{traced}"]),
+]
+STATEFUL_NAMES = [name for name, _ in STATEFUL]
+
+
+@unittest.skipUnless(os.path.exists(KERNEL) and qemu_boot.qemu_available(),
+                     "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
+class Traced(unittest.TestCase):
+    """Issue 27, under QEMU's Haswell: the counts the hardware would give where the trace of one
+    copy was wrong (a taken JZ to the next instruction read as not taken, POPF ending the trace,
+    REP MOVSB's first copy taken for every copy), nanoBench's arithmetic (no figure below zero
+    with -min), its RDTSC line, events held to the CPU, and a config of hundreds of events."""
+
+    @classmethod
+    def setUpClass(cls):
+        tmp = tempfile.TemporaryDirectory(prefix="pmu-bench-every-")
+        every = os.path.join(tmp.name, "cfg_Haswell_all.txt")
+        cls.every = nbconfig.write("haswell", every)
+        with open(every) as f:
+            configs = dict(traced=TRACED, skylake="C7.01 FP_ARITH_INST_RETIRED.SCALAR_DOUBLE\n",
+                           every=f.read())
+        tmp.cleanup()
+        cls.boot = Boot("pmu-bench-traced-", STATEFUL, "bench_ms=1000", configs)
+
+    def value(self, name, event):
+        return self.boot.value(STATEFUL_NAMES.index(name), event)
+
+    def assertValue(self, name, event, want, within=0.0):
+        e = self.value(name, event)
+        self.assertIsNotNone(e["value"], "%s: %s" % (name, e))
+        self.assertLessEqual(abs(e["value"] - want), within + 1e-9, "%s: %s" % (name, e))
+
+    def test_the_boot(self):
+        self.assertIsNotNone(self.boot.stream.end, self.boot.bench)
+        self.assertEqual(self.boot.stream.problems, [])
+        self.assertEqual(self.boot.bench.status, 0, self.boot.bench)
+
+    def test_taken_to_the_next_instruction(self):
+        for name in ("jz-next", "jc-next"):
+            self.assertValue(name, "BR_INST_RETIRED.NEAR_TAKEN", 1.0)
+            self.assertValue(name, "BR_INST_RETIRED.NOT_TAKEN", 0.0)
+
+    def test_code_that_clears_the_trap_flag(self):
+        self.assertValue("popf", "Instructions retired", 4.0)
+        self.assertValue("popf-and", "Instructions retired", 5.0)
+
+    def test_the_instruction_after_mov_ss(self):
+        self.assertValue("mov-ss", "INST_RETIRED.ANY_P", 3.0)   # 2.00 before: the JZ unseen
+        self.assertValue("mov-ss", "BR_INST_RETIRED.NEAR_TAKEN", 1.0)
+
+    def test_an_idle_sibling(self):
+        i = STATEFUL_NAMES.index("idle-sibling")
+        self.assertIsNone(self.boot.results[i]["fault"])
+        self.assertValue("idle-sibling", "Instructions retired", 1.0)
+        # HT1 per halt: its loop as compiled (tests/ring3/idle.c's profile), at CPL 3
+        for event, want in (("INST_RETIRED.ANY_P", 18.0), ("BR_INST_RETIRED.NEAR_TAKEN", 2.0),
+                            ("BR_INST_RETIRED.NOT_TAKEN", 2.0)):
+            self.assertEqual(self.boot.value(i, event, 1)["value"], want)
+
+    def test_work_that_depends_on_state(self):
+        for event in ("MEM_UOPS_RETIRED.ALL_LOADS", "MEM_UOPS_RETIRED.ALL_STORES"):
+            self.assertValue("rep-movsb", event, 0.0, within=0.05)
+        self.assertValue("first-copy", "INST_RETIRED.ANY_P", 4.0)
+        self.assertValue("first-copy", "BR_INST_RETIRED.NOT_TAKEN", 1.0)
+        self.assertValue("first-copy", "BR_INST_RETIRED.NEAR_TAKEN", 0.0)
+
+    def test_min_and_rdtsc(self):
+        self.assertValue("min", "Instructions retired", 1.0)
+        events = self.boot.results[STATEFUL_NAMES.index("min")]["threads"][0]["events"]
+        self.assertEqual([e["name"] for e in events][0], "RDTSC")
+        for e in events:
+            self.assertIsNotNone(e["value"], e)
+            self.assertGreaterEqual(e["value"], 0, e)
+            self.assertTrue(all(v >= 0 for v in e["values"]), e)
+            short, long_ = e["runs"]["short"], e["runs"]["long"]
+            self.assertLessEqual(short["agg"], long_["agg"], e)   # -min: each set's least
+
+    def test_basic_mode_keeps_the_loop(self):
+        self.assertValue("basic-loop", "Instructions retired", 1.2)
+        self.assertValue("basic-loop", "BR_INST_RETIRED.NEAR_TAKEN", 0.09)  # 9 of 10 JNZ
+        self.assertValue("basic-loop", "BR_INST_RETIRED.NOT_TAKEN", 0.01)
+
+    def test_no_mem_and_df(self):
+        for name in ("no-mem", "df"):
+            self.assertValue(name, "Instructions retired", 2.0 if name == "no-mem" else 1.0)
+            self.assertValue(name, "INST_RETIRED.ANY_P", 2.0 if name == "no-mem" else 1.0)
+            self.assertValue(name, "MEM_UOPS_RETIRED.ALL_STORES", 0.0)
+        self.assertValue("no-mem", "MEM_UOPS_RETIRED.ALL_LOADS", 0.98)   # -xsu on: 2.4% lost
+        # the fixed counters' pass, then the five GP events on four counters: two more
+        self.assertIn("bench %d: 3 pass(es)" % STATEFUL_NAMES.index("no-mem"), self.boot.log)
+        # -df's NOPs lie between the reads of both runs: per copy they cancel
+        self.assertValue("df", "BR_INST_RETIRED.NEAR_TAKEN", 0.0)
+
+    def test_no_overlap_without_the_reads(self):
+        e = self.value("no-mem-sibling", "INST_RETIRED.ANY_P")
+        self.assertEqual((e["value"], e["overlap_pct"], e["alone_again"]), (1.0, None, None), e)
+
+    def test_events_held_to_the_cpu(self):
+        e = self.value("skylake-event", "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE")
+        self.assertIsNone(e["value"])
+        self.assertTrue(e["reason"].startswith("refused: no such event on Haswell"), e)
+
+    def test_every_event_of_a_config(self):
+        events = self.boot.results[STATEFUL_NAMES.index("every-event")]["threads"][0]["events"]
+        self.assertEqual(len(events), self.every)
+        for e in events:
+            self.assertTrue(e["value"] is not None or e["reason"], e)
+        valued = {e["name"]: e["value"] for e in events if e["value"] is not None}
+        self.assertEqual(valued["INST_RETIRED.ANY_P"], 1.0)
+        self.assertEqual(valued["MEM_UOPS_RETIRED.ALL_LOADS"], 0.0)
+        reasons = {e["reason"].split(":")[0] for e in events if e["value"] is None}
+        self.assertEqual(reasons, {"not modelled", "not programmable", "refused"})
+        refused = [e for e in events if e["reason"] and e["reason"].startswith("refused")]
+        self.assertEqual([e["name"] for e in refused], ["OFFCORE_RESPONSE"])
+        self.assertIn("MSR_OFFCORE_RSP_0", refused[0]["reason"])
+
+
+class CpuOfTheBoot(unittest.TestCase):
+    """Events held to the CPU QEMU plays (issue 27): a config of every event of Sandy Bridge runs
+    on --cpu SandyBridge, each event with a value or a reason; on --cpu Nehalem, a CPU the kernel
+    has no list of events for, D0.81 gives no load count, and the reason names Nehalem."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not (os.path.exists(KERNEL) and qemu_boot.qemu_available()):
+            raise unittest.SkipTest("needs build/pmu-testkernel.elf (make) and QEMU")
+        cls.tmp = tempfile.TemporaryDirectory(prefix="pmu-bench-cpus-")
+        every = os.path.join(cls.tmp.name, "cfg_SandyBridge_all.txt")
+        cls.every = nbconfig.write("sandybridge", every)
+        loads = os.path.join(cls.tmp.name, "loads.cfg")
+        with open(loads, "w") as f:
+            f.write(CONFIGS["loads"])
+        cls.snb = run("-asm", "add rax, rbx", "-config", every, "--cpu", "SandyBridge",
+                      "--qemu", "--json", "--append", "bench_ms=1000", "--out",
+                      os.path.join(cls.tmp.name, "snb"))
+        cls.nhm = run("-asm", "mov rax, [r14]", "-config", loads, "--cpu", "Nehalem", "--qemu",
+                      "--json", "--append", "bench_ms=1000", "--out",
+                      os.path.join(cls.tmp.name, "nhm"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_sandy_bridge(self):
+        self.assertEqual(self.snb.status, 0, self.snb)
+        events = json.loads(self.snb.stdout)["threads"][0]["events"]
+        self.assertEqual(len(events), self.every)
+        for e in events:
+            self.assertTrue(e["value"] is not None or e["reason"], e)
+        self.assertIn(1.0, [e["value"] for e in events if e["name"] == "INST_RETIRED.ANY_P"])
+
+    def test_nehalem(self):
+        self.assertEqual(self.nhm.status, 0, self.nhm)
+        e = json.loads(self.nhm.stdout)["threads"][0]["events"][0]
+        self.assertIsNone(e["value"])
+        self.assertTrue(e["reason"].startswith("not modelled: the kernel has no list of "
+                                               "Nehalem's events (family 6, model 0x1a)"), e)
 
 
 AFTER = ("after", ["-asm", "add rax, rbx", "-fixed_counters"])
@@ -227,6 +431,8 @@ FAULTS = [
     ("hlt", ["-asm", "hlt", "-ring", "3", "-fixed_counters"], "#GP", "code"),
     ("null", ["-asm", "mov rax, [0]", "-fixed_counters"], "#PF", "code"),
     ("div", ["-asm", "xor ecx, ecx; div ecx", "-fixed_counters"], "#DE", "code"),
+    # INT3 at CPL 3 raises #BP, as under Linux (its IDT gate is a system gate: issue 27)
+    ("int3", ["-asm", "nop; int3", "-fixed_counters"], "#BP", "code"),
     ("ring0-syscall", ["-asm", "xor eax, eax; syscall", "-ring", "0", "-fixed_counters"],
      "syscall", "code"),
     ("ring0-int80", ["-asm", "int 0x80", "-ring", "0", "-fixed_counters"], "syscall", "code"),
@@ -235,6 +441,10 @@ FAULTS = [
     # CR0.TS set by the code: the x87 instruction raises #NM; the kernel clears TS after it.
     ("ring0-nm", ["-asm_init", "mov rax, cr0; or rax, 8; mov cr0, rax", "-asm", "fld1",
                   "-ring", "0", "-fixed_counters"], "#NM", "code"),
+    # RSP moved where nothing can be pushed at CPL 0: the #PF's frame cannot be pushed either,
+    # a #DF, which ended the boot; it runs on its own stack (IST) and ends the bundle
+    ("ring0-rsp", ["-asm", "mov rsp, 8; push rax", "-ring", "0", "-fixed_counters"], "#DF",
+     "code"),
     ("sibling-syscall", ["-asm", "add rax, rbx", "-fixed_counters", "-sibling_asm",
                          "xor eax, eax; syscall"], "syscall", "sibling"),
     ("sibling-popf-tf", ["-asm", "add rax, rbx", "-fixed_counters", "-sibling_asm", POPF_TF],
@@ -246,14 +456,13 @@ FAULTS = [
                      "needs build/pmu-testkernel.elf (make) and QEMU (tools/deps.sh)")
 class Faults(unittest.TestCase):
     """Issue 24: a fault of the code ends its bundle, never the boot; it is named in the
-    bench_result records and by pmu-bench, which exits 1; the next bundle still runs. Two boots:
-    one holds 16 bundles at most."""
+    bench_result records and by pmu-bench, which exits 1; the next bundle still runs. A boot of
+    eight faults each: one holds 16 bundles at most."""
 
     @classmethod
     def setUpClass(cls):
-        half = (len(FAULTS) + 1) // 2
         cls.boots = []
-        for part in (FAULTS[:half], FAULTS[half:]):
+        for part in (FAULTS[k:k + 8] for k in range(0, len(FAULTS), 8)):
             bundles = []
             for name, argv, _, _ in part:
                 bundles += [(name, argv), AFTER]
@@ -297,6 +506,7 @@ class Faults(unittest.TestCase):
         self.assertEqual(where["ring0-int80"], 0)
         self.assertEqual(where["ring0-nmi"], 0)
         self.assertEqual(where["div"], 2)
+        self.assertEqual(where["int3"], 1)
         self.assertEqual(where["popf-tf"], 0)
 
 
@@ -423,6 +633,11 @@ class Sibling(unittest.TestCase):
         positive = [v for v in e["values"] if v > 0]
         if 2 * len(positive) <= len(e["values"]) or not e["value"]:
             return "leak-off's LBR_INSERTS: %s" % e
+        # the issue's own: a NOP beside one load a copy (issue 24's acceptance, which nanoBench's
+        # arithmetic, each run set aggregated before the difference, makes hold: issue 27)
+        e = boot.value(SIBLING_NAMES.index("nop-off"), "ROB_MISC_EVENTS.LBR_INSERTS")
+        if not e["value"]:
+            return "nop-off's LBR_INSERTS: %s" % e
         return None
 
     @classmethod

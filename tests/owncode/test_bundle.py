@@ -41,7 +41,8 @@ class RoundTrip(unittest.TestCase):
         params = dict(unroll_count=77, loop_count=3, n_measurements=20, warm_up_count=2,
                       initial_warm_up_count=9, alignment_offset=5, aggregate="max", xsu="off",
                       ring=0, sibling="code", basic_mode=True, no_normalization=True, usr=False,
-                      os=True, fixed_counters=True)
+                      os=True, fixed_counters=True, range=True, remove_empty_events=True,
+                      verbose=True, df=True, no_mem=True)
         b = bundle.read(example(**params))
         self.assertEqual(b.params, bundle.Params(**params))
         self.assertEqual(b.events, (EVENTS, HT1))
@@ -71,7 +72,7 @@ class Layout(unittest.TestCase):
         magic, version, header, total, crc, count, table, reserved = struct.unpack_from(
             "<8sHHIIIII", data)
         self.assertEqual((magic, version, header, total, table, reserved),
-                         (b"PMUBENCH", 1, 32, len(data), 32, 0))
+                         (b"PMUBENCH", 2, 32, len(data), 32, 0))
         self.assertEqual(crc, zlib.crc32(data[:16] + bytes(4) + data[20:]))
         found = sections(data)
         self.assertEqual(len(found), count)
@@ -91,11 +92,22 @@ class Layout(unittest.TestCase):
         events = sections(data)[3][0]
         strings = sections(data)[2][0]
         evtsel, name, spec, reason, kind, index, ctrl, mask, flags = struct.unpack_from(
-            "<QIIIBBBBB", data, events + 3 * 32)   # D0.81, after the three fixed counters
+            "<QIIIBBBBB", data, events + 4 * 32)   # D0.81, after RDTSC and the fixed counters
         self.assertEqual((evtsel, reason, kind, index, ctrl, mask, flags),
                          (0x4181D0, 0xFFFFFFFF, 0, 0, 0, 0xFF, 0))
         self.assertEqual(data[strings + name:].split(b"\0")[0], b"LOADS")
         self.assertEqual(data[strings + spec:].split(b"\0")[0], b"D0.81")
+        # RDTSC: kind 3, no EVTSEL, no counter index
+        self.assertEqual(struct.unpack_from("<QIIIBBBBB", data, events)[4:], (3, 0, 0, 0xFF, 0))
+
+    def test_flags(self):
+        # one bit each, in docs/own-code.md's order (tests/owncode/bundle.h: BUNDLE_BASIC_MODE)
+        bits = dict(basic_mode=1, no_normalization=2, usr=4, os=8, fixed_counters=16, range=32,
+                    remove_empty_events=64, verbose=128, df=256, no_mem=512)
+        for name, bit in bits.items():
+            data = example(**dict(dict(usr=False), **{name: True}))
+            flags = struct.unpack_from("<I", data, sections(data)[1][0] + 28)[0]
+            self.assertEqual(flags, bit, name)
 
 
 class Refused(unittest.TestCase):
@@ -124,6 +136,7 @@ class Refused(unittest.TestCase):
         found = sections(data)
         params = found[1][0]
         for at, value, words in ((0, b"\0\0\0\0", "unroll_count"),
+                                 (28, struct.pack("<I", 1024), "flags"),
                                  (8, struct.pack("<I", 101), "n_measurements"),
                                  (26, b"\x01", "ring"), (40, b"\x01", "reserved")):
             damaged = bytearray(data)

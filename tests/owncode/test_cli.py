@@ -1,6 +1,7 @@
 """tools/pmu-bench's command line: nanoBench's options with nanoBench's meanings and defaults in
-the bundle it writes, and every kind of bad input refused with the option named, what is
-accepted, exit status 2 and no traceback."""
+the bundle it writes (-u and -n as nanoBench's scripts read them, n*|x|, -help), and every kind
+of bad input refused with the option named, what is accepted, exit status 2 and no traceback;
+--qemu's messages (a boot cut by --timeout, -cpu's core) on the serial log a fake boot writes."""
 
 import json
 import os
@@ -10,7 +11,8 @@ import unittest
 
 import pmu_bench_bundle as bundle
 import pmu_records
-from tests.owncode import test_output
+import qemu_boot
+from tests.owncode import nbconfig, test_output
 from tests.owncode.benchtool import CLI, TOOL, run
 from tests.report import logfixture
 
@@ -60,7 +62,49 @@ class Bundles(Case):
                                                                    "none"))
         self.assertEqual(b.parts["code"], bytes.fromhex("4801d8" "4801c3"))
         self.assertEqual([e.name for e in b.events[0]],
-                         ["Instructions retired", "Core cycles", "Reference cycles"])
+                         ["RDTSC", "Instructions retired", "Core cycles", "Reference cycles"])
+
+    def test_nanobench_output_options(self):
+        b = self.written("-asm", "nop", "-fixed_counters", "-range", "-remove_empty_events",
+                         "-verbose", "-df", "-no_mem")
+        p = b.params
+        self.assertEqual((p.range, p.remove_empty_events, p.verbose, p.df, p.no_mem),
+                         (True,) * 5)
+
+    def test_the_scripts_short_words(self):
+        # kernel-nanoBench.sh reads -u* as -unroll_count and -n* (after -no_m*, -no_n*) as
+        # -n_measurements; as prefixes here both would be ambiguous (-usr; -no_normalization).
+        b = self.written("-asm", "nop", "-fixed_counters", "-u", "7", "-n", "3")
+        self.assertEqual((b.params.unroll_count, b.params.n_measurements), (7, 3))
+        b = self.written("-asm", "nop", "-fixed_counters", "-us", "1", "-no_n")
+        self.assertTrue(b.params.no_normalization)
+
+    def test_repetitions_in_the_code(self):
+        self.refused(["-asm", "2*|3*|nop||", "-fixed_counters"], "-asm", "does not nest")
+        self.refused(["-asm", "0*|nop|", "-fixed_counters"], "-asm", "n from 1")
+        b = self.written("-asm", "3*|add rax, rbx|; 2*||2|", "-fixed_counters")
+        self.assertEqual(b.parts["code"], bytes.fromhex("4801d8" * 3 + "6690" * 2))
+
+    def test_help(self):
+        for word in ("-help", "-h", "--help"):
+            proc = subprocess.run([TOOL, word], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0)
+            for option in ("-range", "-remove_empty_events", "-verbose", "-no_mem", "-df",
+                           "-cpu N", "--cpu MODEL"):
+                self.assertIn(option, proc.stdout)
+
+    def test_a_config_of_every_event(self):
+        # nanoBench's configs hold hundreds of events (cfg_Haswell_all_core.txt: 329), with tabs
+        path = os.path.join(self.tmp.name, "cfg_Haswell_all.txt")
+        n = nbconfig.write("haswell", path)
+        b = self.written("-asm", "nop", "-config", path)
+        self.assertEqual(len(b.events[0]), n)
+        r = self.bench("-asm", "nop", "-config", path)
+        self.assertEqual(len([line for line in r.stderr.splitlines() if "not programmable" in
+                              line]), 2, r)   # one line a reason: offcore, load latency
+        self.assertIn("41 events (OFFCORE_RESPONSE.ALL_CODE_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD, "
+                      "OFFCORE_RESPONSE.ALL_CODE_RD.L3_MISS.ANY_RESPONSE and 39 more): not "
+                      "programmable", r.stderr)
 
     def test_every_option_reaches_the_bundle(self):
         code = self.file("code.bin", b"\x90\x90", "wb")
@@ -154,11 +198,23 @@ class BadInput(Case):
         self.refused(["-fixed_counters", "-asm", "mov rax, [rax"], "-asm: the assembler",
                      "statement 1")
         self.refused(["-fixed_counters", "-asm_late_init", "|20"], "-asm_late_init: |20")
+        # the option named, with the most copies of this code the kernel unrolls (8 MiB)
         self.refused(["-fixed_counters", "-asm", "|9", "-unroll_count", "1000000"],
-                     "unroll_count times the code")
+                     "-unroll_count 1000000: 1000000 copies of the 9-byte code make 9000000 "
+                     "bytes", "at most 932067 copies")
+
+    def test_what_cannot_apply_here(self):
+        self.refused(["-asm", "nop", "-fixed_counters", "-debug"], "-debug", "no debugger",
+                     "INT3", "#BP")
+        self.refused(["-asm", "nop", "-msr_config", "msr.txt"], "-msr_config msr.txt", "RDMSR",
+                     "uncore")
 
     def test_boot_options(self):
         self.refused(["-fixed_counters", "--cpu", "Haswell; rm"], "--cpu")
+        self.refused(["-fixed_counters", "-cpu", "x"], "-cpu", "a whole number")
+        if qemu_boot.qemu_available():
+            self.refused(["-fixed_counters", "--qemu", "--cpu", "haswell"],
+                         "--cpu haswell: not a CPU model of this QEMU; did you mean Haswell")
         self.refused(["-fixed_counters", "--image", os.path.join(self.tmp.name, "x.zip")],
                      "--image", ".iso", ".img")
         self.refused(["-fixed_counters", "--image", os.path.join(self.tmp.name, "x.iso"),
@@ -184,9 +240,12 @@ class FakeBoot:
     def __init__(self, make_log):
         self.make_log = make_log
         self.bundles = None
+        self.boots = 0
 
-    def __call__(self, bundles, kernel, cpu, append, timeout, log):
+    def __call__(self, bundles, kernel, cpu, append, timeout, log, cores=1):
         self.bundles = bundles
+        self.boots += 1
+        self.append, self.cores = append, cores
         crcs = []
         for path in bundles:
             with open(path, "rb") as f:
@@ -215,8 +274,11 @@ class QemuPath(Case):
     def test_text(self):
         r = self.boot(lambda crcs: test_output.example_log(crcs=crcs))
         self.assertEqual(r.status, 0, r)
-        self.assertTrue(r.stdout.startswith("Bundle 1 (bench1.bin):\nInstructions retired: "
-                                            "1.00\n"), r)
+        # headed with the files given, not the copies the boot made (issue 27)
+        self.assertTrue(r.stdout.startswith("Bundle 1 (%s):\nInstructions retired: 1.00\n"
+                                            % os.path.join(self.out, "bundle.bin")), r)
+        self.assertIn("Bundle 2 (%s):" % os.path.join(self.tmp.name, "second", "bundle.bin"),
+                      r.stdout)
 
     def test_json_and_a_fault(self):
         fault = dict(vector="#GP", part="init", offset=4)
@@ -231,6 +293,50 @@ class QemuPath(Case):
         self.assertEqual(r.status, 3, r)
         self.assertIn("bench 0 says CRC-32", r.stderr)
 
+    def test_a_host_that_held_ht1_back(self):
+        # A pass in which HT1 ran no copy beside HT0's runs (overlap_pct 0): QEMU's host held its
+        # virtual CPU back, and the boot is made again (three boots at most); a sibling workload
+        # that halts (idle) is meant to leave HT0 alone and is not.
+        def sibling_log(overlaps, work=None):
+            def make(crcs):
+                overlap = overlaps.pop(0) if len(overlaps) > 1 else overlaps[0]
+                log = logfixture.Log()
+                logfixture.boot_and_pmu(log, warn=False)
+                log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=400,
+                           crc32="0x%08x" % crcs[0], version=2, error=None,
+                           options=dict(test_output.OPTIONS, sibling="work" if work else "code",
+                                        sibling_work=work),
+                           parts=dict(one_time_init=0, init=0, late_init=0, code=1, sibling=4),
+                           events=[1, 1], repetitions=1000)
+                test_output.result(log, 0, 0, 0, "CC.20", "LBR_INSERTS", [0.03] * 5, 0.03,
+                                   overlap_pct=overlap, alone_again=0)
+                test_output.result(log, 0, 1, 0, "D0.81", "LOADS", [0.98] * 5, 0.98,
+                                   overlap_pct=overlap, alone_again=0)
+                log.end()
+                return log
+            return make
+
+        def bench(make_log):
+            fake = FakeBoot(make_log)
+            saved = CLI.pmu_bench_boot.boot_qemu
+            CLI.pmu_bench_boot.boot_qemu = fake
+            try:
+                r = self.bench("-asm", "nop", "-config", self.cfg, "-sibling_asm", "nop",
+                               "--qemu")
+            finally:
+                CLI.pmu_bench_boot.boot_qemu = saved
+            return fake.boots, r
+        boots, r = bench(sibling_log([0, 90]))
+        self.assertEqual((boots, r.status), (2, 0), r)
+        self.assertIn("pmu-bench: note: boot 1: HT1 ran no copy beside HT0's runs in a pass of "
+                      "bundle 1 (QEMU's host held its virtual CPU back): booting again", r.stderr)
+        self.assertIn("ran beside 90% of HT0's runs", r.stderr)
+        boots, r = bench(sibling_log([0]))
+        self.assertEqual((boots, r.status), (3, 0), r)   # then it is named, not hidden
+        self.assertIn("LBR_INSERTS: 0.03 (HT1 did not run beside these runs", r.stdout)
+        boots, r = bench(sibling_log([0], work="idle"))
+        self.assertEqual(boots, 1, r)
+
     def test_a_boot_that_failed_inside_a_bundle(self):
         # Issue 24: the boot failed inside the second bundle (an exception the kernel did not
         # expect) and ended with its end record: no result of it, and never exit 0.
@@ -244,7 +350,41 @@ class QemuPath(Case):
         r = self.boot(lambda crcs: test_output.example_log(crcs=crcs, end=None))
         self.assertEqual(r.status, 3, r)
         self.assertIn("no end record", r.stderr)
-        self.assertIn("Bundle 2 (bench2.bin):", r.stdout)
+        self.assertIn("Bundle 2 (", r.stdout)
+
+    def test_a_boot_cut_by_its_timeout(self):
+        # The option is named, with what to give instead, and the results there are printed.
+        saved = FakeBoot.Result.timed_out
+        FakeBoot.Result.timed_out = True
+        try:
+            r = self.boot(lambda crcs: test_output.example_log(crcs=crcs, end=None),
+                          "--timeout", "5")
+            none = self.boot(lambda crcs: logfixture.Log(), "--timeout", "5")
+        finally:
+            FakeBoot.Result.timed_out = saved
+        self.assertEqual(r.status, 3, r)
+        self.assertIn("the boot did not end within 5 s (--timeout 5): 2 of 2 bundles had "
+                      "results by then; give it longer, e.g. --timeout 60", r.stderr)
+        self.assertNotIn("no_end", r.stderr)
+        self.assertIn("Instructions retired: 1.00", r.stdout)
+        self.assertEqual(none.status, 3, none)
+        self.assertIn("the boot did not end within 5 s (--timeout 5) and no bundle had results "
+                      "by then: give it longer, e.g. --timeout 60", none.stderr)
+        self.assertEqual(none.stdout, "")
+
+    def test_the_core(self):
+        # -cpu N: the kernel's core=N, on a machine of N + 1 cores; the boot record says which
+        # core the kernel measured, and another is named.
+        fake = FakeBoot(lambda crcs: test_output.example_log(crcs=(crcs[0], 0)))
+        saved = CLI.pmu_bench_boot.boot_qemu
+        CLI.pmu_bench_boot.boot_qemu = fake
+        try:
+            r = self.bench("-asm", "nop", "-fixed_counters", "-cpu", "2", "--qemu")
+        finally:
+            CLI.pmu_bench_boot.boot_qemu = saved
+        self.assertEqual((fake.cores, fake.append), (3, "core=2"))
+        self.assertEqual(r.status, 3, r)   # the fixture's boot record measured core 0
+        self.assertIn("-cpu 2: the kernel measured core 0, not 2", r.stderr)
 
     def test_a_kernel_that_does_not_run_bundles(self):
         def log(crcs):
@@ -256,6 +396,26 @@ class QemuPath(Case):
         self.assertEqual(r.status, 3, r)
         self.assertIn("this kernel does not run bundles yet", r.stderr)
         self.assertEqual(r.stdout, "")
+
+    def test_a_boot_that_failed_inside_a_bundle(self):
+        # The kernel took the bundle and the boot failed in it: not "does not run bundles".
+        def log(crcs):
+            made = logfixture.Log()
+            logfixture.boot_and_pmu(made, warn=False)
+            made.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=400,
+                        crc32="0x%08x" % crcs[0], version=2, error=None,
+                        options=test_output.OPTIONS, parts=dict(one_time_init=0, init=0,
+                                                                late_init=0, code=7, sibling=0),
+                        events=[4, 0], repetitions=1000)
+            made.record("end", records=made.next_seq, verdict="fail", failures=1,
+                        reason="#DF double fault on CPU 0 (APIC 0) at RIP 0x0000000000ca00c7")
+            return made
+        r = self.boot(log)
+        self.assertEqual(r.status, 3, r)
+        self.assertNotIn("does not run bundles", r.stderr)
+        self.assertIn("the boot failed: #DF double fault on CPU 0", r.stderr)
+        self.assertIn("the kernel took the bundles, but its boot ended before any gave "
+                      "results", r.stderr)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """nanoBench's config format (tools/pmu_bench_config.py) on lines written here: what each line
 programs, computed from the bits of IA32_PERFEVTSELx (SDM vol. 3B, 18.2.1.1, figure 18-1), and
-every line it refuses, with the file, the line and what is accepted. Properties
+every line it refuses, with the file, the line and what is accepted; whole configs in nanoBench's
+format written from Intel's data (tests/owncode/nbconfig.py: hundreds of events, tabs, UTF-8
+comments), and a config for a CPU this kernel has no tables for refused naming it. Properties
 (python3-hypothesis): a spec made of nanoBench's parts parses to the EVTSEL its parts give; any
 line whatever either parses or is refused with a message, never an exception of another kind."""
 
@@ -12,6 +14,7 @@ import hypothesis.configuration
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import pmu_bench_config as config
+from tests.owncode import nbconfig
 
 hypothesis.configuration.set_hypothesis_home_dir(
     os.path.join(tempfile.gettempdir(), "pmu-bench-hypothesis"))
@@ -52,6 +55,14 @@ class Lines(unittest.TestCase):
         self.assertEqual(e.evtsel, 0x48 | 0x100 | 1 << 24 | USR | EN)
         self.assertTrue(one("C0.01.TakenAlone X").alone)
 
+    def test_tabs(self):
+        # nanoBench splits at the first blank, a tab as a space (issue 27: a tab was refused)
+        e = one("D0.81\tMEM_UOPS_RETIRED.ALL_LOADS")
+        self.assertEqual((e.spec, e.name), ("D0.81", "MEM_UOPS_RETIRED.ALL_LOADS"))
+        self.assertEqual(one("D0.81\t\tLOADS\t").name, "LOADS")
+        self.assertEqual(one("\tD0.81\tLOADS, all\tkinds").name, "LOADS, all kinds")
+        self.assertEqual(one("D0.81\tLOADS\t# and a comment").name, "LOADS")
+
     def test_names(self):
         self.assertEqual(one("3C.00").name, "3C.00")          # nanoBench: the spec names it
         self.assertEqual(one("3C.00   Core cycles, all  ").name, "Core cycles, all")
@@ -75,11 +86,12 @@ class Lines(unittest.TestCase):
 
     def test_fixed_counters(self):
         events = config.fixed_events(usr=True, os_=False)
+        # nanoBench prints RDTSC first with -fixed_counters
         self.assertEqual([e.name for e in events],
-                         ["Instructions retired", "Core cycles", "Reference cycles"])
+                         ["RDTSC", "Instructions retired", "Core cycles", "Reference cycles"])
         self.assertEqual([(e.kind, e.fixed_index, e.fixed_ctrl) for e in events],
-                         [("fixed", 0, 2), ("fixed", 1, 2), ("fixed", 2, 2)])
-        self.assertEqual({e.fixed_ctrl for e in config.fixed_events(True, True)}, {3})
+                         [("tsc", 0, 0), ("fixed", 0, 2), ("fixed", 1, 2), ("fixed", 2, 2)])
+        self.assertEqual({e.fixed_ctrl for e in config.fixed_events(True, True)[1:]}, {3})
 
 
 class Refused(unittest.TestCase):
@@ -104,17 +116,21 @@ class Refused(unittest.TestCase):
         self.refused("D0.81.Foo X", "unknown modifier .Foo", "accepted")
         self.refused("D0.81.EDG.EDG X", ".EDG given twice")
         self.refused("D0.81.MSR_RSP0=zz X", "MSR_RSP0=zz")
-        self.refused("D0.81 caf\u00e9", "printable ASCII")
+        self.refused("D0.81 caf\u00e9", "its name holds '\u00e9'", "only a comment may")
+        self.refused("D\u00e90.81 X", "the event holds '\u00e9'")
+        self.refused("000.01 FpuPipeAssignment.Total0", "three-digit event select is AMD's",
+                     "one byte")
 
     def test_the_line_is_named(self):
         message = self.refused("C0.00 OK\n# fine\nD0.8G BAD\n", "my.cfg line 3")
         self.assertIn("EvtSel.UMASK", message)     # what a line is
 
     def test_too_many_events(self):
-        self.assertEqual(len(config.parse_config("C0.00 X\n" * 64, "my.cfg")), 64)
+        self.assertEqual(len(config.parse_config("C0.00 X\n" * 2000, "my.cfg")), 2000)
         with self.assertRaises(config.ConfigError) as cm:
-            config.parse_config("C0.00 X\n" * 65, "my.cfg")
-        self.assertEqual(str(cm.exception), "my.cfg: 65 events, at most 64 per thread")
+            config.parse_config("C0.00 X\n" * 2001, "my.cfg")
+        self.assertEqual(str(cm.exception), "my.cfg: 2001 events, at most 2000 per thread "
+                         "(nanoBench's limit too)")
 
     def test_files(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -126,7 +142,67 @@ class Refused(unittest.TestCase):
                 f.write(b"C0.00 INST\nD0.81 \xe9\n")
             with self.assertRaises(config.ConfigError) as cm:
                 config.read_config(path)
-            self.assertIn("line 2: a byte outside ASCII (0xe9)", str(cm.exception))
+            self.assertIn("line 2: its name holds '\u00e9'", str(cm.exception))
+            # A comment may hold anything: UTF-8 (nanoBench's Cascade Lake config has
+            # "Intel\u00ae Optane\u2122" in one), or bytes of no encoding at all.
+            for comment in ("Intel\u00ae Optane\u2122".encode(), b"\xe9t\xe9 \xff\xfe"):
+                with open(path, "wb") as f:
+                    f.write(b"# " + comment + b"\nC0.00 INST # " + comment + b"\n")
+                self.assertEqual([e.name for e in config.read_config(path)], ["INST"])
+
+
+class Configs(unittest.TestCase):
+    """Whole configs in nanoBench's format, written from Intel's data of each part."""
+
+    def test_every_event_of_a_part(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for part in ("sandybridge", "haswell", "skylake"):
+                path = os.path.join(tmp, "cfg_%s_all.txt" % part)
+                n = nbconfig.write(part, path)
+                events = config.read_config(path)
+                self.assertEqual(len(events), n)
+                self.assertGreater(n, 300, part)
+                refused = [e for e in events if e.kind == "refused"]
+                # the events that need an MSR: offcore response, load latency, front end
+                self.assertTrue(refused and all(e.reason.startswith("not programmable: ")
+                                                for e in refused), part)
+                self.assertTrue(all(e.name and "\t" not in e.name for e in events))
+
+    def cpu_refused(self, name, header, *words):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(header + "\nC0.00 INST_RETIRED.ANY_P\n")
+            with self.assertRaises(config.ConfigError) as cm:
+                config.read_config(path)
+        for w in words + ("a CPU this kernel has no tables for", "Sandy Bridge", "Skylake"):
+            self.assertIn(w, str(cm.exception))
+
+    def test_a_cpu_without_tables_is_named(self):
+        self.cpu_refused("cfg_Nehalem_all_core.txt", "# Applies to processors with "
+                         "family-model in {6-1E, 6-1F, 6-1A}", "config for Nehalem",
+                         "family-model 6-1E, 6-1F, 6-1A")
+        self.cpu_refused("mine.txt", "# Applies to processors with family-model in {6-97}",
+                         "config for these CPUs", "6-97")
+        self.cpu_refused("cfg_Zen_all.txt", "# Performance monitoring events for AMD Family 17h "
+                         "processors.", "config for AMD Family 17h")
+        self.cpu_refused("cfg_Core_all.txt", "# Performance monitoring events for processors "
+                         "based on the Core and the Enhanced Core microarchitectures.",
+                         "config for Core and the Enhanced Core")
+
+    def test_a_cpu_with_tables_loads(self):
+        for header in ("# Applies to processors with family-model in {6-3C, 6-45, 6-46}",
+                       "# Applies to processors with family-model in {6-55-[56789ABCDEF]}",
+                       "# Applies to processors with family-model in {6-1A, 6-2A}",
+                       "# a config of my own"):
+            self.assertEqual(len(config.parse_config(header + "\nC0.00 X\n", "my.cfg")), 1)
+
+    def test_the_kernels_cpus(self):
+        cpus = config.kernel_cpus()
+        self.assertEqual(cpus[0x3C], "Haswell")
+        self.assertEqual(cpus[0x2A], "Sandy Bridge")
+        self.assertEqual(cpus[0x55], "Skylake-SP")
+        self.assertNotIn(0x1A, cpus)    # Nehalem: the generic PMU
 
 
 HEX = st.integers(0, 255)

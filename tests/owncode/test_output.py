@@ -1,7 +1,9 @@
-"""What pmu-bench and pmu-report print from the kernel's `bench` and `bench_result` records
-(tools/pmu_bench_output.py, docs/records.md): nanoBench's `Name: value` lines with two decimals,
-a heading per thread when HT1 counts, `n/a` with the reason for an event without a value, the
-fault or time limit of a part; --json's object; the records' contract (value, min and max are
+"""What pmu-bench and pmu-report print from the kernel's `bench`, `bench_result` and
+`bench_counts` records (tools/pmu_bench_output.py, docs/records.md): nanoBench's `Name: value`
+lines with two decimals, a heading per thread when HT1 counts, `n/a` with the reason for an event
+without a value, the fault or time limit of a part; nanoBench's -range (a least below zero reads
+<0), -remove_empty_events and -verbose; --json's object; the records' contract (HT0's value is
+the difference of its run sets' aggregates, HT1's the aggregate of its values; min and max are
 what the values give); and pmu-report's section for a real machine's serial log."""
 
 import json
@@ -96,6 +98,38 @@ class Text(unittest.TestCase):
                                       "HT1:\nMEM_UOPS_RETIRED.ALL_LOADS: 1500\n"), text)
         self.assertFalse(out.failed(runs))
 
+    def test_the_sibling_beside(self):
+        # HT1's loop beside HT0's runs: a note says how much (the least of the results), and a
+        # line of HT0 whose pass HT1 did not run beside at all says so, not a bare 0.00.
+        def sibling_log(overlap, again):
+            log = logfixture.Log()
+            logfixture.boot_and_pmu(log, warn=False)
+            log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=900,
+                       crc32="0x2f1bc0cd", version=2, error=None,
+                       options=dict(OPTIONS, sibling="code"),
+                       parts=dict(one_time_init=0, init=0, late_init=0, code=1, sibling=4),
+                       events=[1, 1], repetitions=1000)
+            result(log, 0, 0, 0, "CC.20", "LBR_INSERTS", [0.0] * 5, 0.0, overlap_pct=overlap,
+                   alone_again=again)
+            result(log, 0, 1, 0, "D0.81", "LOADS", [0.98] * 5, 0.98, overlap_pct=overlap,
+                   alone_again=again)
+            log.end()
+            return log
+        runs, problems = collect(sibling_log(0, 40))
+        self.assertEqual(problems, [])
+        self.assertEqual(out.render_text(runs), "HT0:\nLBR_INSERTS: 0.00 (HT1 did not run beside "
+                         "these runs: overlap_pct 0)\n\nHT1:\nLOADS: 0.98\n")
+        self.assertEqual(out.notes(runs[0]), [
+            "HT1's loop ran beside 0% of HT0's runs (overlap_pct, the least of a measurement): "
+            "in a pass HT1 ran no copy beside HT0's runs at all (its host held it back, or its "
+            "workload halts), so nothing HT1 did reached HT0's counts there; 40 "
+            "measurement(s) made again as HT0 ran alone"])
+        self.assertEqual(out.render_json(runs)["threads"][0]["events"][0]["alone_again"], 40)
+        runs, _ = collect(sibling_log(88, 0))
+        self.assertEqual(out.render_text(runs), "HT0:\nLBR_INSERTS: 0.00\n\nHT1:\nLOADS: 0.98\n")
+        self.assertEqual(out.notes(runs[0]), ["HT1's loop ran beside 88% of HT0's runs "
+                                              "(overlap_pct, the least of a measurement)"])
+
     def test_unfinished(self):
         runs, problems = collect(example_log(end="died"))
         self.assertEqual(problems, [])
@@ -148,6 +182,84 @@ class Json(unittest.TestCase):
         self.assertEqual(len(obj["bundles"]), 2)
         self.assertEqual(obj["bundles"][1]["fault"], fault)
         self.assertEqual([t["thread"] for t in obj["bundles"][1]["threads"]], [0, 1])
+
+
+def run_set(agg, least, most):
+    return {"agg": agg, "min": least, "max": most}
+
+
+def nanobench_log(options, runs, value, values, counts=None, more=None):
+    """One bundle of one HT0 event with its run sets (`runs` of the record), and with -verbose
+    its bench_counts record."""
+    log = logfixture.Log()
+    logfixture.boot_and_pmu(log, warn=False)
+    log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=900,
+               crc32="0x2f1bc0cd", version=2, error=None, options=dict(OPTIONS, **options),
+               parts=dict(one_time_init=0, init=0, late_init=0, code=3, sibling=0),
+               events=[2, 0], repetitions=1000)
+    result(log, 0, 0, 0, "D0.81", "LOADS", values, value, runs=runs)
+    result(log, 0, 0, 1, "C4.00", "BRANCHES", [0.0] * 5, 0.0, runs={
+        "short": run_set(5.0, 5, 5), "long": run_set(5.0, 5, 5)})
+    if counts:
+        log.record("bench_counts", bench=0, thread=0, index=0, short=counts[0], long=counts[1])
+    if more:
+        more(log)
+    log.end()
+    return log
+
+
+class NanoBench(unittest.TestCase):
+    """nanoBench's arithmetic and output options. HT0's value is (aggregate of the 2N runs less
+    aggregate of the N runs) per repetition: here 1,000 copies, N runs of 1000-1300 loads and 2N
+    runs of 1500-2001; the avg aggregates 1000.00 and 1999.83 give 1.00 (999.83 / 1000)."""
+
+    RUNS = {"short": run_set(1000.0, 1000, 1300), "long": run_set(1999.83, 1500, 2001)}
+    VALUES = [1.0, 1.0, 0.7, 1.0, 1.0]   # per measurement; one came out below zero, left out
+
+    def test_the_value_is_the_difference_of_the_aggregates(self):
+        runs, problems = collect(nanobench_log({}, self.RUNS, 1.0, self.VALUES))
+        self.assertEqual(problems, [])
+        _, problems = collect(nanobench_log({}, self.RUNS, 0.93, self.VALUES))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("value 0.93 is not the avg of its 2N runs less that of its N runs, per "
+                      "repetition (1.00)", problems[0])
+
+    def test_range(self):
+        # [least of 2N less most of N; most of 2N less least of N] per copy: [0.20; 1.00], and
+        # a least below zero reads <0 (no figure printed is below zero)
+        runs, _ = collect(nanobench_log(dict(range=True), self.RUNS, 1.0, self.VALUES))
+        self.assertIn("LOADS: 1.00 [0.20;1.00]\nBRANCHES: 0.00 [0.00;0.00]\n",
+                      out.render_text(runs))
+        self.assertEqual(out.render_json(runs)["threads"][0]["events"][0]["range"], [0.2, 1.0])
+        wide = {"short": run_set(1000.0, 900, 1600), "long": run_set(1999.83, 1500, 2001)}
+        runs, _ = collect(nanobench_log(dict(range=True), wide, 1.0, self.VALUES))
+        self.assertIn("LOADS: 1.00 [<0;1.10]\n", out.render_text(runs))
+        self.assertEqual(out.render_json(runs)["threads"][0]["events"][0]["range"], [None, 1.1])
+
+    def test_remove_empty_events(self):
+        runs, _ = collect(nanobench_log(dict(remove_empty_events=True), self.RUNS, 1.0,
+                                        self.VALUES))
+        self.assertEqual(out.render_text(runs), "LOADS: 1.00\n")
+
+    def test_verbose(self):
+        counts = ([1000, 1000, 1300, 1000, 1000], [2000, 2001, 1999, 2000, 1500])
+        runs, problems = collect(nanobench_log(dict(verbose=True), self.RUNS, 1.0, self.VALUES,
+                                               counts))
+        self.assertEqual(problems, [])
+        self.assertIn("\nEvery run's count (unroll_count=1000, loop_count=0 | unroll_count=2000, "
+                      "loop_count=0):\nLOADS: 1000 1000 1300 1000 1000 | 2000 2001 1999 2000 "
+                      "1500\n", out.render_text(runs))
+        event = out.render_json(runs)["threads"][0]["events"][0]
+        self.assertEqual(event["counts"], {"short": counts[0], "long": counts[1]})
+        self.assertEqual(event["runs"], self.RUNS)
+
+    def test_notes(self):
+        log = nanobench_log({}, self.RUNS, 1.0, self.VALUES, more=lambda log: result(
+            log, 0, 0, 2, "C0.00", "INST", [1.0] * 5, 1.0, note="traced with fewer copies",
+            runs={"short": run_set(1000.0, 1000, 1000), "long": run_set(2000.0, 2000, 2000)}))
+        runs, problems = collect(log)
+        self.assertEqual(problems, [])
+        self.assertEqual(out.notes(runs[0]), ["traced with fewer copies"])
 
 
 class Contract(unittest.TestCase):

@@ -24,7 +24,8 @@ KERNEL_LOGS = {
     "kernel-core-skylake.log": (pmu_model.EXIT_OK, "core-wide XSU on a CPU without erratum"),
     "kernel-custom-repeat.log": (pmu_model.EXIT_OK, "a custom run, three repetitions"),
     "kernel-survey.log": (pmu_model.EXIT_OK, "the leak survey on Haswell"),
-    "kernel-bench.log": (pmu_model.EXIT_OK, "three bundles of your own code: traced, #UD, core"),
+    "kernel-bench.log": (pmu_model.EXIT_OK, "three bundles of your own code: traced (-verbose, "
+                                            "-range), #UD, core"),
     "kernel-profiles.log": (pmu_model.EXIT_OK, "selftest=profiles: each workload's code traced"),
     "kernel-exception.log": (pmu_model.EXIT_FAIL, "a page fault: the run fails"),
     "kernel-no-local-apic.log": (pmu_model.EXIT_FAIL, "bring-up stops: no local APIC"),

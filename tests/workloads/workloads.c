@@ -162,6 +162,7 @@ const struct workload workloads[] = {
 		.stresses = "nothing: the thread halts until each tick",
 		.entry = idle_run,
 		.profile = &idle_profile,
+		.halts = true,
 	},
 	{
 		.name = "callret",

@@ -34,6 +34,9 @@ struct workload {
 	 */
 	bool (*setup)(struct workload_params *p, const struct workload_settings *s);
 	bool internal; /* used by the boot checks only: not offered to work0= */
+	/* A unit halts until the next tick (SYS_HALT): a caller that must answer between calls
+	 * (a bundle's sibling loop) takes one unit a call. */
+	bool halts;
 };
 
 extern const struct workload workloads[];
