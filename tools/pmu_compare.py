@@ -63,6 +63,7 @@ class LogEntry:
         self.pmu = report.pmu
         self.backend = report.backend
         self.nothing_measured = report.nothing_measured
+        self.measured_unknown = report.measured_unknown
         self.passed = report.passed
         self.tally = report.result_counts()
         self.failures = report.failures()

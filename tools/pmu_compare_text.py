@@ -60,7 +60,8 @@ def _cpu_cells(e):
         uarch += " (%s)" % pmu["erratum"]
     counters = "v%s %s GP %s fixed" % (pmu.get("version", "-"), pmu.get("gp", "-"),
                                        pmu.get("fixed", "-")) if pmu else "-"
-    backend = {"model": "model PMU", "hw": "hardware", "none": "none"}.get(e.backend, "-")
+    backend = {"model": "model PMU", "hw": "hardware", "none": "none"}.get(
+        e.backend, "unknown" if e.measured_unknown else "-")
     return [cpu.get("brand", "-"), fms, _microcode(boot), uarch, counters,
             cpu.get("hypervisor") or "-", backend]
 
@@ -81,6 +82,8 @@ def _verdict(e):
     text = e.verdict.upper()
     if e.nothing_measured:
         text += " (%s)" % e.nothing_measured
+    elif e.measured_unknown:
+        text += " (model or real: unknown, pmu record lost)"
     return text
 
 
