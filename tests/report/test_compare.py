@@ -410,6 +410,47 @@ class Robustness(unittest.TestCase):
                 self.assertEqual(pmu_schema.comparison_problems(obj), [], trial)
 
 
+def skipped(text, exp, xsu):
+    """The kernel's log with its verdict of exp under xsu a skip (too_little_data), as a boot
+    whose sibling lost many ticks gives, its counts as they were; CRCs matching."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = pmu_records.RECORD_RE.search(line.rstrip("\r"))
+        if m:
+            o = json.loads(m.group(3))
+            if o["type"] == "verdict" and (o["exp"], o["xsu"]) == (exp, xsu):
+                o.update(result="skip", skip="too_little_data", reason="HT1 lost many ticks")
+                lines[i] = logfixture.record_text(int(m.group(1)), o)
+    return "\n".join(lines)
+
+
+class SkippedVerdicts(unittest.TestCase):
+    """Issue 26's review: 'XSU on removes it on all 3' where the kernel skipped XSU on's verdicts
+    (too_little_data): a finding claims nothing the verdicts did not judge."""
+
+    LOGS = ("sandybridge.log", "ivybridge.log", "haswell.log")
+
+    def ch7(self, skip_in):
+        logs = [(n, skipped(read(n), "ch7-three-events", "on") if n in skip_in else read(n))
+                for n in self.LOGS]
+        return [x for x in pmu_compare_findings.findings(compare(logs))
+                if x.startswith("ch7-three-events: XSU on")]
+
+    def test_all_skipped_is_not_judged(self):
+        self.assertEqual(self.ch7(self.LOGS), [
+            "ch7-three-events: XSU on was not judged where XSU off corrupts: its verdicts said "
+            "skip too_little_data on sandybridge (model), ivybridge (model) and haswell "
+            "(model)."])
+
+    def test_one_skipped_counts_the_judged_only(self):
+        self.assertEqual(self.ch7(("ivybridge.log",)), [
+            "ch7-three-events: XSU on removes it on sandybridge (model) and haswell (model) "
+            "(not judged: skip too_little_data on ivybridge (model))."])
+
+    def test_all_judged(self):
+        self.assertEqual(self.ch7(()), ["ch7-three-events: XSU on removes it on all 3."])
+
+
 class Repeated(TempDirCase):
     def test_a_log_repeated_is_one_machine_with_its_repetitions(self):
         text = read("haswell.log")
