@@ -96,6 +96,13 @@ def _log_row(e, machine):
         e.version or "-", _log_state(e), _verdict(e), str(e.exit_code), USE_WORDS[e.use]]
 
 
+def _config_words(differences):
+    """'dur_ms 100 (a.log, b.log), 60 (c.log)', keys apart by '; '."""
+    return "; ".join("%s %s" % (key, ", ".join("%s (%s)" % (value, ", ".join(sources))
+                                               for value, sources in values))
+                     for key, values in differences)
+
+
 def machine_table(c):
     """A row per log: its machine, the CPU, PMU and kernel, its integrity and verdict, and what
     the comparison made of it."""
@@ -111,9 +118,19 @@ def machine_table(c):
     lines.extend(table(rows, indent="  "))
     for m in c.machines.values():
         if len(m.logs) > 1:
-            lines.append("  %s: %d logs of the same CPU and microcode%s, combined as "
-                         "repetitions" % (m.label, len(m.logs),
-                                          " and kernel" if m.model else ""))
+            other = pmu_compare.config_differences(m.logs)
+            lines.append("  %s: %d logs of the same CPU, microcode%s and run settings, "
+                         "combined as repetitions%s" % (
+                             m.label, len(m.logs), ", kernel" if m.model else "",
+                             "; their command lines differ in %s, which choose%s the runs, not "
+                             "their figures" % (_config_words(other), "s" if len(other) == 1
+                                                else "") if other else ""))
+    figures = pmu_compare.config_differences(c.compared_logs(), pmu_compare.FIGURE_KEYS)
+    if figures:
+        lines.append("  command lines differ in keys that change the figures: %s; logs of one "
+                     "CPU that differ in them are not combined as repetitions (the key is in "
+                     "their labels), and their counts differ with it" % _config_words(
+                         figures))
     for e in c.left_out():
         lines.append("  %s %s: %s" % ("left out" if e.use == pmu_compare.LEFT_OUT
                                       else "not counted twice", e.source, e.reason))

@@ -75,8 +75,9 @@ class FourModels(unittest.TestCase):
         self.assertEqual([e.source for e in c.machine(HASWELL).logs],
                          ["haswell.log", "haswell-2.log"])
         self.assertTrue(all(m.model for m in c.machines.values()))
-        self.assertIn("haswell (model): 2 logs of the same CPU and microcode and kernel, "
-                      "combined as repetitions", self.text)
+        self.assertIn("haswell (model): 2 logs of the same CPU, microcode, kernel and run "
+                      "settings, combined as repetitions\n", self.text)
+        self.assertNotIn("command lines differ", self.text)
         table = self.text[self.text.index("Machines:"):self.text.index("== ")]
         rows = [line for line in table.splitlines() if ".log" in line and "model PMU" in line]
         self.assertEqual(len(rows), 5)  # a row per log, each saying where its counts came from
@@ -242,14 +243,17 @@ class BadInput(unittest.TestCase):
                                            "damaged (--partial keeps its intact runs)"))
         self.assertEqual(uses[OLD], (pmu_compare.WHOLE, None))
         self.assertEqual(len(c.machines), 5)
-        self.assertEqual(c.machine("haswell kernel 5d3ed0c (model)").first.source, OLD)
+        self.assertEqual(c.machine("haswell kernel 5d3ed0c dur_ms=60 (model)").first.source, OLD)
         self.assertEqual(len(c.machine("ivybridge (model)").logs), 1)
         self.assertEqual(c.surveys[0].machines, ["sandybridge (model)", "ivybridge (model)",
-                                                 "haswell kernel c4233ee (model)", SKYLAKE])
+                                                 "haswell kernel c4233ee dur_ms=100 (model)", SKYLAKE])
         text = pmu_compare_text.render_comparison(c)
         self.assertIn("left out cut.log: damaged (--partial keeps its intact runs)", text)
         self.assertIn("not surveyed (no survey records of XSU off): haswell kernel 5d3ed0c "
-                      "(model)", text)
+                      "dur_ms=60 (model)", text)
+        self.assertIn("command lines differ in keys that change the figures: dur_ms 100 ("
+                      "sandybridge.log, ivybridge.log, haswell.log, haswell-2.log, "
+                      "skylake-client.log), 60 (%s)" % OLD, text)
         self.assertRegex(text, r"not in %s: boot\.microcode, .*exp_end\.ticks_lost, survey "
                          r"records" % OLD)
         self.assertEqual(c.exit_code, pmu_model.EXIT_DAMAGED)  # the worst of the logs' own
@@ -422,6 +426,41 @@ def skipped(text, exp, xsu):
                 o.update(result="skip", skip="too_little_data", reason="HT1 lost many ticks")
                 lines[i] = logfixture.record_text(int(m.group(1)), o)
     return "\n".join(lines)
+
+
+class CommandLines(unittest.TestCase):
+    """Issue 26's review: logs of one machine booted with dur_ms=100 and dur_ms=60 were combined
+    as repetitions without a word, their spread the runs' different lengths."""
+
+    @staticmethod
+    def booted(name, **config):
+        def change(boot):
+            boot["config"].update(config)
+        return changed(read(name) + "\n# booted otherwise", "boot", change)
+
+    def test_another_duration_is_not_a_repetition(self):
+        c = compare(data("sandybridge.log", "haswell.log") +
+                    [("haswell-60.log", self.booted("haswell-2.log", dur_ms=60))])
+        self.assertEqual([m.label for m in c.machines.values()], [
+            "sandybridge (model)", "haswell dur_ms=100 (model)", "haswell dur_ms=60 (model)"])
+        self.assertTrue(all(len(m.logs) == 1 for m in c.machines.values()))
+        text = "\n".join(pmu_compare_text.machine_table(c))
+        self.assertIn("  command lines differ in keys that change the figures: dur_ms 100 ("
+                      "sandybridge.log, haswell.log), 60 (haswell-60.log); logs of one CPU that "
+                      "differ in them are not combined as repetitions", text)
+        self.assertNotIn("combined as repetitions;", text)
+
+    def test_another_experiment_list_is_combined_and_named(self):
+        c = compare(data("sandybridge.log", "haswell.log") +
+                    [("haswell-exp.log", self.booted("haswell-2.log", exp="ch7-three-events"))])
+        self.assertEqual(len(c.machine(HASWELL).logs), 2)
+        text = "\n".join(pmu_compare_text.machine_table(c))
+        self.assertIn("haswell (model): 2 logs of the same CPU, microcode, kernel and run "
+                      "settings, combined as repetitions; their command lines differ in exp "
+                      "leak-survey,ch4-lbr-inserts,ch7-three-events (haswell.log), "
+                      "ch7-three-events (haswell-exp.log), which chooses the runs, not their "
+                      "figures", text)
+        self.assertNotIn("keys that change the figures", text)
 
 
 class SkippedVerdicts(unittest.TestCase):
