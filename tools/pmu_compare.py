@@ -224,8 +224,11 @@ class Comparison:
                 by_exp.setdefault(name, collections.OrderedDict())[m.label] = tally
             for xsu, tally in m.surveys.items():
                 by_xsu.setdefault(xsu, collections.OrderedDict())[m.label] = tally
-        self.experiments, self.single_experiments = pmu_compare_runs.compare(by_exp)
-        self.surveys = pmu_compare_survey.compare(by_xsu)
+        # A lone machine of several logs is shown too: its repetitions combined, with their
+        # spread (issue 26); beside other machines, each is.
+        repeated = [m.label for m in machines if len(m.logs) > 1] if len(machines) == 1 else []
+        self.experiments, self.single_experiments = pmu_compare_runs.compare(by_exp, repeated)
+        self.surveys = pmu_compare_survey.compare(by_xsu, repeated)
         self.differences = key_differences(self.compared_logs())
         return self
 

@@ -349,7 +349,10 @@ def render_summary(c):
         ": the worst of the logs' own (%s)" % ", ".join(
             "%s %d" % (e.source, e.exit_code) for e in c.logs if e.exit_code))]
     if len(c.machines) < 2:
-        lines.append("  - fewer than two machines: nothing is compared across machines")
+        lone = list(c.machines.values())
+        lines.append("  - fewer than two machines: nothing is compared across machines%s" % (
+            "; above: %s's %d logs combined as repetitions, with their spread" % (
+                lone[0].label, len(lone[0].logs)) if lone and len(lone[0].logs) > 1 else ""))
     return lines
 
 

@@ -14,6 +14,7 @@ import random
 import unittest
 
 from reporttest import DATA, TempDirCase
+import reporttest
 import logfixture
 import pmu_compare
 import pmu_compare_export
@@ -502,6 +503,36 @@ class Repeated(TempDirCase):
         self.assertEqual(tally.cell("r81d0:u", 1).n, 4)
         lbr = c.machine(HASWELL).experiments["ch4-lbr-inserts"]
         self.assertEqual([len(x.values) for x in lbr.excess.values()], [4, 4])
+
+    def test_one_machine_twice_shows_its_combined_figures(self):
+        """Issue 26's review: `pmu-report Haswell.log Haswell-2.log` said 'fewer than two
+        machines: nothing is compared across machines' and showed nothing."""
+        c = compare(data("haswell.log", "haswell-2.log"))
+        self.assertEqual([e.name for e in c.experiments], ["ch4-lbr-inserts",
+                                                           "ch7-three-events", "leak-survey"])
+        self.assertEqual(len(c.surveys), 1)
+        self.assertEqual(c.surveys[0].machines, [HASWELL])
+        self.assertIn("r81d0:u", c.surveys[0].events)
+        self.assertEqual(c.surveys[0].single, [])
+        text = pmu_compare_text.render_comparison(c)
+        self.assertRegex(text, r"HT1 r20cc:u +XSU off +XSU on\n +haswell \(model\) +! [0-9,]+ "
+                         r"\( \+- +[0-9.]+% \)")
+        self.assertIn("  - fewer than two machines: nothing is compared across machines; above: "
+                      "haswell (model)'s 2 logs combined as repetitions, with their spread", text)
+        self.assertIn("ch4-lbr-inserts: XSU on removes it on haswell (model).", text)
+
+    def test_the_tool_on_one_machine_twice(self):
+        run = self.run_tool(os.path.join(COMPARE, "haswell.log"),
+                            os.path.join(COMPARE, "haswell-2.log"))
+        self.assertEqual(run.code, 0, run.stderr)
+        self.assertIn("Leak survey, XSU off, on 1 machine", run.stdout)
+        if reporttest.matplotlib_available():  # the plot of one machine's map: it failed
+            self.assertTrue(os.path.exists(run.path("comparison-leak-map-off.png")))
+
+    def test_one_log_alone_still_compares_nothing(self):
+        c = compare(data("haswell.log", "sandybridge.log")[:1] + [("cut.log", cut(read(
+            "ivybridge.log")))])
+        self.assertEqual((c.experiments, c.surveys), ([], []))
 
 
 if __name__ == "__main__":
