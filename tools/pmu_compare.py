@@ -36,6 +36,12 @@ EXIT_ORDER = (pmu_model.EXIT_NO_RECORDS, pmu_model.EXIT_DAMAGED, pmu_model.EXIT_
 COMPARED_TYPES = ("boot", "pmu", "exp", "count", "exp_end", "verdict", "survey")
 # Run records: what lies between an `exp` record and the next record of another kind.
 RUN_TYPES = ("count", "exp_end", "survey", "progress")
+# The command line's keys (the boot record's config, docs/command-line.md) that change what a run
+# measures: how long it runs, how it multiplexes and schedules, what each thread counts and does.
+# Logs of one CPU that differ in one are not repetitions of each other: they are kept apart, the
+# key in their labels (docs/comparing.md). The other keys (exp, xsu, repeat, ...) choose which
+# runs there are, not their figures: logs differing only in those are combined, with a note.
+FIGURE_KEYS = ("dur_ms", "mux_ms", "sched", "pmu", "ht0", "work0", "ht1", "work1", "start1_ms")
 
 
 def worst_exit(codes):
@@ -63,6 +69,7 @@ class LogEntry:
         self.pmu = report.pmu
         self.backend = report.backend
         self.nothing_measured = report.nothing_measured
+        self.measured_unknown = report.measured_unknown
         self.passed = report.passed
         self.tally = report.result_counts()
         self.failures = report.failures()
@@ -82,6 +89,11 @@ class LogEntry:
         return (self.boot or {}).get("version")
 
     @property
+    def config(self):
+        """The command line's values in force (the boot record's config), {} without them."""
+        return (self.boot or {}).get("config") or {}
+
+    @property
     def state(self):
         """The log in a few words, as the machine table says it."""
         if self.exit_code == pmu_model.EXIT_NO_RECORDS:
@@ -95,6 +107,7 @@ class LogEntry:
         key = tuple(cpu.get(k) for k in ("vendor", "family", "model", "stepping", "brand",
                                          "hypervisor"))
         key += ((self.boot or {}).get("microcode"), self.backend)
+        key += tuple(config_value(self.config, k) for k in FIGURE_KEYS)
         return key + ((self.version,) if self.backend == "model" else ())
 
 
@@ -211,8 +224,11 @@ class Comparison:
                 by_exp.setdefault(name, collections.OrderedDict())[m.label] = tally
             for xsu, tally in m.surveys.items():
                 by_xsu.setdefault(xsu, collections.OrderedDict())[m.label] = tally
-        self.experiments, self.single_experiments = pmu_compare_runs.compare(by_exp)
-        self.surveys = pmu_compare_survey.compare(by_xsu)
+        # A lone machine of several logs is shown too: its repetitions combined, with their
+        # spread (issue 26); beside other machines, each is.
+        repeated = [m.label for m in machines if len(m.logs) > 1] if len(machines) == 1 else []
+        self.experiments, self.single_experiments = pmu_compare_runs.compare(by_exp, repeated)
+        self.surveys = pmu_compare_survey.compare(by_xsu, repeated)
         self.differences = key_differences(self.compared_logs())
         return self
 
@@ -228,6 +244,28 @@ class Comparison:
 
     def machine(self, label):
         return next(m for m in self.machines.values() if m.label == label)
+
+
+# ---- command lines ------------------------------------------------------------------------------
+
+def config_value(config, key):
+    """A config value as the labels and notes write it ("-" where the boot record has none)."""
+    value = config.get(key, "-")
+    return "null" if value is None else str(value)
+
+
+def config_differences(logs, keys=None):
+    """[(key, [(value, [source, ...]), ...])]: each config key (of keys, else every one) whose
+    value differs among the logs, its values in the order the logs are given."""
+    found = []
+    names = keys or sorted(set().union(*(e.config for e in logs)) if logs else set())
+    for key in names:
+        values = collections.OrderedDict()
+        for e in logs:
+            values.setdefault(config_value(e.config, key), []).append(e.source)
+        if len(values) > 1:
+            found.append((key, list(values.items())))
+    return found
 
 
 # ---- the keys some logs carry and others do not -------------------------------------------------
@@ -274,7 +312,8 @@ def _attributes(m):
             "microcode %s" % ("0x%x" % microcode if isinstance(microcode, int) else microcode
                               or "unknown"),
             "under %s" % cpu["hypervisor"] if cpu.get("hypervisor") else "bare metal",
-            "kernel %s" % m.first.version]
+            "kernel %s" % m.first.version] + [
+                "%s=%s" % (k, config_value(m.first.config, k)) for k in FIGURE_KEYS]
 
 
 def label_machines(machines):

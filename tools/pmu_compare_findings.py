@@ -195,14 +195,36 @@ def _off_sentence(e, corrupting):
 
 
 def _removed_sentence(e, key, label, machines):
-    """What a run with XSU (on, core) shows on the machines where XSU off corrupts."""
+    """What a run with XSU (on, core) shows on the machines where XSU off corrupts, from the
+    machines whose verdict judged it: where every verdict of the run skipped (too_little_data:
+    a sibling that lost its ticks), the counts claim nothing, and the sentence says so."""
     ran = [m for m in machines if e.ran(m, key)]
     if not ran:
         return "%s: %s did not run where XSU off corrupts." % (e.name, label)
-    left = [m for m in ran if e.corrupted(m, key)]
+    skipped = collections.OrderedDict((m, _skips(e.verdict(m, key[1:]))) for m in ran)
+    by_codes = collections.OrderedDict()
+    for m, codes in skipped.items():
+        if codes:
+            by_codes.setdefault(", ".join(codes), []).append(m)
+    why = "; ".join("skip %s on %s" % (codes, words(ms)) for codes, ms in by_codes.items())
+    judged = [m for m in ran if not skipped[m]]
+    if not judged:
+        return "%s: %s was not judged where XSU off corrupts: its verdicts said %s." % (
+            e.name, label, why)
+    left = [m for m in judged if e.corrupted(m, key)]
+    note = ["not judged: " + why] if why else []
+    if len(ran) < len(machines):
+        note.append("it did not run on %s" % words(m for m in machines if m not in ran))
+    note = " (%s)" % "; ".join(note) if note else ""
     if left:
-        return "%s: %s leaves corrupted counts on %s." % (e.name, label, words(left))
-    missing = [m for m in machines if m not in ran]
+        return "%s: %s leaves corrupted counts on %s%s." % (e.name, label, words(left), note)
     return "%s: %s removes it on %s%s." % (
-        e.name, label, words(ran) if missing or len(ran) == 1 else all_of(len(ran)),
-        " (it did not run on %s)" % words(missing) if missing else "")
+        e.name, label, words(judged) if note or len(judged) == 1 else all_of(len(judged)), note)
+
+
+def _skips(v):
+    """The skip codes of a verdict every log skipped (too_little_data, ...), else []: a run
+    whose verdicts all skipped was not judged, whatever its counts say."""
+    if v is None or not v.results or set(v.results) != {"skip"}:
+        return []
+    return list(v.skips) or ["(no code)"]

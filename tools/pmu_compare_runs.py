@@ -173,14 +173,15 @@ class ExperimentComparison:
         return any(self.excess(machine, run_key, t, ev) is not None for t, ev in self.rows)
 
 
-def compare(tallies_by_exp):
-    """One ExperimentComparison per experiment run on two or more machines, in the order they
-    first appear: tallies_by_exp is {experiment: {machine label: ExperimentTally}}. Also
-    [(experiment, machine)] of those run on one machine only."""
+def compare(tallies_by_exp, repeated=()):
+    """One ExperimentComparison per experiment run on two or more machines, or on one machine of
+    several logs (its label in repeated: its repetitions combined, with their spread), in the
+    order they first appear: tallies_by_exp is {experiment: {machine label: ExperimentTally}}.
+    Also [(experiment, machine)] of those run on one machine only, of one log."""
     compared, single = [], []
     for name, tallies in tallies_by_exp.items():
         tallies = collections.OrderedDict((m, t) for m, t in tallies.items() if not t.empty)
-        if len(tallies) >= 2:
+        if len(tallies) >= 2 or tallies and set(tallies) <= set(repeated):
             compared.append(ExperimentComparison(name, tallies))
         elif tallies:
             single.append((name, next(iter(tallies))))

@@ -220,9 +220,12 @@ class SurveyComparison:
         for label, t in tallies.items():
             for event in t.info:
                 on.setdefault(event, []).append(label)
-        self.single = [(event, labels[0]) for event, labels in on.items() if len(labels) < 2]
+        # A lone machine (its repetitions combined) shows every event it surveyed.
+        least = min(2, len(tallies))
+        self.single = [(event, labels[0]) for event, labels in on.items()
+                       if len(labels) < least]
         self.events, self.nothing_counted, self.no_leak, self.rows = [], [], [], []
-        for event in (e for e, labels in on.items() if len(labels) >= 2):
+        for event in (e for e, labels in on.items() if len(labels) >= least):
             rows = [Row(event, c, {m: t.cell(event, c) for m, t in tallies.items()})
                     for c in self.columns]
             rows = [r for r in rows if r.has_figures]
@@ -253,9 +256,10 @@ class SurveyComparison:
         return [m for m, t in self.tallies.items() if t.corrupting(event)]
 
 
-def compare(tallies_by_xsu):
-    """One SurveyComparison per XSU mode run on two or more machines, off first:
+def compare(tallies_by_xsu, repeated=()):
+    """One SurveyComparison per XSU mode run on two or more machines, or on one machine of
+    several logs (its label in repeated: its repetitions combined, with their spread), off first:
     tallies_by_xsu is {xsu: {machine label: SurveyTally}}."""
     return [SurveyComparison(xsu, tallies) for xsu, tallies in
             sorted(tallies_by_xsu.items(), key=lambda kv: pmu_schema.xsu_key(kv[0]))
-            if len(tallies) >= 2]
+            if len(tallies) >= 2 or set(tallies) <= set(repeated) and tallies]

@@ -60,7 +60,8 @@ def _cpu_cells(e):
         uarch += " (%s)" % pmu["erratum"]
     counters = "v%s %s GP %s fixed" % (pmu.get("version", "-"), pmu.get("gp", "-"),
                                        pmu.get("fixed", "-")) if pmu else "-"
-    backend = {"model": "model PMU", "hw": "hardware", "none": "none"}.get(e.backend, "-")
+    backend = {"model": "model PMU", "hw": "hardware", "none": "none"}.get(
+        e.backend, "unknown" if e.measured_unknown else "-")
     return [cpu.get("brand", "-"), fms, _microcode(boot), uarch, counters,
             cpu.get("hypervisor") or "-", backend]
 
@@ -81,6 +82,8 @@ def _verdict(e):
     text = e.verdict.upper()
     if e.nothing_measured:
         text += " (%s)" % e.nothing_measured
+    elif e.measured_unknown:
+        text += " (model or real: unknown, pmu record lost)"
     return text
 
 
@@ -91,6 +94,13 @@ USE_WORDS = {pmu_compare.WHOLE: "yes", pmu_compare.PARTIAL: "partial",
 def _log_row(e, machine):
     return [machine, e.source] + _cpu_cells(e) + [
         e.version or "-", _log_state(e), _verdict(e), str(e.exit_code), USE_WORDS[e.use]]
+
+
+def _config_words(differences):
+    """'dur_ms 100 (a.log, b.log), 60 (c.log)', keys apart by '; '."""
+    return "; ".join("%s %s" % (key, ", ".join("%s (%s)" % (value, ", ".join(sources))
+                                               for value, sources in values))
+                     for key, values in differences)
 
 
 def machine_table(c):
@@ -108,9 +118,19 @@ def machine_table(c):
     lines.extend(table(rows, indent="  "))
     for m in c.machines.values():
         if len(m.logs) > 1:
-            lines.append("  %s: %d logs of the same CPU and microcode%s, combined as "
-                         "repetitions" % (m.label, len(m.logs),
-                                          " and kernel" if m.model else ""))
+            other = pmu_compare.config_differences(m.logs)
+            lines.append("  %s: %d logs of the same CPU, microcode%s and run settings, "
+                         "combined as repetitions%s" % (
+                             m.label, len(m.logs), ", kernel" if m.model else "",
+                             "; their command lines differ in %s, which choose%s the runs, not "
+                             "their figures" % (_config_words(other), "s" if len(other) == 1
+                                                else "") if other else ""))
+    figures = pmu_compare.config_differences(c.compared_logs(), pmu_compare.FIGURE_KEYS)
+    if figures:
+        lines.append("  command lines differ in keys that change the figures: %s; logs of one "
+                     "CPU that differ in them are not combined as repetitions (the key is in "
+                     "their labels), and their counts differ with it" % _config_words(
+                         figures))
     for e in c.left_out():
         lines.append("  %s %s: %s" % ("left out" if e.use == pmu_compare.LEFT_OUT
                                       else "not counted twice", e.source, e.reason))
@@ -329,7 +349,10 @@ def render_summary(c):
         ": the worst of the logs' own (%s)" % ", ".join(
             "%s %d" % (e.source, e.exit_code) for e in c.logs if e.exit_code))]
     if len(c.machines) < 2:
-        lines.append("  - fewer than two machines: nothing is compared across machines")
+        lone = list(c.machines.values())
+        lines.append("  - fewer than two machines: nothing is compared across machines%s" % (
+            "; above: %s's %d logs combined as repetitions, with their spread" % (
+                lone[0].label, len(lone[0].logs)) if lone and len(lone[0].logs) > 1 else ""))
     return lines
 
 

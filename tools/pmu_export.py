@@ -134,6 +134,9 @@ def summary_json(report):
         # Whether the counts came from the model PMU, and why none is a measurement (issue 16).
         "model": report.model,
         "nothing_measured": report.nothing_measured,
+        # Without the pmu record: what told the backend, or that nothing did (a sentence).
+        "backend_evidence": report.backend_evidence,
+        "measured_unknown": report.measured_unknown,
         "no_pmu_skips": len(report.no_pmu_skips()),
         "exit": report.exit_code,
         "verdicts": report.result_counts(),

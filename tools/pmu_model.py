@@ -497,6 +497,9 @@ class Report:
         self.notes = []             # records that keep the contract but make no sense together
         self.plots = []             # filled in by pmu_plots, for report.json
         self.plot_note = None
+        # What other records say of the backend, for a log whose pmu record is lost:
+        # {backend: [what says so, ...]} (Report.backend_evidence).
+        self.backend_clues = collections.OrderedDict()
 
     def experiment(self, name):
         if name not in self.experiments:
@@ -509,8 +512,19 @@ class Report:
 
     @property
     def backend(self):
-        """The pmu record's backend ("hw", "model", "none"), or None without one."""
-        return (self.pmu or {}).get("backend")
+        """The pmu record's backend ("hw", "model", "none"); without one (lost), what the other
+        records say of it (backend_evidence), or None when they say nothing or disagree."""
+        if self.pmu is not None:
+            return self.pmu.get("backend")
+        return next(iter(self.backend_clues)) if len(self.backend_clues) == 1 else None
+
+    @property
+    def backend_evidence(self):
+        """Where the pmu record is lost and other records tell the backend: what tells it, in
+        words ("its count records' true counts, which only the model writes"); else None."""
+        if self.pmu is not None or self.backend is None:
+            return None
+        return "; ".join(self.backend_clues[self.backend])
 
     @property
     def model(self):
@@ -520,9 +534,21 @@ class Report:
     @property
     def nothing_measured(self):
         """Why no count of the log is a measurement, in two words ("model PMU", "no PMU"), or
-        None when the counts came from real counters (or the log has no pmu record). Issue 16:
+        None when the counts came from real counters (or nothing tells the backend). Issue 16:
         a run that measured nothing must never read like one that did."""
         return {"model": "model PMU", "none": "no PMU"}.get(self.backend)
+
+    @property
+    def measured_unknown(self):
+        """The pmu record is lost and nothing else tells whether the counts are a measurement,
+        while the log has experiments or verdicts: the sentence that says so, else None. A bare
+        PASS would read as a measurement (issue 26's review)."""
+        if self.pmu is not None or self.backend is not None:
+            return None
+        if not self.experiments and not self.verdicts():
+            return None
+        return ("whether this was measured on real counters is unknown: the pmu record is lost"
+                + (" and the other records disagree" if self.backend_clues else ""))
 
     def no_pmu_skips(self):
         """The verdicts skipped because there was no usable PMU (skip code no_pmu)."""
@@ -649,13 +675,26 @@ def _take_exp(report, record):
     report.last_activity = record
 
 
+def _clue(report, backend, what):
+    """Another record than the pmu record says what the backend was (Report.backend_evidence)."""
+    clues = report.backend_clues.setdefault(backend, [])
+    if what not in clues:
+        clues.append(what)
+
+
 def _take_count(report, record):
     c = Count(record)
+    if "true" in record.obj:
+        # docs/records.md: `true` only under the model PMU, absent on real hardware.
+        _clue(report, "model", "its count records' true counts, which only the model writes")
     report.experiment(c.exp).run(c.run_key).add_count(c)
     report.last_activity = record
 
 
 def _take_exp_end(report, record):
+    if record.obj.get("exposure") is not None:
+        # docs/records.md: the model's exposure counter, null with the hw backend.
+        _clue(report, "model", "its exp_end records' exposure, which only the model counts")
     report.experiment(record["exp"]).run(run_key(record.obj)).ends.append(record.obj)
 
 
@@ -675,7 +714,10 @@ def _take_progress(report, record):
 
 def _take_other(report, record):
     """A record the report shows nothing of: a boot check it does not draw (counted), or one of a
-    type the contract does not list (Report.unknown_records names those)."""
+    type the contract does not list (Report.unknown_records names those). The boot checks
+    pmu_check and rdpmc name the backend they ran on."""
+    if record.type in ("pmu_check", "rdpmc") and record.get("backend") in ("model", "hw"):
+        _clue(report, record["backend"], "its %s record's backend" % record.type)
     if record.type in pmu_schema.RECORDS:
         report.other_types[record.type] += 1
 

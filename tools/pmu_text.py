@@ -545,6 +545,8 @@ def overall_result(report):
     why = ["no end record"] if report.result is None else []
     if report.nothing_measured:
         why.append("%s: nothing measured" % report.nothing_measured)
+    elif report.measured_unknown:
+        why.append(report.measured_unknown)
     return RESULT_WORDS[report.result] + (" (%s)" % "; ".join(why) if why else "")
 
 
@@ -558,6 +560,10 @@ def overall_line(report):
 
 def _overall_lines(report):
     lines = ["", overall_line(report)]
+    if report.backend_evidence:
+        lines.append("  - the pmu record is lost; the counters were %s (known from %s)" % (
+            {"model": "the model PMU's", "hw": "real"}[report.backend],
+            report.backend_evidence))
     lines.extend(_no_pmu_lines(report))
     lines.extend("  - " + reason for reason in report.failures())
     s = report.stream

@@ -108,7 +108,7 @@ def four_models(text, obj, folder, said):
     assert [m["label"] for m in obj["machines"]] == MACHINES, said
     assert [len(m["logs"]) for m in obj["machines"]] == [1, 1, 2, 1], said
     for line in ("Machines: 4 machines of 5 logs (a row per log)",
-                 "haswell (model): 2 logs of the same CPU and microcode and kernel",
+                 "haswell (model): 2 logs of the same CPU, microcode, kernel and run settings",
                  "Leak survey, XSU off, on 4 machines", "Nothing leaks on skylake (model)"):
         assert line in text, "%r not in:\n%s" % (line, said)
     verdicts = {e["exp"]: {v["machine"] for v in e["verdicts"]} for e in obj["experiments"]}

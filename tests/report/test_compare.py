@@ -14,6 +14,7 @@ import random
 import unittest
 
 from reporttest import DATA, TempDirCase
+import reporttest
 import logfixture
 import pmu_compare
 import pmu_compare_export
@@ -75,8 +76,9 @@ class FourModels(unittest.TestCase):
         self.assertEqual([e.source for e in c.machine(HASWELL).logs],
                          ["haswell.log", "haswell-2.log"])
         self.assertTrue(all(m.model for m in c.machines.values()))
-        self.assertIn("haswell (model): 2 logs of the same CPU and microcode and kernel, "
-                      "combined as repetitions", self.text)
+        self.assertIn("haswell (model): 2 logs of the same CPU, microcode, kernel and run "
+                      "settings, combined as repetitions\n", self.text)
+        self.assertNotIn("command lines differ", self.text)
         table = self.text[self.text.index("Machines:"):self.text.index("== ")]
         rows = [line for line in table.splitlines() if ".log" in line and "model PMU" in line]
         self.assertEqual(len(rows), 5)  # a row per log, each saying where its counts came from
@@ -242,14 +244,17 @@ class BadInput(unittest.TestCase):
                                            "damaged (--partial keeps its intact runs)"))
         self.assertEqual(uses[OLD], (pmu_compare.WHOLE, None))
         self.assertEqual(len(c.machines), 5)
-        self.assertEqual(c.machine("haswell kernel 5d3ed0c (model)").first.source, OLD)
+        self.assertEqual(c.machine("haswell kernel 5d3ed0c dur_ms=60 (model)").first.source, OLD)
         self.assertEqual(len(c.machine("ivybridge (model)").logs), 1)
         self.assertEqual(c.surveys[0].machines, ["sandybridge (model)", "ivybridge (model)",
-                                                 "haswell kernel c4233ee (model)", SKYLAKE])
+                                                 "haswell kernel c4233ee dur_ms=100 (model)", SKYLAKE])
         text = pmu_compare_text.render_comparison(c)
         self.assertIn("left out cut.log: damaged (--partial keeps its intact runs)", text)
         self.assertIn("not surveyed (no survey records of XSU off): haswell kernel 5d3ed0c "
-                      "(model)", text)
+                      "dur_ms=60 (model)", text)
+        self.assertIn("command lines differ in keys that change the figures: dur_ms 100 ("
+                      "sandybridge.log, ivybridge.log, haswell.log, haswell-2.log, "
+                      "skylake-client.log), 60 (%s)" % OLD, text)
         self.assertRegex(text, r"not in %s: boot\.microcode, .*exp_end\.ticks_lost, survey "
                          r"records" % OLD)
         self.assertEqual(c.exit_code, pmu_model.EXIT_DAMAGED)  # the worst of the logs' own
@@ -410,6 +415,82 @@ class Robustness(unittest.TestCase):
                 self.assertEqual(pmu_schema.comparison_problems(obj), [], trial)
 
 
+def skipped(text, exp, xsu):
+    """The kernel's log with its verdict of exp under xsu a skip (too_little_data), as a boot
+    whose sibling lost many ticks gives, its counts as they were; CRCs matching."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = pmu_records.RECORD_RE.search(line.rstrip("\r"))
+        if m:
+            o = json.loads(m.group(3))
+            if o["type"] == "verdict" and (o["exp"], o["xsu"]) == (exp, xsu):
+                o.update(result="skip", skip="too_little_data", reason="HT1 lost many ticks")
+                lines[i] = logfixture.record_text(int(m.group(1)), o)
+    return "\n".join(lines)
+
+
+class CommandLines(unittest.TestCase):
+    """Issue 26's review: logs of one machine booted with dur_ms=100 and dur_ms=60 were combined
+    as repetitions without a word, their spread the runs' different lengths."""
+
+    @staticmethod
+    def booted(name, **config):
+        def change(boot):
+            boot["config"].update(config)
+        return changed(read(name) + "\n# booted otherwise", "boot", change)
+
+    def test_another_duration_is_not_a_repetition(self):
+        c = compare(data("sandybridge.log", "haswell.log") +
+                    [("haswell-60.log", self.booted("haswell-2.log", dur_ms=60))])
+        self.assertEqual([m.label for m in c.machines.values()], [
+            "sandybridge (model)", "haswell dur_ms=100 (model)", "haswell dur_ms=60 (model)"])
+        self.assertTrue(all(len(m.logs) == 1 for m in c.machines.values()))
+        text = "\n".join(pmu_compare_text.machine_table(c))
+        self.assertIn("  command lines differ in keys that change the figures: dur_ms 100 ("
+                      "sandybridge.log, haswell.log), 60 (haswell-60.log); logs of one CPU that "
+                      "differ in them are not combined as repetitions", text)
+        self.assertNotIn("combined as repetitions;", text)
+
+    def test_another_experiment_list_is_combined_and_named(self):
+        c = compare(data("sandybridge.log", "haswell.log") +
+                    [("haswell-exp.log", self.booted("haswell-2.log", exp="ch7-three-events"))])
+        self.assertEqual(len(c.machine(HASWELL).logs), 2)
+        text = "\n".join(pmu_compare_text.machine_table(c))
+        self.assertIn("haswell (model): 2 logs of the same CPU, microcode, kernel and run "
+                      "settings, combined as repetitions; their command lines differ in exp "
+                      "leak-survey,ch4-lbr-inserts,ch7-three-events (haswell.log), "
+                      "ch7-three-events (haswell-exp.log), which chooses the runs, not their "
+                      "figures", text)
+        self.assertNotIn("keys that change the figures", text)
+
+
+class SkippedVerdicts(unittest.TestCase):
+    """Issue 26's review: 'XSU on removes it on all 3' where the kernel skipped XSU on's verdicts
+    (too_little_data): a finding claims nothing the verdicts did not judge."""
+
+    LOGS = ("sandybridge.log", "ivybridge.log", "haswell.log")
+
+    def ch7(self, skip_in):
+        logs = [(n, skipped(read(n), "ch7-three-events", "on") if n in skip_in else read(n))
+                for n in self.LOGS]
+        return [x for x in pmu_compare_findings.findings(compare(logs))
+                if x.startswith("ch7-three-events: XSU on")]
+
+    def test_all_skipped_is_not_judged(self):
+        self.assertEqual(self.ch7(self.LOGS), [
+            "ch7-three-events: XSU on was not judged where XSU off corrupts: its verdicts said "
+            "skip too_little_data on sandybridge (model), ivybridge (model) and haswell "
+            "(model)."])
+
+    def test_one_skipped_counts_the_judged_only(self):
+        self.assertEqual(self.ch7(("ivybridge.log",)), [
+            "ch7-three-events: XSU on removes it on sandybridge (model) and haswell (model) "
+            "(not judged: skip too_little_data on ivybridge (model))."])
+
+    def test_all_judged(self):
+        self.assertEqual(self.ch7(()), ["ch7-three-events: XSU on removes it on all 3."])
+
+
 class Repeated(TempDirCase):
     def test_a_log_repeated_is_one_machine_with_its_repetitions(self):
         text = read("haswell.log")
@@ -422,6 +503,36 @@ class Repeated(TempDirCase):
         self.assertEqual(tally.cell("r81d0:u", 1).n, 4)
         lbr = c.machine(HASWELL).experiments["ch4-lbr-inserts"]
         self.assertEqual([len(x.values) for x in lbr.excess.values()], [4, 4])
+
+    def test_one_machine_twice_shows_its_combined_figures(self):
+        """Issue 26's review: `pmu-report Haswell.log Haswell-2.log` said 'fewer than two
+        machines: nothing is compared across machines' and showed nothing."""
+        c = compare(data("haswell.log", "haswell-2.log"))
+        self.assertEqual([e.name for e in c.experiments], ["ch4-lbr-inserts",
+                                                           "ch7-three-events", "leak-survey"])
+        self.assertEqual(len(c.surveys), 1)
+        self.assertEqual(c.surveys[0].machines, [HASWELL])
+        self.assertIn("r81d0:u", c.surveys[0].events)
+        self.assertEqual(c.surveys[0].single, [])
+        text = pmu_compare_text.render_comparison(c)
+        self.assertRegex(text, r"HT1 r20cc:u +XSU off +XSU on\n +haswell \(model\) +! [0-9,]+ "
+                         r"\( \+- +[0-9.]+% \)")
+        self.assertIn("  - fewer than two machines: nothing is compared across machines; above: "
+                      "haswell (model)'s 2 logs combined as repetitions, with their spread", text)
+        self.assertIn("ch4-lbr-inserts: XSU on removes it on haswell (model).", text)
+
+    def test_the_tool_on_one_machine_twice(self):
+        run = self.run_tool(os.path.join(COMPARE, "haswell.log"),
+                            os.path.join(COMPARE, "haswell-2.log"))
+        self.assertEqual(run.code, 0, run.stderr)
+        self.assertIn("Leak survey, XSU off, on 1 machine", run.stdout)
+        if reporttest.matplotlib_available():  # the plot of one machine's map: it failed
+            self.assertTrue(os.path.exists(run.path("comparison-leak-map-off.png")))
+
+    def test_one_log_alone_still_compares_nothing(self):
+        c = compare(data("haswell.log", "sandybridge.log")[:1] + [("cut.log", cut(read(
+            "ivybridge.log")))])
+        self.assertEqual((c.experiments, c.surveys), ([], []))
 
 
 if __name__ == "__main__":
