@@ -468,10 +468,11 @@ class Assembly:
 
 
 def assemble(texts_by_picture):
-    """An Assembly from [(picture, [code text, ...]), ...]: the run with the most codes."""
+    """An Assembly from [(picture, [code text, ...]), ...], of the run chosen_run() chooses; the
+    codes of the other runs are named and set aside."""
     a = Assembly()
-    by_run = {}
-    for picture, texts in texts_by_picture:
+    by_run, last_seen = {}, {}
+    for k, (picture, texts) in enumerate(texts_by_picture):
         a.pictures += 1
         if not texts:
             a.empty.append(picture)
@@ -483,17 +484,57 @@ def assemble(texts_by_picture):
                 a.problems.append("%s: a code ignored: %s" % (picture, e))
                 continue
             by_run.setdefault(chunk.run_id, []).append(chunk)
+            last_seen[chunk.run_id] = k
     if not by_run:
         return a
-    a.run_id = max(by_run, key=lambda r: len({c.number for c in by_run[r]}))
-    for run_id, chunks in by_run.items():
-        if run_id != a.run_id:
-            a.problems.append("%s of another run (%08x) ignored: %s" % (
-                plural(len(chunks), "code"), run_id, ", ".join(sorted({c.source for c in chunks}))))
+    a.run_id = chosen_run(by_run, last_seen)
+    a.problems.extend(_other_runs(by_run, a.run_id))
     for chunk in by_run[a.run_id]:
         _take(a, chunk)
     a.log = rebuild_log([a.chunks[n] for n in sorted(a.chunks)], a.notes, a.seqs)
     return a
+
+
+def _run_state(chunks):
+    """(distinct codes read, codes the run has, whether every one was read) of a run's chunks
+    (the total of its first code: a code saying otherwise is set aside by _take)."""
+    numbers = {c.number for c in chunks if c.total == chunks[0].total}
+    return len(numbers), chunks[0].total, len(numbers) == chunks[0].total
+
+
+def chosen_run(by_run, last_seen):
+    """The run the photos are read as, of {run id: [Chunk, ...]} (last_seen: the place of the
+    last picture holding a run's code, in the order given, which is name order in a folder): a
+    complete run before any incomplete one, since
+    a run with every code read is a whole log and an incomplete one is not, however many codes
+    it has; among complete runs the one with the most codes (the longest log: most likely the
+    run the reader meant, the other a short test run), and among equals the one photographed
+    last (a phone names its photos in the order it takes them); without a complete run, the one
+    with the most codes read, as its missing codes can be photographed again."""
+    def rank(run_id):
+        read, total, complete = _run_state(by_run[run_id])
+        return (complete, total if complete else read, last_seen[run_id])
+    return max(by_run, key=rank)
+
+
+def _other_runs(by_run, chosen):
+    """The lines naming the runs set aside: what each had, and, when several were complete, that
+    the photos held more than one whole run and which one is reported."""
+    lines = []
+    complete = [r for r in by_run if _run_state(by_run[r])[2]]
+    for run_id, chunks in by_run.items():
+        if run_id == chosen:
+            continue
+        read, total, whole = _run_state(chunks)
+        lines.append("%s of another run (%08x: %d of %s%s) ignored: %s" % (
+            plural(len(chunks), "code"), run_id, read, plural(total, "code"),
+            ", complete" if whole else "", ", ".join(sorted({c.source for c in chunks}))))
+    if len(complete) > 1:
+        lines.append("%d complete runs in these photos (%s): run %08x is reported (the most "
+                     "codes, then the last photographed); give each run's photos alone to read "
+                     "another" % (len(complete), ", ".join("%08x" % r for r in complete),
+                                  chosen))
+    return lines
 
 
 def _take(a, chunk):

@@ -195,10 +195,51 @@ class Assembly(TempDirCase):
         self.assertEqual(a.run_id, 0x1A2B3C4D)
         self.assertEqual(a.missing(), [])
         text = "\n".join(a.summary())
-        self.assertIn("1 code of another run (00000099) ignored: b.png", text)
+        self.assertIn("1 code of another run (00000099: 1 of 3 codes) ignored: b.png", text)
         self.assertIn("c.png: code 1 differs from the one in a.png: ignored", text)
         self.assertIn("d.png: a code ignored: its CRC does not match", text)
         self.assertIn("e.png: no QR code found", text)
+
+    def test_a_complete_run_is_chosen_over_a_larger_incomplete_one(self):
+        # As the review's folder (16 of run A's 22 codes and all 15 of run B's): 16 of run A's
+        # 25 codes and all 15 of run B's. B is a whole log; A is not, however many codes it has.
+        log = logfixture.suite()
+        run_a = codes_of(log, 3, run_id=0xA)
+        run_b = codes_of(log, 5, run_id=0xB)
+        self.assertEqual((len(run_a), len(run_b)), (25, 15))
+        pictures = [("IMG_%04d.jpg" % (k + 1), run_a[2 * k:2 * k + 2]) for k in range(8)] + \
+            [("IMG_%04d.jpg" % (k + 9), run_b[5 * k:5 * k + 5]) for k in range(3)]
+        a = pmu_photos.assemble(pictures)
+        self.assertEqual((a.run_id, a.missing()), (0xB, []))
+        self.assertEqual(a.log, "".join(line.text + "\n" for line in log.lines
+                                        if line.seq is not None))
+        text = "\n".join(a.summary())
+        self.assertIn("  run 0000000b: 15 of 15 codes\n", text)
+        self.assertIn("16 codes of another run (0000000a: 16 of 25 codes) ignored: IMG_0001.jpg",
+                      text)
+        self.assertNotIn("film or photograph", text)
+        self.assertNotIn("complete runs", text)
+        # Without a complete run, the one with the most codes read, its missing ones named.
+        a = pmu_photos.assemble(pictures[:8] + [("IMG_0009.jpg", run_b[:14])])
+        self.assertEqual((a.run_id, a.missing()), (0xA, list(range(17, 26))))
+        self.assertIn("14 codes of another run (0000000b: 14 of 15 codes) ignored",
+                      "\n".join(a.summary()))
+
+    def test_several_complete_runs_are_said(self):
+        log = logfixture.suite()
+        small = codes_of(log, 40, run_id=0xC)
+        large = codes_of(log, 8, run_id=0xD)
+        same = codes_of(log, 8, run_id=0xE)
+        a = pmu_photos.assemble([("1.png", large), ("2.png", small)])
+        self.assertEqual(a.run_id, 0xD)  # the most codes, though photographed first
+        text = "\n".join(a.summary())
+        self.assertIn("%d codes of another run (0000000c: %d of %d codes, complete) ignored: "
+                      "2.png" % ((len(small),) * 3), text)
+        self.assertIn("2 complete runs in these photos (0000000d, 0000000c): run 0000000d is "
+                      "reported (the most codes, then the last photographed)", text)
+        # As many codes each: the one photographed last.
+        self.assertEqual(pmu_photos.assemble([("1.png", large), ("2.png", same)]).run_id, 0xE)
+        self.assertEqual(pmu_photos.assemble([("1.png", same), ("2.png", large)]).run_id, 0xD)
 
     def test_notes_and_numbering(self):
         lines = ["#left out to fit 30 codes: 10 of 40 count records",
