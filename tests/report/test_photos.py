@@ -334,6 +334,11 @@ class WhatIsNotThere(TempDirCase):
             "code 1", "missing @0-@4: code 1 of %d (page 1 of %d), not read" % (total, pages)))
         # A serial log's gap still names its lines.
         self.assertIn(" on line ", pmu_records.parse(a.log).problems[0].detail)
+        # The first record not boot @0 is cited by the code not read, as the gap is.
+        text = pmu_text.render_text(pmu_model.build(pmu_records.parse(a.log, a)))
+        self.assertRegex(text, r"\n  code 1 +- +no boot record +the first record is \w+ @5, "
+                               r"not boot @0\n")
+        self.assertNotIn("end of log", text)
 
 
 class CommandLine(TempDirCase):
