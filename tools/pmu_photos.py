@@ -50,7 +50,8 @@ PICTURE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".ppm", ".pgm", ".pbm", ".pnm", "
 
 
 class PhotoError(Exception):
-    """A picture or video that cannot be read at all, or no decoder: pmu-report's exit status 2."""
+    """A file given by itself that is no picture or video, a folder of which not one is, or no
+    decoder: pmu-report's exit status 2."""
 
 
 def base45_decode(text):
@@ -243,37 +244,72 @@ def grey(image):
 def codes_in(path):
     """The texts of the QR codes in one picture: zxing-cpp's, and zbar's where zxing-cpp left a
     page incomplete or is not installed."""
+    return picture_codes(path)[0]
+
+
+def picture_codes(path):
+    """(the texts of the QR codes in one picture, None or what is wrong with the picture): a
+    picture that ends early (a photo whose copy stopped) is named damaged, and the codes in the
+    part that is there are read."""
     if not os.path.isfile(path):
         raise PhotoError("%s: no such file" % path)
-    texts = []
+    from PIL import Image, ImageFile
+    damage, texts = None, []
+    try:
+        with Image.open(path) as image:
+            image.load()
+    except OSError as e:
+        damage = "a damaged picture: %s" % ("truncated (the file ends early)"
+                                            if "truncated" in str(e).lower()
+                                            else "could not be decoded in full")
     if zxing_available():
-        from PIL import Image
+        truncated, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, True
         try:
             with Image.open(path) as image:
                 texts = zxing_texts(grey(image))
         except OSError:
-            pass  # not a picture PIL reads: zbar says why
+            pass  # even the part that is there does not decode: zbar's turn
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = truncated
     if zbar_available() and incomplete(texts):
-        texts += [t for t in zbar_texts(path) if t not in texts]
-    return texts
+        try:
+            texts += [t for t in zbar_texts(path) if t not in texts]
+        except PhotoError:
+            if damage is None:
+                raise
+    return texts, damage
 
 
 def is_picture(path):
+    """Whether Pillow knows the file for a picture (by its first bytes: a picture that ends
+    early is one, damaged; picture_codes says so)."""
     from PIL import Image
     try:
-        with Image.open(path) as image:
-            image.verify()
-        return True
+        with Image.open(path):
+            return True
     except Exception:  # PIL raises many kinds for what is not a picture
         return False
+
+
+class Unreadable(Exception):
+    """A file that is neither a picture nor a video, in words for the person who gave it: in a
+    folder it is named and the rest read; named alone, pmu-report's exit status 2."""
+
+
+def unreadable_reason(path):
+    """Why a file that is no picture and no video is not: empty (a copy that failed), or not
+    decodable."""
+    return "not a picture or video: %s" % ("empty file" if os.path.getsize(path) == 0
+                                           else "could not be decoded")
 
 
 # ---- videos ---------------------------------------------------------------------------------
 
 def video_frames(path, fps=VIDEO_FPS):
     """The frames of a video, fps a second, as grey numpy arrays, scaled down to at most
-    VIDEO_WIDTH_MAX wide (ffmpeg turns them upright as the file says). PhotoError when ffmpeg
-    cannot read the file."""
+    VIDEO_WIDTH_MAX wide (ffmpeg turns them upright as the file says). Unreadable when ffmpeg
+    reads not a frame of it, DamagedVideo when it stops after some; PhotoError without
+    ffmpeg."""
     import numpy
     if shutil.which(FFMPEG) is None:
         raise PhotoError("%s is neither a picture nor, without ffmpeg, a video (Debian's ffmpeg: "
@@ -299,9 +335,21 @@ def video_frames(path, fps=VIDEO_FPS):
         error = proc.stderr.read().decode("utf-8", "replace").strip()
         proc.stderr.close()
         status = proc.wait()
-    if status != 0 or not frames:
-        raise PhotoError("%s: neither a picture nor a video ffmpeg reads (%s)" % (
-            path, error.splitlines()[-1] if error else "no frames"))
+    # What ffmpeg says is for its own readers (`Error marking filters as finished`): the person
+    # who gave the file is told what it is, in words.
+    if not frames:
+        raise Unreadable(unreadable_reason(path))
+    if status != 0:
+        raise DamagedVideo(frames)
+
+
+class DamagedVideo(Exception):
+    """A video whose frames stop before its end (a copy that failed part way): the codes of the
+    frames before are kept."""
+
+    def __init__(self, frames):
+        super().__init__("a damaged video: it could be decoded for %s only" % plural(frames,
+                                                                                     "frame"))
 
 
 def _pgm_header(stream):
@@ -328,13 +376,22 @@ def codes_in_video(path, have, fps=VIDEO_FPS):
     """The texts read in a video's frames, each once: zxing-cpp on every frame, zbar on a frame
     where zxing-cpp left a page incomplete or found nothing, as long as some code of the run is
     still missing (have: texts already read); no frame more once every code of a run is read.
-    Returns (texts, frames read)."""
+    Returns (texts, frames read, None or what is wrong with the video)."""
+    texts, seen, frames = [], set(have), [0]
+    try:
+        _read_frames(path, fps, texts, seen, frames)
+    except DamagedVideo as e:
+        return texts, frames[0], str(e)
+    return texts, frames[0], None
+
+
+def _read_frames(path, fps, texts, seen, frames):
+    """codes_in_video's reading, adding to texts, seen and frames[0] as it goes."""
     from PIL import Image
-    texts, seen, frames = [], set(have), 0
     work = tempfile.mkdtemp(prefix="pmu-video-")
     try:
         for frame in video_frames(path, fps):
-            frames += 1
+            frames[0] += 1
             found = zxing_texts(frame) if zxing_available() else []
             if zbar_available() and incomplete(found) and not _complete(seen | set(found)):
                 still = os.path.join(work, "frame.pgm")
@@ -348,7 +405,6 @@ def codes_in_video(path, have, fps=VIDEO_FPS):
                 break
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return texts, frames
 
 
 def _complete(texts):
@@ -383,6 +439,8 @@ class Assembly:
         self.flags = 0
         self.problems = []        # codes that failed their checks, other runs, conflicts
         self.empty = []           # pictures and videos without any code
+        self.damaged = []         # (path, what is wrong): pictures and videos read in part
+        self.unreadable = []      # (path, why): files of a folder that are neither
         self.notes = []           # what the kernel says the codes leave out
         self.log = ""
         self.seqs = {}            # number -> the record numbers its code carries, in order
@@ -463,6 +521,10 @@ class Assembly:
             out.append("  not in the codes: " + note)
         for picture in self.empty:
             out.append("  %s: no QR code found" % picture)
+        for picture, damage in self.damaged:
+            out.append("  %s: %s" % (picture, damage))
+        for path, why in self.unreadable:
+            out.append("  %s: %s; skipped" % (path, why))
         out.extend("  " + p for p in self.problems)
         return out
 
@@ -585,28 +647,53 @@ def rebuild_log(chunks, notes, seqs=None):
     return "".join(line + "\n" for line in out)
 
 
-def read(paths, fps=VIDEO_FPS):
-    """Decode every picture and video and assemble the log; PhotoError when one cannot be read
-    at all or no decoder is installed."""
+def read(paths, fps=VIDEO_FPS, in_folder=()):
+    """Decode every picture and video and assemble the log. A file that is neither (in_folder:
+    one found in a folder) is named and the rest read; PhotoError for one given by itself, when
+    no file at all could be read, or when no decoder is installed."""
     if not zxing_available() and not zbar_available():
         raise PhotoError("neither zxing-cpp nor zbar is installed (Debian's python3-zxing-cpp "
                          "and zbar-tools: tools/deps.sh installs them)")
-    pictures, videos, seen = [], [], []
+    pictures, videos, seen, damaged, unreadable = [], [], [], [], []
     for path in paths:
-        if not os.path.isfile(path):
-            raise PhotoError("%s: no such file" % path)
-        if is_picture(path):
-            pictures.append((path, codes_in(path)))
-            seen += pictures[-1][1]
-        else:
-            texts, frames = codes_in_video(path, seen, fps)
+        try:
+            texts, frames, damage = _read_file(path, seen, fps)
+        except Unreadable as e:
+            if path not in in_folder:
+                raise PhotoError("%s: %s" % (path, e)) from None
+            unreadable.append((path, str(e)))
+            continue
+        if frames is not None:
             videos.append((path, frames, len(texts)))
-            pictures.append((path, texts))
-            seen += texts
+        if damage:
+            damaged.append((path, "%s; %s" % (damage, "%s read from the part that is there"
+                                              % plural(len(texts), "code") if texts else
+                                              "no QR code found in the part that is there")))
+        pictures.append((path, texts))
+        seen += texts
+    if not pictures:
+        raise PhotoError("not one picture or video could be read: %s" % "; ".join(
+            "%s: %s" % u for u in unreadable))
     a = assemble(pictures)
     a.pictures -= len(videos)
     a.videos = videos
+    a.damaged = damaged
+    a.unreadable = unreadable
+    a.empty = [p for p in a.empty if p not in dict(damaged)]
     return a
+
+
+def _read_file(path, seen, fps):
+    """(texts, frames sampled or None for a picture, None or what is wrong with the file) of one
+    picture or video; Unreadable when it is neither."""
+    if not os.path.isfile(path):
+        raise PhotoError("%s: no such file" % path)
+    if os.path.getsize(path) == 0:
+        raise Unreadable(unreadable_reason(path))
+    if is_picture(path):
+        texts, damage = picture_codes(path)
+        return texts, None, damage
+    return codes_in_video(path, seen, fps)
 
 
 def pictures(folder):
@@ -633,6 +720,7 @@ def files_of(paths):
 
 
 def read_photos(paths):
-    """Decode every picture and video (a folder: those in it) and assemble the log: read() at its
-    default rate."""
-    return read(files_of(paths))
+    """Decode every picture and video (a folder: those in it, where a file that is neither is
+    named and the rest read) and assemble the log: read() at its default rate."""
+    in_folder = {p for path in paths if os.path.isdir(path) for p in pictures(path)}
+    return read(files_of(paths), in_folder=in_folder)

@@ -183,6 +183,16 @@ class Sources(TempDirCase):
             machines = json.load(f)["machines"]
         self.assertEqual([(m["label"], m["logs"]) for m in machines],
                          [("haswell (model)", [photos, os.path.join(self.tmp, "serial.log")])])
+        # A phone's failed copies in the folder are named, and the comparison is still made.
+        pages = len(os.listdir(photos))
+        bad = test_photos.unreadable_files(photos)
+        run = self.run_tool("--json", photos, self.write_log(log))
+        self.assertEqual((run.code, run.stderr), (0, ""), run.stdout[-2000:])
+        self.assertIn("%s: Photos: %d pictures" % (photos, pages), run.stdout)
+        for name, why in bad.items():
+            self.assertIn("  %s: %s; skipped\n" % (os.path.join(photos, name), why), run.stdout)
+        with open(run.path("comparison.json")) as f:
+            self.assertEqual(len(json.load(f)["machines"][0]["logs"]), 2)
 
 
 class Workers(TempDirCase):

@@ -262,6 +262,34 @@ def qrencode(text, path):
 QRENCODE = shutil.which("qrencode") is not None
 
 
+def unreadable_files(folder):
+    """What a failed copy from a phone leaves in a folder of photos: a text named as a picture,
+    an empty picture and an empty video; {name: what pmu-report says of it}."""
+    with open(os.path.join(folder, "bad.jpg"), "w") as f:
+        f.write("not a picture\n")
+    for name in ("IMG_9999.jpg", "VID_0001.mp4"):
+        open(os.path.join(folder, name), "w").close()
+    return {"bad.jpg": "not a picture or video: could not be decoded",
+            "IMG_9999.jpg": "not a picture or video: empty file",
+            "VID_0001.mp4": "not a picture or video: empty file"}
+
+
+def truncated_jpeg(path, code_png=None):
+    """A JPEG whose copy stopped at two thirds of its bytes: a code (if given) in its top part,
+    which is still there, and noise below, which is not."""
+    image = Image.new("L", (600, 1400), 255)
+    image.paste(Image.effect_noise((600, 800), 80).convert("L"), (0, 600))
+    if code_png is not None:
+        with Image.open(code_png) as code_image:
+            image.paste(pmu_photos.grey(code_image).resize((400, 400)), (100, 100))
+    image.save(path, quality=90)
+    with open(path, "rb") as f:
+        data = f.read()
+    with open(path, "wb") as f:
+        f.write(data[:len(data) * 2 // 3])
+    return path
+
+
 def cut_codes(log, per_code=6, flags=pmu_photos.FLAG_LEFT_OUT):
     """The codes of a log whose every other count record the kernel left out (the priority cut:
     the flag, the note in the first code), and the numbers left out."""
@@ -425,12 +453,53 @@ class CommandLine(TempDirCase):
         run = self.run_tool("--from-photos", os.path.join(self.tmp, "nothing.png"))
         self.assertEqual(run.code, 2)
         self.assertIn("nothing.png: no such file", run.stderr)
-        text = os.path.join(self.tmp, "text.png")
-        with open(text, "w") as f:
-            f.write("not a picture")
-        run = self.run_tool("--from-photos", text)
+        # A file named by itself that is neither a picture nor a video stays an error, said in
+        # words, not in ffmpeg's ("Error marking filters as finished").
+        bad = unreadable_files(self.tmp)
+        for name, why in bad.items():
+            run = self.run_tool("--from-photos", os.path.join(self.tmp, name))
+            self.assertEqual((run.code, run.stdout), (2, ""), name)
+            self.assertEqual(run.stderr, "pmu-report: %s: %s\n" % (
+                os.path.join(self.tmp, name), why))
+        # A folder of which not one file can be read is an error too, each named.
+        run = self.run_tool("--from-photos", self.tmp)
         self.assertEqual(run.code, 2)
-        self.assertIn("text.png: neither a picture nor a video ffmpeg reads", run.stderr)
+        self.assertIn("not one picture or video could be read: ", run.stderr)
+        for name, why in bad.items():
+            self.assertIn("%s: %s" % (os.path.join(self.tmp, name), why), run.stderr)
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_unreadable_files_of_a_folder_are_named_and_the_rest_read(self):
+        log = logfixture.suite()
+        photos = os.path.join(self.tmp, "photos")
+        os.makedirs(photos)
+        codes = codes_of(log, 8)
+        for k, text in enumerate(codes):
+            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        bad = unreadable_files(photos)
+        truncated = truncated_jpeg(os.path.join(photos, "IMG_0000.jpg"))
+        run = self.run_tool("--csv", "--from-photos", photos, "--out", self.tmp)
+        self.assertEqual(run.code, 0, run.stdout[-2000:] + run.stderr)
+        self.assertEqual(run.stderr, "")
+        self.assertIn("Photos: %d pictures, %d codes read\n" % (len(codes) + 1, len(codes)),
+                      run.stdout)
+        for name, why in bad.items():
+            self.assertIn("\n  %s: %s; skipped\n" % (os.path.join(photos, name), why),
+                          run.stdout)
+        self.assertIn("\n  %s: a damaged picture: truncated (the file ends early); no QR code "
+                      "found in the part that is there\n" % truncated, run.stdout)
+        self.assertNotIn("IMG_0000.jpg: no QR code found", run.stdout)
+        self.assertIn("Log complete and intact. Exit status 0.", run.stdout)
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_the_codes_of_a_truncated_picture_are_read_from_the_part_there(self):
+        text = codes_of(logfixture.suite(), 1000)[0]
+        picture = truncated_jpeg(os.path.join(self.tmp, "IMG_0001.jpg"),
+                                 qrencode(text, os.path.join(self.tmp, "code.png")))
+        a = pmu_photos.read([picture])
+        self.assertEqual((a.missing(), a.empty), ([], []))
+        self.assertEqual(a.damaged, [(picture, "a damaged picture: truncated (the file ends "
+                                      "early); 1 code read from the part that is there")])
 
     def test_a_picture_without_codes(self):
         blank = os.path.join(self.tmp, "blank.png")
