@@ -308,8 +308,8 @@ def unreadable_reason(path):
 def video_frames(path, fps=VIDEO_FPS):
     """The frames of a video, fps a second, as grey numpy arrays, scaled down to at most
     VIDEO_WIDTH_MAX wide (ffmpeg turns them upright as the file says). Unreadable when ffmpeg
-    reads not a frame of it, DamagedVideo when it stops after some; PhotoError without
-    ffmpeg."""
+    reads not a frame of it, DamagedVideo at the end when it found errors after some; PhotoError
+    without ffmpeg."""
     import numpy
     if shutil.which(FFMPEG) is None:
         raise PhotoError("%s is neither a picture nor, without ffmpeg, a video (Debian's ffmpeg: "
@@ -337,19 +337,21 @@ def video_frames(path, fps=VIDEO_FPS):
         status = proc.wait()
     # What ffmpeg says is for its own readers (`Error marking filters as finished`): the person
     # who gave the file is told what it is, in words.
+    # ffmpeg ends a video cut short (a copy that failed part way) with status 0 or not, but says
+    # an error (at -v error it says nothing else).
     if not frames:
         raise Unreadable(unreadable_reason(path))
-    if status != 0:
+    if status != 0 or error:
         raise DamagedVideo(frames)
 
 
 class DamagedVideo(Exception):
-    """A video whose frames stop before its end (a copy that failed part way): the codes of the
-    frames before are kept."""
+    """A video of which parts could not be decoded (one cut short): the codes of the frames that
+    could are kept."""
 
     def __init__(self, frames):
-        super().__init__("a damaged video: it could be decoded for %s only" % plural(frames,
-                                                                                     "frame"))
+        super().__init__("a damaged video: parts of it could not be decoded (%s read)" % plural(
+            frames, "frame"))
 
 
 def _pgm_header(stream):
@@ -666,9 +668,9 @@ def read(paths, fps=VIDEO_FPS, in_folder=()):
         if frames is not None:
             videos.append((path, frames, len(texts)))
         if damage:
-            damaged.append((path, "%s; %s" % (damage, "%s read from the part that is there"
-                                              % plural(len(texts), "code") if texts else
-                                              "no QR code found in the part that is there")))
+            part = "the frames decoded" if frames is not None else "the part that is there"
+            damaged.append((path, "%s; %s" % (damage, "%s read from %s" % (
+                plural(len(texts), "code"), part) if texts else "no QR code found in " + part)))
         pictures.append((path, texts))
         seen += texts
     if not pictures:

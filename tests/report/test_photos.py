@@ -444,6 +444,30 @@ class CommandLine(TempDirCase):
         Image.merge("RGBA", (Image.new("L", dark.size, 0),) * 3 + (dark,)).save(clear)
         self.assertEqual(pmu_photos.codes_in(clear), pmu_photos.codes_in(picture))
 
+    @unittest.skipUnless(QRENCODE and shutil.which("ffmpeg"), "needs qrencode and ffmpeg")
+    def test_the_codes_of_a_video_cut_short_are_read_from_its_frames(self):
+        # A video of two codes, a second each, a key frame every frame (so that the frames before
+        # the cut decode), cut at a third of its bytes: code 2 is not there.
+        codes = codes_of(logfixture.suite(), 40)
+        for k in range(8):
+            qrencode(codes[k // 4], os.path.join(self.tmp, "f%d.png" % k))
+        video = os.path.join(self.tmp, "VID_0001.mp4")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-framerate", "4", "-i",
+                        os.path.join(self.tmp, "f%d.png"), "-g", "1", "-pix_fmt", "yuv420p",
+                        "-vf", "scale=480:480", "-movflags", "+faststart", video], check=True)
+        self.assertEqual(pmu_photos.read([video]).damaged, [])
+        with open(video, "rb") as f:
+            data = f.read()
+        with open(video, "wb") as f:
+            f.write(data[:len(data) // 3])
+        a = pmu_photos.read([video])
+        self.assertEqual((len(codes), a.missing()), (2, [2]))
+        frames = a.videos[0][1]
+        self.assertGreater(frames, 0)
+        self.assertEqual(a.damaged, [(video, "a damaged video: parts of it could not be decoded "
+                                      "(%s read); 1 code read from the frames decoded"
+                                      % pmu_photos.plural(frames, "frame"))])
+
     def test_neither_or_both_sources(self):
         self.assertEqual(self.run_tool().code, 2)
         log = self.write_log(logfixture.suite())
