@@ -497,6 +497,21 @@ class Assembly:
     def missing(self):
         return [n for n in range(1, (self.total or 0) + 1) if n not in self.chunks]
 
+    def no_code(self):
+        """What the photos held when no code of a run was read, in words: 'no pmu-testkernel QR
+        code in the 1 picture read: no QR code at all in it; ...'."""
+        read = plural(self.pictures, "picture") if self.pictures or not self.videos else ""
+        if self.videos:
+            read += (" and " if read else "") + plural(len(self.videos), "video")
+        one = self.pictures + len(self.videos) == 1
+        if not self.codes_seen:
+            found = "no QR code at all in %s" % ("it" if one else "them")
+        else:
+            found = "%s read, none of them a code of a pmu-testkernel run" % plural(
+                self.codes_seen, "QR code")
+        return "no pmu-testkernel QR code in the %s read: %s; photograph or film the pages of " \
+            "codes the screen shows when the run ends (docs/qr-codes.md)" % (read, found)
+
     def summary(self):
         """The photo check, in lines, as pmu-report prints it before the log check."""
         out = ["Photos: %s%s, %s read" % (
@@ -507,7 +522,7 @@ class Assembly:
             out.append("  %s: %s read, %s" % (path, plural(frames, "frame"),
                                               plural(codes, "distinct code")))
         if self.run_id is None:
-            out.append("  no code of a pmu-testkernel run was found")
+            out.append("  " + self.no_code())
         else:
             out.append("  run %08x: %d of %s%s" % (
                 self.run_id, len(self.chunks), plural(self.total, "code"),

@@ -529,12 +529,28 @@ class CommandLine(TempDirCase):
         blank = os.path.join(self.tmp, "blank.png")
         Image.new("RGB", (320, 200), (255, 255, 255)).save(blank)
         saved = os.path.join(self.tmp, "saved.log")
-        run = self.run_tool("--csv", "--from-photos", blank, "--save-log", saved)
-        self.assertEqual(run.code, 4, run.stdout + run.stderr)  # not a single record
-        self.assertIn("blank.png: no QR code found", run.stdout)
-        self.assertIn("no code of a pmu-testkernel run was found", run.stdout)
-        with open(saved) as f:
-            self.assertEqual(f.read(), "")
+        out = os.path.join(self.tmp, "results")
+        run = self.run_tool("--from-photos", blank, "--save-log", saved, "--out", out)
+        # Not a single record (docs/report.md's exit status 4), said as what the photos held; no
+        # log check of a log that is not there (not DAMAGED), and no empty files.
+        self.assertEqual((run.code, run.stderr), (4, ""), run.stdout)
+        self.assertEqual(run.stdout, (
+            "Photos: 1 picture, 0 codes read\n"
+            "  no pmu-testkernel QR code in the 1 picture read: no QR code at all in it; "
+            "photograph or film the pages of codes the screen shows when the run ends "
+            "(docs/qr-codes.md)\n"
+            "  %s: no QR code found\n\n"
+            "Overall: NO RECORDS (no pmu-testkernel QR code read): nothing to report or save "
+            "(--save-log), no files written. Exit status 4.\n" % blank))
+        self.assertFalse(os.path.exists(saved))
+        self.assertFalse(os.path.exists(out))
+        # Codes that are not the kernel's are counted as such.
+        a = pmu_photos.assemble([("a.png", ["https://example.org/"]), ("b.mp4", [])])
+        a.pictures, a.videos = 1, [("b.mp4", 20, 0)]
+        self.assertEqual(a.no_code(), "no pmu-testkernel QR code in the 1 picture and 1 video "
+                         "read: 1 QR code read, none of them a code of a pmu-testkernel run; "
+                         "photograph or film the pages of codes the screen shows when the run "
+                         "ends (docs/qr-codes.md)")
 
     def test_save_log_of_a_serial_log(self):
         log = logfixture.suite()
