@@ -262,6 +262,15 @@ def qrencode(text, path):
 QRENCODE = shutil.which("qrencode") is not None
 
 
+def photo_folder(tmp, codes):
+    """A folder "photos" in tmp holding a picture of each code, IMG_0001.png, ... in turn."""
+    photos = os.path.join(tmp, "photos")
+    os.makedirs(photos)
+    for k, text in enumerate(codes):
+        qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+    return photos
+
+
 def unreadable_files(folder):
     """What a failed copy from a phone leaves in a folder of photos: a text named as a picture,
     an empty picture and an empty video; {name: what pmu-report says of it}."""
@@ -387,11 +396,8 @@ class CommandLine(TempDirCase):
     @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
     def test_a_folder_of_photos(self):
         log = logfixture.suite()
-        photos = os.path.join(self.tmp, "photos")
-        os.makedirs(photos)
         codes = codes_of(log, 8)
-        for k, text in enumerate(codes):
-            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        photos = photo_folder(self.tmp, codes)
         with open(os.path.join(photos, "notes.txt"), "w") as f:
             f.write("taken with the phone\n")
         saved = os.path.join(self.tmp, "saved.log")
@@ -411,10 +417,7 @@ class CommandLine(TempDirCase):
     @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
     def test_a_cut_and_a_code_not_read(self):
         codes, dropped = cut_codes(logfixture.suite(), per_code=20)
-        photos = os.path.join(self.tmp, "photos")
-        os.makedirs(photos)
-        for k, text in enumerate(codes):
-            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        photos = photo_folder(self.tmp, codes)
         run = self.run_tool("--csv", "--from-photos", photos)
         self.assertEqual(run.code, 0, run.stdout[-3000:] + run.stderr)
         self.assertIn("Log intact, %d records left out by the kernel. Exit status 0."
@@ -495,11 +498,8 @@ class CommandLine(TempDirCase):
     @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
     def test_unreadable_files_of_a_folder_are_named_and_the_rest_read(self):
         log = logfixture.suite()
-        photos = os.path.join(self.tmp, "photos")
-        os.makedirs(photos)
         codes = codes_of(log, 8)
-        for k, text in enumerate(codes):
-            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        photos = photo_folder(self.tmp, codes)
         bad = unreadable_files(photos)
         truncated = truncated_jpeg(os.path.join(photos, "IMG_0000.jpg"))
         run = self.run_tool("--csv", "--from-photos", photos, "--out", self.tmp)
