@@ -50,7 +50,8 @@ PICTURE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".ppm", ".pgm", ".pbm", ".pnm", "
 
 
 class PhotoError(Exception):
-    """A picture or video that cannot be read at all, or no decoder: pmu-report's exit status 2."""
+    """A file given by itself that is no picture or video, a folder of which not one is, or no
+    decoder: pmu-report's exit status 2."""
 
 
 def base45_decode(text):
@@ -243,37 +244,72 @@ def grey(image):
 def codes_in(path):
     """The texts of the QR codes in one picture: zxing-cpp's, and zbar's where zxing-cpp left a
     page incomplete or is not installed."""
+    return picture_codes(path)[0]
+
+
+def picture_codes(path):
+    """(the texts of the QR codes in one picture, None or what is wrong with the picture): a
+    picture that ends early (a photo whose copy stopped) is named damaged, and the codes in the
+    part that is there are read."""
     if not os.path.isfile(path):
         raise PhotoError("%s: no such file" % path)
-    texts = []
+    from PIL import Image, ImageFile
+    damage, texts = None, []
+    try:
+        with Image.open(path) as image:
+            image.load()
+    except OSError as e:
+        damage = "a damaged picture: %s" % ("truncated (the file ends early)"
+                                            if "truncated" in str(e).lower()
+                                            else "could not be decoded in full")
     if zxing_available():
-        from PIL import Image
+        truncated, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, True
         try:
             with Image.open(path) as image:
                 texts = zxing_texts(grey(image))
         except OSError:
-            pass  # not a picture PIL reads: zbar says why
+            pass  # even the part that is there does not decode: zbar's turn
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = truncated
     if zbar_available() and incomplete(texts):
-        texts += [t for t in zbar_texts(path) if t not in texts]
-    return texts
+        try:
+            texts += [t for t in zbar_texts(path) if t not in texts]
+        except PhotoError:
+            if damage is None:
+                raise
+    return texts, damage
 
 
 def is_picture(path):
+    """Whether Pillow knows the file for a picture (by its first bytes: a picture that ends
+    early is one, damaged; picture_codes says so)."""
     from PIL import Image
     try:
-        with Image.open(path) as image:
-            image.verify()
-        return True
+        with Image.open(path):
+            return True
     except Exception:  # PIL raises many kinds for what is not a picture
         return False
+
+
+class Unreadable(Exception):
+    """A file that is neither a picture nor a video, in words for the person who gave it: in a
+    folder it is named and the rest read; named alone, pmu-report's exit status 2."""
+
+
+def unreadable_reason(path):
+    """Why a file that is no picture and no video is not: empty (a copy that failed), or not
+    decodable."""
+    return "not a picture or video: %s" % ("empty file" if os.path.getsize(path) == 0
+                                           else "could not be decoded")
 
 
 # ---- videos ---------------------------------------------------------------------------------
 
 def video_frames(path, fps=VIDEO_FPS):
     """The frames of a video, fps a second, as grey numpy arrays, scaled down to at most
-    VIDEO_WIDTH_MAX wide (ffmpeg turns them upright as the file says). PhotoError when ffmpeg
-    cannot read the file."""
+    VIDEO_WIDTH_MAX wide (ffmpeg turns them upright as the file says). Unreadable when ffmpeg
+    reads not a frame of it, DamagedVideo at the end when it found errors after some; PhotoError
+    without ffmpeg."""
     import numpy
     if shutil.which(FFMPEG) is None:
         raise PhotoError("%s is neither a picture nor, without ffmpeg, a video (Debian's ffmpeg: "
@@ -299,9 +335,23 @@ def video_frames(path, fps=VIDEO_FPS):
         error = proc.stderr.read().decode("utf-8", "replace").strip()
         proc.stderr.close()
         status = proc.wait()
-    if status != 0 or not frames:
-        raise PhotoError("%s: neither a picture nor a video ffmpeg reads (%s)" % (
-            path, error.splitlines()[-1] if error else "no frames"))
+    # What ffmpeg says is for its own readers (`Error marking filters as finished`): the person
+    # who gave the file is told what it is, in words.
+    # ffmpeg ends a video cut short (a copy that failed part way) with status 0 or not, but says
+    # an error (at -v error it says nothing else).
+    if not frames:
+        raise Unreadable(unreadable_reason(path))
+    if status != 0 or error:
+        raise DamagedVideo(frames)
+
+
+class DamagedVideo(Exception):
+    """A video of which parts could not be decoded (one cut short): the codes of the frames that
+    could are kept."""
+
+    def __init__(self, frames):
+        super().__init__("a damaged video: parts of it could not be decoded (%s read)" % plural(
+            frames, "frame"))
 
 
 def _pgm_header(stream):
@@ -328,13 +378,22 @@ def codes_in_video(path, have, fps=VIDEO_FPS):
     """The texts read in a video's frames, each once: zxing-cpp on every frame, zbar on a frame
     where zxing-cpp left a page incomplete or found nothing, as long as some code of the run is
     still missing (have: texts already read); no frame more once every code of a run is read.
-    Returns (texts, frames read)."""
+    Returns (texts, frames read, None or what is wrong with the video)."""
+    texts, seen, frames = [], set(have), [0]
+    try:
+        _read_frames(path, fps, texts, seen, frames)
+    except DamagedVideo as e:
+        return texts, frames[0], str(e)
+    return texts, frames[0], None
+
+
+def _read_frames(path, fps, texts, seen, frames):
+    """codes_in_video's reading, adding to texts, seen and frames[0] as it goes."""
     from PIL import Image
-    texts, seen, frames = [], set(have), 0
     work = tempfile.mkdtemp(prefix="pmu-video-")
     try:
         for frame in video_frames(path, fps):
-            frames += 1
+            frames[0] += 1
             found = zxing_texts(frame) if zxing_available() else []
             if zbar_available() and incomplete(found) and not _complete(seen | set(found)):
                 still = os.path.join(work, "frame.pgm")
@@ -348,7 +407,6 @@ def codes_in_video(path, have, fps=VIDEO_FPS):
                 break
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return texts, frames
 
 
 def _complete(texts):
@@ -383,6 +441,8 @@ class Assembly:
         self.flags = 0
         self.problems = []        # codes that failed their checks, other runs, conflicts
         self.empty = []           # pictures and videos without any code
+        self.damaged = []         # (path, what is wrong): pictures and videos read in part
+        self.unreadable = []      # (path, why): files of a folder that are neither
         self.notes = []           # what the kernel says the codes leave out
         self.log = ""
         self.seqs = {}            # number -> the record numbers its code carries, in order
@@ -437,6 +497,21 @@ class Assembly:
     def missing(self):
         return [n for n in range(1, (self.total or 0) + 1) if n not in self.chunks]
 
+    def no_code(self):
+        """What the photos held when no code of a run was read, in words: 'no pmu-testkernel QR
+        code in the 1 picture read: no QR code at all in it; ...'."""
+        read = plural(self.pictures, "picture") if self.pictures or not self.videos else ""
+        if self.videos:
+            read += (" and " if read else "") + plural(len(self.videos), "video")
+        one = self.pictures + len(self.videos) == 1
+        if not self.codes_seen:
+            found = "no QR code at all in %s" % ("it" if one else "them")
+        else:
+            found = "%s read, none of them a code of a pmu-testkernel run" % plural(
+                self.codes_seen, "QR code")
+        return "no pmu-testkernel QR code in the %s read: %s; photograph or film the pages of " \
+            "codes the screen shows when the run ends (docs/qr-codes.md)" % (read, found)
+
     def summary(self):
         """The photo check, in lines, as pmu-report prints it before the log check."""
         out = ["Photos: %s%s, %s read" % (
@@ -447,7 +522,7 @@ class Assembly:
             out.append("  %s: %s read, %s" % (path, plural(frames, "frame"),
                                               plural(codes, "distinct code")))
         if self.run_id is None:
-            out.append("  no code of a pmu-testkernel run was found")
+            out.append("  " + self.no_code())
         else:
             out.append("  run %08x: %d of %s%s" % (
                 self.run_id, len(self.chunks), plural(self.total, "code"),
@@ -463,15 +538,20 @@ class Assembly:
             out.append("  not in the codes: " + note)
         for picture in self.empty:
             out.append("  %s: no QR code found" % picture)
+        for picture, damage in self.damaged:
+            out.append("  %s: %s" % (picture, damage))
+        for path, why in self.unreadable:
+            out.append("  %s: %s; skipped" % (path, why))
         out.extend("  " + p for p in self.problems)
         return out
 
 
 def assemble(texts_by_picture):
-    """An Assembly from [(picture, [code text, ...]), ...]: the run with the most codes."""
+    """An Assembly from [(picture, [code text, ...]), ...], of the run chosen_run() chooses; the
+    codes of the other runs are named and set aside."""
     a = Assembly()
-    by_run = {}
-    for picture, texts in texts_by_picture:
+    by_run, last_seen = {}, {}
+    for k, (picture, texts) in enumerate(texts_by_picture):
         a.pictures += 1
         if not texts:
             a.empty.append(picture)
@@ -483,17 +563,57 @@ def assemble(texts_by_picture):
                 a.problems.append("%s: a code ignored: %s" % (picture, e))
                 continue
             by_run.setdefault(chunk.run_id, []).append(chunk)
+            last_seen[chunk.run_id] = k
     if not by_run:
         return a
-    a.run_id = max(by_run, key=lambda r: len({c.number for c in by_run[r]}))
-    for run_id, chunks in by_run.items():
-        if run_id != a.run_id:
-            a.problems.append("%s of another run (%08x) ignored: %s" % (
-                plural(len(chunks), "code"), run_id, ", ".join(sorted({c.source for c in chunks}))))
+    a.run_id = chosen_run(by_run, last_seen)
+    a.problems.extend(_other_runs(by_run, a.run_id))
     for chunk in by_run[a.run_id]:
         _take(a, chunk)
     a.log = rebuild_log([a.chunks[n] for n in sorted(a.chunks)], a.notes, a.seqs)
     return a
+
+
+def _run_state(chunks):
+    """(distinct codes read, codes the run has, whether every one was read) of a run's chunks
+    (the total of its first code: a code saying otherwise is set aside by _take)."""
+    numbers = {c.number for c in chunks if c.total == chunks[0].total}
+    return len(numbers), chunks[0].total, len(numbers) == chunks[0].total
+
+
+def chosen_run(by_run, last_seen):
+    """The run the photos are read as, of {run id: [Chunk, ...]} (last_seen: the place of the
+    last picture holding a run's code, in the order given, which is name order in a folder): a
+    complete run before any incomplete one, since
+    a run with every code read is a whole log and an incomplete one is not, however many codes
+    it has; among complete runs the one with the most codes (the longest log: most likely the
+    run the reader meant, the other a short test run), and among equals the one photographed
+    last (a phone names its photos in the order it takes them); without a complete run, the one
+    with the most codes read, as its missing codes can be photographed again."""
+    def rank(run_id):
+        read, total, complete = _run_state(by_run[run_id])
+        return (complete, total if complete else read, last_seen[run_id])
+    return max(by_run, key=rank)
+
+
+def _other_runs(by_run, chosen):
+    """The lines naming the runs set aside: what each had, and, when several were complete, that
+    the photos held more than one whole run and which one is reported."""
+    lines = []
+    complete = [r for r in by_run if _run_state(by_run[r])[2]]
+    for run_id, chunks in by_run.items():
+        if run_id == chosen:
+            continue
+        read, total, whole = _run_state(chunks)
+        lines.append("%s of another run (%08x: %d of %s%s) ignored: %s" % (
+            plural(len(chunks), "code"), run_id, read, plural(total, "code"),
+            ", complete" if whole else "", ", ".join(sorted({c.source for c in chunks}))))
+    if len(complete) > 1:
+        lines.append("%d complete runs in these photos (%s): run %08x is reported (the most "
+                     "codes, then the last photographed); give each run's photos alone to read "
+                     "another" % (len(complete), ", ".join("%08x" % r for r in complete),
+                                  chosen))
+    return lines
 
 
 def _take(a, chunk):
@@ -544,28 +664,53 @@ def rebuild_log(chunks, notes, seqs=None):
     return "".join(line + "\n" for line in out)
 
 
-def read(paths, fps=VIDEO_FPS):
-    """Decode every picture and video and assemble the log; PhotoError when one cannot be read
-    at all or no decoder is installed."""
+def read(paths, fps=VIDEO_FPS, in_folder=()):
+    """Decode every picture and video and assemble the log. A file that is neither (in_folder:
+    one found in a folder) is named and the rest read; PhotoError for one given by itself, when
+    no file at all could be read, or when no decoder is installed."""
     if not zxing_available() and not zbar_available():
         raise PhotoError("neither zxing-cpp nor zbar is installed (Debian's python3-zxing-cpp "
                          "and zbar-tools: tools/deps.sh installs them)")
-    pictures, videos, seen = [], [], []
+    pictures, videos, seen, damaged, unreadable = [], [], [], [], []
     for path in paths:
-        if not os.path.isfile(path):
-            raise PhotoError("%s: no such file" % path)
-        if is_picture(path):
-            pictures.append((path, codes_in(path)))
-            seen += pictures[-1][1]
-        else:
-            texts, frames = codes_in_video(path, seen, fps)
+        try:
+            texts, frames, damage = _read_file(path, seen, fps)
+        except Unreadable as e:
+            if path not in in_folder:
+                raise PhotoError("%s: %s" % (path, e)) from None
+            unreadable.append((path, str(e)))
+            continue
+        if frames is not None:
             videos.append((path, frames, len(texts)))
-            pictures.append((path, texts))
-            seen += texts
+        if damage:
+            part = "the frames decoded" if frames is not None else "the part that is there"
+            damaged.append((path, "%s; %s" % (damage, "%s read from %s" % (
+                plural(len(texts), "code"), part) if texts else "no QR code found in " + part)))
+        pictures.append((path, texts))
+        seen += texts
+    if not pictures:
+        raise PhotoError("not one picture or video could be read: %s" % "; ".join(
+            "%s: %s" % u for u in unreadable))
     a = assemble(pictures)
     a.pictures -= len(videos)
     a.videos = videos
+    a.damaged = damaged
+    a.unreadable = unreadable
+    a.empty = [p for p in a.empty if p not in dict(damaged)]
     return a
+
+
+def _read_file(path, seen, fps):
+    """(texts, frames sampled or None for a picture, None or what is wrong with the file) of one
+    picture or video; Unreadable when it is neither."""
+    if not os.path.isfile(path):
+        raise PhotoError("%s: no such file" % path)
+    if os.path.getsize(path) == 0:
+        raise Unreadable(unreadable_reason(path))
+    if is_picture(path):
+        texts, damage = picture_codes(path)
+        return texts, None, damage
+    return codes_in_video(path, seen, fps)
 
 
 def pictures(folder):
@@ -592,6 +737,7 @@ def files_of(paths):
 
 
 def read_photos(paths):
-    """Decode every picture and video (a folder: those in it) and assemble the log: read() at its
-    default rate."""
-    return read(files_of(paths))
+    """Decode every picture and video (a folder: those in it, where a file that is neither is
+    named and the rest read) and assemble the log: read() at its default rate."""
+    in_folder = {p for path in paths if os.path.isdir(path) for p in pictures(path)}
+    return read(files_of(paths), in_folder=in_folder)

@@ -423,9 +423,14 @@ def _check_values(stream):
 def _check_boot_and_end(stream, origin=None):
     first = stream.records[0]
     if first.type != "boot" or first.seq != 0:
-        stream.problems.append(
-            Problem("no_boot", "the first record is %s @%d, not boot @0" % (first.type,
-                                                                            first.seq)))
+        # Where the reader looks for it: the code not read that held the first records (from
+        # photos; the gap before the first record says which), else the log's start; at
+        # the first record's line, so that it sorts before the problems after it.
+        carried = _carried_by(origin, 0) if first.seq > 0 else None
+        problem = Problem("no_boot", "the first record is %s @%d, not boot @0" % (
+            first.type, first.seq), first.line_no)
+        problem.place = carried[0] if carried else "log start"
+        stream.problems.append(problem)
     for r in stream.records[1:] + stream.late:
         if r.type == "boot":
             stream.problems.append(Problem("boot_again", _SECOND_BOOT % ("@%d" % r.seq),

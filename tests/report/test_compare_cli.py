@@ -11,6 +11,8 @@ import subprocess
 import tempfile
 import unittest
 
+from PIL import Image
+
 from reporttest import REPO, Png, TempDirCase, matplotlib_available, run_tool
 import contractdoc
 import logfixture
@@ -183,6 +185,27 @@ class Sources(TempDirCase):
             machines = json.load(f)["machines"]
         self.assertEqual([(m["label"], m["logs"]) for m in machines],
                          [("haswell (model)", [photos, os.path.join(self.tmp, "serial.log")])])
+        # A phone's failed copies in the folder are named, and the comparison is still made.
+        pages = len(os.listdir(photos))
+        bad = test_photos.unreadable_files(photos)
+        run = self.run_tool("--json", photos, self.write_log(log))
+        self.assertEqual((run.code, run.stderr), (0, ""), run.stdout[-2000:])
+        self.assertIn("%s: Photos: %d pictures" % (photos, pages), run.stdout)
+        for name, why in bad.items():
+            self.assertIn("  %s: %s; skipped\n" % (os.path.join(photos, name), why), run.stdout)
+        with open(run.path("comparison.json")) as f:
+            self.assertEqual(len(json.load(f)["machines"][0]["logs"]), 2)
+        # A folder without a code of a run is left out as without a single record, not DAMAGED.
+        blank = os.path.join(self.tmp, "blank")
+        os.makedirs(blank)
+        Image.new("L", (320, 200), 255).save(os.path.join(blank, "IMG_0001.png"))
+        run = self.run_tool("--json", photos, blank)
+        self.assertEqual(run.code, pmu_model.EXIT_NO_RECORDS, run.stdout[-2000:] + run.stderr)
+        self.assertIn("  no pmu-testkernel QR code in the 1 picture read: no QR code at all in it;",
+                      run.stdout)
+        self.assertIn("\n  Overall: NO RECORDS (no pmu-testkernel QR code read). Exit status 4.\n"
+                      "  comparison: left out: not a single record\n", run.stdout)
+        self.assertNotIn("DAMAGED", run.stdout)
 
 
 class Workers(TempDirCase):

@@ -195,10 +195,51 @@ class Assembly(TempDirCase):
         self.assertEqual(a.run_id, 0x1A2B3C4D)
         self.assertEqual(a.missing(), [])
         text = "\n".join(a.summary())
-        self.assertIn("1 code of another run (00000099) ignored: b.png", text)
+        self.assertIn("1 code of another run (00000099: 1 of 3 codes) ignored: b.png", text)
         self.assertIn("c.png: code 1 differs from the one in a.png: ignored", text)
         self.assertIn("d.png: a code ignored: its CRC does not match", text)
         self.assertIn("e.png: no QR code found", text)
+
+    def test_a_complete_run_is_chosen_over_a_larger_incomplete_one(self):
+        # As the review's folder (16 of run A's 22 codes and all 15 of run B's): 16 of run A's
+        # 25 codes and all 15 of run B's. B is a whole log; A is not, however many codes it has.
+        log = logfixture.suite()
+        run_a = codes_of(log, 3, run_id=0xA)
+        run_b = codes_of(log, 5, run_id=0xB)
+        self.assertEqual((len(run_a), len(run_b)), (25, 15))
+        pictures = [("IMG_%04d.jpg" % (k + 1), run_a[2 * k:2 * k + 2]) for k in range(8)] + \
+            [("IMG_%04d.jpg" % (k + 9), run_b[5 * k:5 * k + 5]) for k in range(3)]
+        a = pmu_photos.assemble(pictures)
+        self.assertEqual((a.run_id, a.missing()), (0xB, []))
+        self.assertEqual(a.log, "".join(line.text + "\n" for line in log.lines
+                                        if line.seq is not None))
+        text = "\n".join(a.summary())
+        self.assertIn("  run 0000000b: 15 of 15 codes\n", text)
+        self.assertIn("16 codes of another run (0000000a: 16 of 25 codes) ignored: IMG_0001.jpg",
+                      text)
+        self.assertNotIn("film or photograph", text)
+        self.assertNotIn("complete runs", text)
+        # Without a complete run, the one with the most codes read, its missing ones named.
+        a = pmu_photos.assemble(pictures[:8] + [("IMG_0009.jpg", run_b[:14])])
+        self.assertEqual((a.run_id, a.missing()), (0xA, list(range(17, 26))))
+        self.assertIn("14 codes of another run (0000000b: 14 of 15 codes) ignored",
+                      "\n".join(a.summary()))
+
+    def test_several_complete_runs_are_said(self):
+        log = logfixture.suite()
+        small = codes_of(log, 40, run_id=0xC)
+        large = codes_of(log, 8, run_id=0xD)
+        same = codes_of(log, 8, run_id=0xE)
+        a = pmu_photos.assemble([("1.png", large), ("2.png", small)])
+        self.assertEqual(a.run_id, 0xD)  # the most codes, though photographed first
+        text = "\n".join(a.summary())
+        self.assertIn("%d codes of another run (0000000c: %d of %d codes, complete) ignored: "
+                      "2.png" % ((len(small),) * 3), text)
+        self.assertIn("2 complete runs in these photos (0000000d, 0000000c): run 0000000d is "
+                      "reported (the most codes, then the last photographed)", text)
+        # As many codes each: the one photographed last.
+        self.assertEqual(pmu_photos.assemble([("1.png", large), ("2.png", same)]).run_id, 0xE)
+        self.assertEqual(pmu_photos.assemble([("1.png", same), ("2.png", large)]).run_id, 0xD)
 
     def test_notes_and_numbering(self):
         lines = ["#left out to fit 30 codes: 10 of 40 count records",
@@ -219,6 +260,43 @@ def qrencode(text, path):
 
 
 QRENCODE = shutil.which("qrencode") is not None
+
+
+def photo_folder(tmp, codes):
+    """A folder "photos" in tmp holding a picture of each code, IMG_0001.png, ... in turn."""
+    photos = os.path.join(tmp, "photos")
+    os.makedirs(photos)
+    for k, text in enumerate(codes):
+        qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+    return photos
+
+
+def unreadable_files(folder):
+    """What a failed copy from a phone leaves in a folder of photos: a text named as a picture,
+    an empty picture and an empty video; {name: what pmu-report says of it}."""
+    with open(os.path.join(folder, "bad.jpg"), "w") as f:
+        f.write("not a picture\n")
+    for name in ("IMG_9999.jpg", "VID_0001.mp4"):
+        open(os.path.join(folder, name), "w").close()
+    return {"bad.jpg": "not a picture or video: could not be decoded",
+            "IMG_9999.jpg": "not a picture or video: empty file",
+            "VID_0001.mp4": "not a picture or video: empty file"}
+
+
+def truncated_jpeg(path, code_png=None):
+    """A JPEG whose copy stopped at two thirds of its bytes: a code (if given) in its top part,
+    which is still there, and noise below, which is not."""
+    image = Image.new("L", (600, 1400), 255)
+    image.paste(Image.effect_noise((600, 800), 80).convert("L"), (0, 600))
+    if code_png is not None:
+        with Image.open(code_png) as code_image:
+            image.paste(pmu_photos.grey(code_image).resize((400, 400)), (100, 100))
+    image.save(path, quality=90)
+    with open(path, "rb") as f:
+        data = f.read()
+    with open(path, "wb") as f:
+        f.write(data[:len(data) * 2 // 3])
+    return path
 
 
 def cut_codes(log, per_code=6, flags=pmu_photos.FLAG_LEFT_OUT):
@@ -293,6 +371,11 @@ class WhatIsNotThere(TempDirCase):
             "code 1", "missing @0-@4: code 1 of %d (page 1 of %d), not read" % (total, pages)))
         # A serial log's gap still names its lines.
         self.assertIn(" on line ", pmu_records.parse(a.log).problems[0].detail)
+        # The first record not boot @0 is cited by the code not read, as the gap is.
+        text = pmu_text.render_text(pmu_model.build(pmu_records.parse(a.log, a)))
+        self.assertRegex(text, r"\n  code 1 +- +no boot record +the first record is \w+ @5, "
+                               r"not boot @0\n")
+        self.assertNotIn("end of log", text)
 
 
 class CommandLine(TempDirCase):
@@ -313,11 +396,8 @@ class CommandLine(TempDirCase):
     @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
     def test_a_folder_of_photos(self):
         log = logfixture.suite()
-        photos = os.path.join(self.tmp, "photos")
-        os.makedirs(photos)
         codes = codes_of(log, 8)
-        for k, text in enumerate(codes):
-            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        photos = photo_folder(self.tmp, codes)
         with open(os.path.join(photos, "notes.txt"), "w") as f:
             f.write("taken with the phone\n")
         saved = os.path.join(self.tmp, "saved.log")
@@ -337,10 +417,7 @@ class CommandLine(TempDirCase):
     @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
     def test_a_cut_and_a_code_not_read(self):
         codes, dropped = cut_codes(logfixture.suite(), per_code=20)
-        photos = os.path.join(self.tmp, "photos")
-        os.makedirs(photos)
-        for k, text in enumerate(codes):
-            qrencode(text, os.path.join(photos, "IMG_%04d.png" % (k + 1)))
+        photos = photo_folder(self.tmp, codes)
         run = self.run_tool("--csv", "--from-photos", photos)
         self.assertEqual(run.code, 0, run.stdout[-3000:] + run.stderr)
         self.assertIn("Log intact, %d records left out by the kernel. Exit status 0."
@@ -370,6 +447,30 @@ class CommandLine(TempDirCase):
         Image.merge("RGBA", (Image.new("L", dark.size, 0),) * 3 + (dark,)).save(clear)
         self.assertEqual(pmu_photos.codes_in(clear), pmu_photos.codes_in(picture))
 
+    @unittest.skipUnless(QRENCODE and shutil.which("ffmpeg"), "needs qrencode and ffmpeg")
+    def test_the_codes_of_a_video_cut_short_are_read_from_its_frames(self):
+        # A video of two codes, a second each, a key frame every frame (so that the frames before
+        # the cut decode), cut at a third of its bytes: code 2 is not there.
+        codes = codes_of(logfixture.suite(), 40)
+        for k in range(8):
+            qrencode(codes[k // 4], os.path.join(self.tmp, "f%d.png" % k))
+        video = os.path.join(self.tmp, "VID_0001.mp4")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-framerate", "4", "-i",
+                        os.path.join(self.tmp, "f%d.png"), "-g", "1", "-pix_fmt", "yuv420p",
+                        "-vf", "scale=480:480", "-movflags", "+faststart", video], check=True)
+        self.assertEqual(pmu_photos.read([video]).damaged, [])
+        with open(video, "rb") as f:
+            data = f.read()
+        with open(video, "wb") as f:
+            f.write(data[:len(data) // 3])
+        a = pmu_photos.read([video])
+        self.assertEqual((len(codes), a.missing()), (2, [2]))
+        frames = a.videos[0][1]
+        self.assertGreater(frames, 0)
+        self.assertEqual(a.damaged, [(video, "a damaged video: parts of it could not be decoded "
+                                      "(%s read); 1 code read from the frames decoded"
+                                      % pmu_photos.plural(frames, "frame"))])
+
     def test_neither_or_both_sources(self):
         self.assertEqual(self.run_tool().code, 2)
         log = self.write_log(logfixture.suite())
@@ -379,23 +480,77 @@ class CommandLine(TempDirCase):
         run = self.run_tool("--from-photos", os.path.join(self.tmp, "nothing.png"))
         self.assertEqual(run.code, 2)
         self.assertIn("nothing.png: no such file", run.stderr)
-        text = os.path.join(self.tmp, "text.png")
-        with open(text, "w") as f:
-            f.write("not a picture")
-        run = self.run_tool("--from-photos", text)
+        # A file named by itself that is neither a picture nor a video stays an error, said in
+        # words, not in ffmpeg's ("Error marking filters as finished").
+        bad = unreadable_files(self.tmp)
+        for name, why in bad.items():
+            run = self.run_tool("--from-photos", os.path.join(self.tmp, name))
+            self.assertEqual((run.code, run.stdout), (2, ""), name)
+            self.assertEqual(run.stderr, "pmu-report: %s: %s\n" % (
+                os.path.join(self.tmp, name), why))
+        # A folder of which not one file can be read is an error too, each named.
+        run = self.run_tool("--from-photos", self.tmp)
         self.assertEqual(run.code, 2)
-        self.assertIn("text.png: neither a picture nor a video ffmpeg reads", run.stderr)
+        self.assertIn("not one picture or video could be read: ", run.stderr)
+        for name, why in bad.items():
+            self.assertIn("%s: %s" % (os.path.join(self.tmp, name), why), run.stderr)
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_unreadable_files_of_a_folder_are_named_and_the_rest_read(self):
+        log = logfixture.suite()
+        codes = codes_of(log, 8)
+        photos = photo_folder(self.tmp, codes)
+        bad = unreadable_files(photos)
+        truncated = truncated_jpeg(os.path.join(photos, "IMG_0000.jpg"))
+        run = self.run_tool("--csv", "--from-photos", photos, "--out", self.tmp)
+        self.assertEqual(run.code, 0, run.stdout[-2000:] + run.stderr)
+        self.assertEqual(run.stderr, "")
+        self.assertIn("Photos: %d pictures, %d codes read\n" % (len(codes) + 1, len(codes)),
+                      run.stdout)
+        for name, why in bad.items():
+            self.assertIn("\n  %s: %s; skipped\n" % (os.path.join(photos, name), why),
+                          run.stdout)
+        self.assertIn("\n  %s: a damaged picture: truncated (the file ends early); no QR code "
+                      "found in the part that is there\n" % truncated, run.stdout)
+        self.assertNotIn("IMG_0000.jpg: no QR code found", run.stdout)
+        self.assertIn("Log complete and intact. Exit status 0.", run.stdout)
+
+    @unittest.skipUnless(QRENCODE, "needs qrencode (Debian's qrencode)")
+    def test_the_codes_of_a_truncated_picture_are_read_from_the_part_there(self):
+        text = codes_of(logfixture.suite(), 1000)[0]
+        picture = truncated_jpeg(os.path.join(self.tmp, "IMG_0001.jpg"),
+                                 qrencode(text, os.path.join(self.tmp, "code.png")))
+        a = pmu_photos.read([picture])
+        self.assertEqual((a.missing(), a.empty), ([], []))
+        self.assertEqual(a.damaged, [(picture, "a damaged picture: truncated (the file ends "
+                                      "early); 1 code read from the part that is there")])
 
     def test_a_picture_without_codes(self):
         blank = os.path.join(self.tmp, "blank.png")
         Image.new("RGB", (320, 200), (255, 255, 255)).save(blank)
         saved = os.path.join(self.tmp, "saved.log")
-        run = self.run_tool("--csv", "--from-photos", blank, "--save-log", saved)
-        self.assertEqual(run.code, 4, run.stdout + run.stderr)  # not a single record
-        self.assertIn("blank.png: no QR code found", run.stdout)
-        self.assertIn("no code of a pmu-testkernel run was found", run.stdout)
-        with open(saved) as f:
-            self.assertEqual(f.read(), "")
+        out = os.path.join(self.tmp, "results")
+        run = self.run_tool("--from-photos", blank, "--save-log", saved, "--out", out)
+        # Not a single record (docs/report.md's exit status 4), said as what the photos held; no
+        # log check of a log that is not there (not DAMAGED), and no empty files.
+        self.assertEqual((run.code, run.stderr), (4, ""), run.stdout)
+        self.assertEqual(run.stdout, (
+            "Photos: 1 picture, 0 codes read\n"
+            "  no pmu-testkernel QR code in the 1 picture read: no QR code at all in it; "
+            "photograph or film the pages of codes the screen shows when the run ends "
+            "(docs/qr-codes.md)\n"
+            "  %s: no QR code found\n\n"
+            "Overall: NO RECORDS (no pmu-testkernel QR code read): nothing to report or save "
+            "(--save-log), no files written. Exit status 4.\n" % blank))
+        self.assertFalse(os.path.exists(saved))
+        self.assertFalse(os.path.exists(out))
+        # Codes that are not the kernel's are counted as such.
+        a = pmu_photos.assemble([("a.png", ["https://example.org/"]), ("b.mp4", [])])
+        a.pictures, a.videos = 1, [("b.mp4", 20, 0)]
+        self.assertEqual(a.no_code(), "no pmu-testkernel QR code in the 1 picture and 1 video "
+                         "read: 1 QR code read, none of them a code of a pmu-testkernel run; "
+                         "photograph or film the pages of codes the screen shows when the run "
+                         "ends (docs/qr-codes.md)")
 
     def test_save_log_of_a_serial_log(self):
         log = logfixture.suite()

@@ -5,7 +5,9 @@ import unittest
 
 from reporttest import REPO, lost
 import logfixture
+import pmu_model
 import pmu_records
+import pmu_text
 
 
 def parse(log, **render_args):
@@ -195,6 +197,11 @@ class DamagedLogs(unittest.TestCase):
         s = parse(log)
         self.assertIn("no_boot", kinds(s))
         self.assertEqual(lost(s), [0])
+        # Labelled by where it is, the start of the log, not its end.
+        text = pmu_text.render_text(pmu_model.build(s))
+        self.assertRegex(text, r"\n  log start    -         no boot record +the first record is "
+                               r"\w+ @1, not boot @0\n")
+        self.assertNotIn("end of log", text)
 
     def test_no_records_at_all(self):
         s = pmu_records.parse("BIOS text\nmore text\n")
