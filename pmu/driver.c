@@ -133,10 +133,8 @@ static void plan(const struct pmu_driver *d, const struct pmu_assignment *a, uns
 		p->selection[idx] = regs_idx_is_fixed(idx)
 					    ? regs_fixed_field(a[k].event, intr != 0)
 					    : regs_perfevtsel(a[k].event, REGS_EN | intr);
-		p->preload[idx] = a[k].preload;
+		p->preload[idx] = a[k].preload ? a[k].preload : start_value(d, idx);
 		p->asked |= a[k].preload ? regs_global_bit(idx) : 0;
-		if (!a[k].preload)
-			p->preload[idx] = start_value(d, idx);
 	}
 }
 
