@@ -186,8 +186,13 @@ def overlap_note(run):
     least = min(r["overlap_pct"] for r in counted)
     # alone_again is per pass: once a pass, in HT0's results (HT1's repeat them)
     again = sum({r.get("pass"): r.get("alone_again", 0) for r in counted}.values())
-    text = "HT1's loop ran beside %d%% of HT0's runs (overlap_pct, the least of a measurement)" \
-        % least
+    # With no sibling given HT1 still runs a loop when it counts (-sibling_config's events or
+    # -xsu core's catchers): an empty one, a spin between its reads.
+    loop = "HT1's loop" if run.options.get("sibling") != "none" else \
+        "HT1's empty loop (no sibling was given: it spins to read its counters, the catchers " \
+        "of -xsu core or -sibling_config's events)"
+    text = "%s ran beside %d%% of HT0's runs (overlap_pct, the least of a measurement)" % (
+        loop, least)
     if least == 0:
         text += ": in a pass HT1 ran no copy beside HT0's runs at all (its host held it " \
             "back, or its workload halts), so nothing HT1 did reached HT0's counts there"

@@ -129,6 +129,13 @@ class Text(unittest.TestCase):
         self.assertEqual(out.render_text(runs), "HT0:\nLBR_INSERTS: 0.00\n\nHT1:\nLOADS: 0.98\n")
         self.assertEqual(out.notes(runs[0]), ["HT1's loop ran beside 88% of HT0's runs "
                                               "(overlap_pct, the least of a measurement)"])
+        # Issue 27: with no sibling given (-xsu core's catchers), the loop is named for what it
+        # is, not taken for a sibling the user did not give.
+        runs[0].bench_record["options"] = dict(OPTIONS, sibling="none")
+        self.assertEqual(out.notes(runs[0]), [
+            "HT1's empty loop (no sibling was given: it spins to read its counters, the "
+            "catchers of -xsu core or -sibling_config's events) ran beside 88% of HT0's runs "
+            "(overlap_pct, the least of a measurement)"])
 
     def test_what_xsu_on_loses(self):
         # Issue 27: under -xsu on a corrupting event's leak into the sibling's unused counter is
