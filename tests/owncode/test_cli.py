@@ -179,6 +179,15 @@ class BadInput(Case):
         self.refused(["-usr", "0", "-os", "0", "-config", self.cfg], "counts nothing")
         self.refused(["-config", self.cfg, "--json"], "--json", "--qemu")
         self.refused(["-asm", "nop"], "nothing to count", "-config FILE", "-fixed_counters")
+        # Issue 27: a config file without events is named, not asked for.
+        empty = os.path.join(self.tmp.name, "empty.cfg")
+        with open(empty, "w") as f:
+            f.write("# no events yet\n\n")
+        self.refused(["-asm", "nop", "-config", empty], "nothing to count: -config %s holds "
+                     "no events (nothing but comments and blank lines); give events there, or "
+                     "-fixed_counters" % empty)
+        self.refused(["-config", empty, "-sibling_config", empty],
+                     "-config %s and -sibling_config %s hold no events" % (empty, empty))
 
     def test_workload_names_come_from_the_library(self):
         r = self.refused(["-sibling_work", "sleep", "-config", self.cfg], "-sibling_work sleep")
