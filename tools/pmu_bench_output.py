@@ -186,8 +186,13 @@ def overlap_note(run):
     least = min(r["overlap_pct"] for r in counted)
     # alone_again is per pass: once a pass, in HT0's results (HT1's repeat them)
     again = sum({r.get("pass"): r.get("alone_again", 0) for r in counted}.values())
-    text = "HT1's loop ran beside %d%% of HT0's runs (overlap_pct, the least of a measurement)" \
-        % least
+    # With no sibling given HT1 still runs a loop when it counts (-sibling_config's events or
+    # -xsu core's catchers): an empty one, a spin between its reads.
+    loop = "HT1's loop" if run.options.get("sibling") != "none" else \
+        "HT1's empty loop (no sibling was given: it spins to read its counters, the catchers " \
+        "of -xsu core or -sibling_config's events)"
+    text = "%s ran beside %d%% of HT0's runs (overlap_pct, the least of a measurement)" % (
+        loop, least)
     if least == 0:
         text += ": in a pass HT1 ran no copy beside HT0's runs at all (its host held it " \
             "back, or its workload halts), so nothing HT1 did reached HT0's counts there"
@@ -196,14 +201,57 @@ def overlap_note(run):
     return text
 
 
-def notes(run):
-    """The notes of a bundle's results (the trace of fewer copies, HT1's overlap), each once."""
+# The corrupting events of the erratum (BJ122, BV98, HSD29): event selects 0xD0-0xD3.
+CORRUPTING = range(0xD0, 0xD4)
+
+
+def leak_share(evtsel, pmu):
+    """The share of a corrupting event's count the model moves to the sibling (its pmu record's
+    model.shares, the event and unit mask's entry before the event's), or None."""
+    code = "0x%04x" % (evtsel & 0xFFFF)
+    shares = {e.get("event"): e.get("share") for e in
+              ((pmu.get("model") or {}).get("shares") or [])}
+    found = shares.get(code, shares.get("0x%02x" % (evtsel & 0xFF)))
+    return found if isinstance(found, (int, float)) else None
+
+
+def xsu_on_note(run, pmu):
+    """Under -xsu on, on a core with the erratum (the pmu record's), what the counted corrupting
+    events lose: their leak into the sibling's unused counter of the same index, which Linux's
+    XSU does not catch and core-wide XSU gives back. None otherwise."""
+    if run.options.get("xsu") != "on" or not pmu or not pmu.get("erratum") or \
+            not pmu.get("smt") or (pmu.get("model") or {}).get("erratum_applied") is False:
+        return None
+    named = []
+    for r in run.results:
+        evtsel = r.get("evtsel")
+        if r.get("value") is None or not isinstance(evtsel, str):
+            continue
+        code = int(evtsel, 16)
+        if code & 0xFF not in CORRUPTING:
+            continue
+        share = leak_share(code, pmu)
+        text = "%s (%.1f%% under the model)" % (r["name"], 100 * share) if share else r["name"]
+        if text not in named:
+            named.append(text)
+    if not named:
+        return None
+    return "XSU on (the default) does not give back what the erratum (%s) moves of %s into the " \
+        "sibling's unused counter of the same index: it is lost, as under Linux's XSU, and the " \
+        "count reads that much low; -xsu core catches it there and gives it back" % (
+            pmu["erratum"], ", ".join(named))
+
+
+def notes(run, pmu=None):
+    """The notes of a bundle's results (the trace of fewer copies, HT1's overlap, what XSU on
+    loses; pmu: the boot's pmu record), each once."""
     seen = []
     for r in run.results:
         if r.get("note") and r["note"] not in seen:
             seen.append(r["note"])
     overlap = overlap_note(run)
-    return seen + ([overlap] if overlap else [])
+    lost = xsu_on_note(run, pmu)
+    return seen + ([overlap] if overlap else []) + ([lost] if lost else [])
 
 
 def alone_text(r):

@@ -179,6 +179,15 @@ class BadInput(Case):
         self.refused(["-usr", "0", "-os", "0", "-config", self.cfg], "counts nothing")
         self.refused(["-config", self.cfg, "--json"], "--json", "--qemu")
         self.refused(["-asm", "nop"], "nothing to count", "-config FILE", "-fixed_counters")
+        # Issue 27: a config file without events is named, not asked for.
+        empty = os.path.join(self.tmp.name, "empty.cfg")
+        with open(empty, "w") as f:
+            f.write("# no events yet\n\n")
+        self.refused(["-asm", "nop", "-config", empty], "nothing to count: -config %s holds "
+                     "no events (nothing but comments and blank lines); give events there, or "
+                     "-fixed_counters" % empty)
+        self.refused(["-config", empty, "-sibling_config", empty],
+                     "-config %s and -sibling_config %s hold no events" % (empty, empty))
 
     def test_workload_names_come_from_the_library(self):
         r = self.refused(["-sibling_work", "sleep", "-config", self.cfg], "-sibling_work sleep")
@@ -235,6 +244,7 @@ class FakeBoot:
 
     class Result:
         timed_out = False
+        exit_status = None   # QEMU stopped by the driver once the end record was in
         stderr = ""
 
     def __init__(self, make_log):
@@ -351,6 +361,43 @@ class QemuPath(Case):
         self.assertEqual(r.status, 3, r)
         self.assertIn("no end record", r.stderr)
         self.assertIn("Bundle 2 (", r.stdout)
+
+    def test_a_boot_that_qemu_ended(self):
+        # Issue 27: under -no-reboot a triple fault ends QEMU at once (status 0). What happened
+        # and after which record is said; QEMU's TCG feature warnings, which every boot
+        # prints, are no reason and are not quoted, its other words are.
+        def bench_only(crcs):
+            log = logfixture.Log()
+            logfixture.boot_and_pmu(log, warn=False)
+            log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=1072,
+                       crc32="0x%08x" % crcs[0], version=1, error=None,
+                       options=test_output.OPTIONS, events=[1, 0], repetitions=1000,
+                       parts=dict(one_time_init=0, init=10, late_init=0, code=3, sibling=0))
+            return log
+        warning = "qemu-system-x86_64: warning: TCG doesn't support requested feature: " \
+            "CPUID.07H:EBX.rtm [bit 11]\n"
+        saved = FakeBoot.Result.exit_status, FakeBoot.Result.stderr
+        try:
+            FakeBoot.Result.exit_status, FakeBoot.Result.stderr = 0, warning
+            r = self.boot(bench_only)
+            FakeBoot.Result.stderr = warning + "qemu-system-x86_64: cannot set up guest memory\n"
+            said = self.boot(bench_only)
+            FakeBoot.Result.stderr = warning
+            with_results = self.boot(lambda crcs: test_output.example_log(crcs=crcs, end=None))
+        finally:
+            FakeBoot.Result.exit_status, FakeBoot.Result.stderr = saved
+        self.assertEqual(r.status, 3, r)
+        self.assertRegex(r.stderr, r"pmu-bench: QEMU exited by itself \(status 0\) before the "
+                         r"kernel's end record, after @\d+ \(bench\): under -no-reboot a "
+                         r"triple fault or a reset of the machine ends QEMU at once; serial log "
+                         r"in ")
+        self.assertNotIn("TCG", r.stderr)
+        self.assertIn("ends QEMU at once (QEMU: qemu-system-x86_64: cannot set up guest "
+                      "memory); serial log in ", said.stderr)
+        self.assertEqual(with_results.status, 3, with_results)
+        self.assertIn("QEMU exited by itself (status 0) before the kernel's end record",
+                      with_results.stderr)
+        self.assertIn("Bundle 2 (", with_results.stdout)
 
     def test_a_boot_cut_by_its_timeout(self):
         # The option is named, with what to give instead, and the results there are printed.
