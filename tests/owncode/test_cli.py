@@ -237,6 +237,17 @@ class BadInput(Case):
                          "accepted: a whole number from 1 to 1000000\n")
 
 
+def bench_taken(crcs, size, version, events, init, code):
+    """A log in which the kernel took bundle 0 (its `bench` record) and wrote nothing after."""
+    log = logfixture.Log()
+    logfixture.boot_and_pmu(log, warn=False)
+    log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=size,
+               crc32="0x%08x" % crcs[0], version=version, error=None,
+               options=test_output.OPTIONS, events=events, repetitions=1000,
+               parts=dict(one_time_init=0, init=init, late_init=0, code=code, sibling=0))
+    return log
+
+
 class FakeBoot:
     """Stands in for the QEMU boot (pmu_bench_boot.boot_qemu): writes the serial log a kernel
     would write for the bundles it is given, so that --qemu's reading, pairing and printing are
@@ -367,13 +378,7 @@ class QemuPath(Case):
         # and after which record is said; QEMU's TCG feature warnings, which every boot
         # prints, are no reason and are not quoted, its other words are.
         def bench_only(crcs):
-            log = logfixture.Log()
-            logfixture.boot_and_pmu(log, warn=False)
-            log.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=1072,
-                       crc32="0x%08x" % crcs[0], version=1, error=None,
-                       options=test_output.OPTIONS, events=[1, 0], repetitions=1000,
-                       parts=dict(one_time_init=0, init=10, late_init=0, code=3, sibling=0))
-            return log
+            return bench_taken(crcs, size=1072, version=1, events=[1, 0], init=10, code=3)
         warning = "qemu-system-x86_64: warning: TCG doesn't support requested feature: " \
             "CPUID.07H:EBX.rtm [bit 11]\n"
         saved = FakeBoot.Result.exit_status, FakeBoot.Result.stderr
@@ -447,13 +452,7 @@ class QemuPath(Case):
     def test_a_boot_that_failed_inside_a_bundle(self):
         # The kernel took the bundle and the boot failed in it: not "does not run bundles".
         def log(crcs):
-            made = logfixture.Log()
-            logfixture.boot_and_pmu(made, warn=False)
-            made.record("bench", bench=0, source="multiboot1", name="bench1.bin", size=400,
-                        crc32="0x%08x" % crcs[0], version=2, error=None,
-                        options=test_output.OPTIONS, parts=dict(one_time_init=0, init=0,
-                                                                late_init=0, code=7, sibling=0),
-                        events=[4, 0], repetitions=1000)
+            made = bench_taken(crcs, size=400, version=2, events=[4, 0], init=0, code=7)
             made.record("end", records=made.next_seq, verdict="fail", failures=1,
                         reason="#DF double fault on CPU 0 (APIC 0) at RIP 0x0000000000ca00c7")
             return made
